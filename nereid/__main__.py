@@ -1,0 +1,5 @@
+"""Allow `python -m nereid`."""
+
+from nereid.cli import main
+
+raise SystemExit(main())
