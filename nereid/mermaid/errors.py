@@ -1,0 +1,69 @@
+"""The one error type of Mermaid import and export, and the shared lexical pre-pass.
+
+Every parse problem is a `MermaidError` carrying the line (1-based, physical), the column
+(1-based, or None when the whole line is meant), the offending text and what was expected;
+`str()` is the spec's message text (mermaid.md §9), so `nereid check` can print
+`file:line:col: message`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+__all__ = ["MermaidError", "MermaidExportError", "iter_lines"]
+
+
+class MermaidError(ValueError):
+    """A Mermaid text that cannot be imported. Raised by the flowchart and sequence parsers only."""
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        text: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.column = column
+        self.text = text
+        self.expected = expected
+
+    def __str__(self) -> str:
+        return self.message
+
+    def location(self) -> str:
+        """`line:col` (col 1 when unknown), or `1:1` for errors without a line (header, EOF)."""
+        return f"{self.line or 1}:{self.column or 1}"
+
+
+class MermaidExportError(ValueError):
+    """An AST that cannot be written as Mermaid text (mermaid.md §9, export errors)."""
+
+    def __init__(self, kind: str, message: str, *, object_id: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.object_id = object_id
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, str, str]]:
+    """Yield `(line_no, raw_line, trimmed)` for every kept line (mermaid.md §3).
+
+    Splits on `\\n` only (never `str.splitlines`), strips one trailing `\\r`, drops one leading
+    BOM, and skips blank and `%%` lines, while counting every physical line.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for index, raw in enumerate(text.split("\n"), start=1):
+        if raw.endswith("\r"):
+            raw = raw[:-1]
+        trimmed = raw.strip()
+        if not trimmed or trimmed.startswith("%%"):
+            continue
+        yield index, raw, trimmed

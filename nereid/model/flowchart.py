@@ -1,0 +1,156 @@
+"""The flowchart AST (model.md §5, extended as spec decision 3 asks).
+
+Maps keep document order (decision 10): nodes in order of first mention, edges in text order.
+An edge's link is stored structurally (line kind, a head at each end, length); `connector` is
+the Mermaid token derived from it, kept for the MCP contract's JSON shape.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+import msgspec
+
+__all__ = [
+    "DIRECTIONS",
+    "FlowEdge",
+    "FlowNode",
+    "FlowSubgraph",
+    "FlowchartAst",
+    "Head",
+    "LineKind",
+    "LinkSpec",
+    "format_connector",
+    "parse_connector",
+]
+
+LineKind = Literal["solid", "dotted", "thick", "invisible"]
+Head = Literal["none", "arrow", "circle", "cross"]
+
+#: Directions Mermaid accepts; `TD` and `TB` are the same layout but are kept as written.
+DIRECTIONS: Final = ("TD", "TB", "BT", "LR", "RL")
+
+
+class FlowNode(msgspec.Struct, frozen=True, kw_only=True):
+    """One node. `mermaid_id` None means "derive from the node id minus `n:`"."""
+
+    label: str
+    shape: str = "rect"
+    mermaid_id: str | None = None
+    classes: tuple[str, ...] = ()
+    style: str | None = None
+    click: str | None = None
+    note: str | None = None
+
+
+class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):
+    """One directed edge from `from_node_id` to `to_node_id` (node ids, not Mermaid ids)."""
+
+    from_node_id: str
+    to_node_id: str
+    label: str | None = None
+    line: LineKind = "solid"
+    head_start: Head = "none"
+    head_end: Head = "arrow"
+    length: int = 1
+    style: str | None = None
+
+    @property
+    def connector(self) -> str | None:
+        """The Mermaid link token, or None for the default `-->` (the MCP contract's field)."""
+        token = format_connector(self.link)
+        return None if token == "-->" else token
+
+    @property
+    def link(self) -> LinkSpec:
+        return LinkSpec(self.line, self.head_start, self.head_end, self.length)
+
+
+class FlowSubgraph(msgspec.Struct, frozen=True, kw_only=True):
+    """A subgraph: a titled frame around nodes and nested subgraphs, in document order."""
+
+    mermaid_id: str
+    title: str | None = None
+    direction: str | None = None
+    node_ids: tuple[str, ...] = ()
+    subgraph_ids: tuple[str, ...] = ()
+
+
+class FlowchartAst(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole flowchart. `subgraphs` holds every subgraph; roots are those no other one lists."""
+
+    direction: str | None = None
+    nodes: dict[str, FlowNode] = msgspec.field(default_factory=dict)
+    edges: dict[str, FlowEdge] = msgspec.field(default_factory=dict)
+    subgraphs: dict[str, FlowSubgraph] = msgspec.field(default_factory=dict)
+    class_defs: dict[str, str] = msgspec.field(default_factory=dict)
+    default_edge_style: str | None = None
+
+
+class LinkSpec(msgspec.Struct, frozen=True, array_like=True):
+    """The structural form of a Mermaid link token."""
+
+    line: LineKind = "solid"
+    head_start: Head = "none"
+    head_end: Head = "arrow"
+    length: int = 1
+
+
+_START_HEADS: Final[dict[str, Head]] = {"<": "arrow", "o": "circle", "x": "cross"}
+_END_HEADS: Final[dict[str, Head]] = {">": "arrow", "o": "circle", "x": "cross"}
+_START_GLYPH: Final[dict[Head, str]] = {"none": "", "arrow": "<", "circle": "o", "cross": "x"}
+_END_GLYPH: Final[dict[Head, str]] = {"none": "", "arrow": ">", "circle": "o", "cross": "x"}
+_BODY = re.compile(r"(?P<solid>-{2,})|(?P<thick>={2,})|-(?P<dots>\.+)-|(?P<invisible>~{3,})")
+_MAX_LENGTH: Final = 32
+
+
+def parse_connector(token: str) -> LinkSpec:
+    """Read a Mermaid link token (`-->`, `-.->`, `==>`, `<-->`, `o--o`, `---->`, `~~~`, ...).
+
+    Raises ValueError naming what is wrong. A start head needs an end head (`<-->`); the
+    parser turns a left-pointing link (`<--`) around before it gets here.
+    """
+    text = token
+    head_start: Head = "none"
+    head_end: Head = "none"
+    if text[:1] in _START_HEADS and len(text) > 1 and text[1] in "-=.":
+        head_start = _START_HEADS[text[0]]
+        text = text[1:]
+    if text[-1:] in _END_HEADS and len(text) > 1 and text[-2] in "-=.":
+        head_end = _END_HEADS[text[-1]]
+        text = text[:-1]
+    body = _BODY.fullmatch(text)
+    if body is None:
+        raise ValueError(f"not a Mermaid link: {token!r}")
+    if head_start != "none" and head_end == "none":
+        raise ValueError(f"a link with a start head needs an end head: {token!r}")
+    line: LineKind
+    if body.group("invisible"):
+        if head_start != "none" or head_end != "none":
+            raise ValueError(f"an invisible link has no heads: {token!r}")
+        return LinkSpec("invisible", "none", "none", len(text) - 2)
+    if body.group("dots"):
+        line, length = "dotted", len(body.group("dots"))
+    else:
+        strokes = len(text)
+        line = "solid" if body.group("solid") else "thick"
+        # `-->`/`==>` have two strokes at length 1; an open link `---`/`===` has three.
+        length = strokes - 1 if head_end != "none" else strokes - 2
+        if length < 1:
+            raise ValueError(f"incomplete link: {token!r}")
+    if length > _MAX_LENGTH:
+        raise ValueError(f"link is longer than {_MAX_LENGTH}: {token!r}")
+    return LinkSpec(line, head_start, head_end, length)
+
+
+def format_connector(spec: LinkSpec) -> str:
+    """The Mermaid token for a link; inverse of parse_connector."""
+    if spec.line == "invisible":
+        return "~" * (spec.length + 2)
+    start, end = _START_GLYPH[spec.head_start], _END_GLYPH[spec.head_end]
+    if spec.line == "dotted":
+        return f"{start}-{'.' * spec.length}-{end}"
+    stroke = "-" if spec.line == "solid" else "="
+    count = spec.length + 1 if end else spec.length + 2
+    return f"{start}{stroke * count}{end}"

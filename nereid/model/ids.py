@@ -1,0 +1,48 @@
+"""Identifier rules (model.md §2): the generic id rule and the stricter Mermaid identifier rule.
+
+Ids are plain strings; these checks run at every boundary where an id enters the program.
+"""
+
+from __future__ import annotations
+
+__all__ = ["IdError", "check_id", "check_mermaid_ident", "mermaid_ident_problem"]
+
+
+class IdError(ValueError):
+    """An id that breaks the generic rule; `str()` is the spec's message text."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def check_id(value: str) -> str:
+    """Validate an id of any kind (model.md §2.1); return it unchanged or raise IdError."""
+    if value == "":
+        raise IdError("Empty", "id must not be empty")
+    if "/" in value:
+        raise IdError("ContainsSlash", "id must not contain '/'")
+    return value
+
+
+def mermaid_ident_problem(name: str) -> str | None:
+    """Why `name` is not a Mermaid identifier (model.md §2.3), or None when it is one."""
+    if name == "":
+        return "must not be empty"
+    if any(ch.isspace() for ch in name):
+        return "must not contain whitespace"
+    if "/" in name:
+        return "must not contain '/'"
+    for ch in name:
+        if not (ch.isascii() and (ch.isalnum() or ch == "_")):
+            return f"contains invalid character: '{ch}'"
+    return None
+
+
+def check_mermaid_ident(name: str) -> str:
+    """Return `name` if it is a Mermaid identifier (`^[A-Za-z0-9_]+$`), else raise ValueError."""
+    problem = mermaid_ident_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name

@@ -1,0 +1,155 @@
+"""The sequence AST (model.md §6, extended as spec decision 3 asks).
+
+Participants keep declaration / first-appearance order (decision 4). The timeline is the
+messages, notes and activation statements merged by `(order_key, id)`; blocks group messages
+into sections (a section's `message_ids` include those of nested blocks).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import msgspec
+
+__all__ = [
+    "ARROW_KINDS",
+    "BLOCK_KINDS",
+    "CANONICAL_ARROW",
+    "PARTICIPANT_ROLES",
+    "SECTION_KINDS",
+    "MessageKind",
+    "SeqActivation",
+    "SeqAutonumber",
+    "SeqBlock",
+    "SeqMessage",
+    "SeqNote",
+    "SeqParticipant",
+    "SeqSection",
+    "SequenceAst",
+    "arrow_kind",
+]
+
+MessageKind = Literal["sync", "async", "return"]
+NotePlacement = Literal["left_of", "right_of", "over"]
+
+#: Every Mermaid arrow token -> the message kind it makes (mermaid.md §5.4).
+ARROW_KINDS: Final[dict[str, MessageKind]] = {
+    "->>": "sync",
+    "->": "sync",
+    "-->": "sync",
+    "<<->>": "sync",
+    "-x": "sync",
+    "--x": "sync",
+    "-)": "async",
+    "--)": "async",
+    "-->>": "return",
+    "<<-->>": "return",
+}
+CANONICAL_ARROW: Final[dict[str, str]] = {"sync": "->>", "async": "-)", "return": "-->>"}
+
+#: `None` is a plain participant; the rest are `actor` and Mermaid v11 participant types.
+PARTICIPANT_ROLES: Final = (
+    "actor",
+    "boundary",
+    "control",
+    "entity",
+    "database",
+    "collections",
+    "queue",
+)
+BLOCK_KINDS: Final = ("alt", "opt", "loop", "par", "critical", "break", "rect")
+#: Section kinds: the first section of a block is `main`; then `else` (alt), `and` (par),
+#: `option` (critical).
+SECTION_KINDS: Final = ("main", "else", "and", "option")
+
+
+class SeqParticipant(msgspec.Struct, frozen=True, kw_only=True):
+    """A participant: `mermaid_name` is the name in the text, `alias` the label people see."""
+
+    mermaid_name: str
+    alias: str | None = None
+    role: str | None = None
+    note: str | None = None
+
+
+class SeqMessage(msgspec.Struct, frozen=True, kw_only=True):
+    """One message. `arrow` is the written token when it is not the kind's canonical one."""
+
+    message_id: str
+    from_participant_id: str
+    to_participant_id: str
+    kind: MessageKind
+    text: str
+    order_key: int
+    arrow: str | None = None
+    activation: Literal["+", "-"] | None = None
+
+    @property
+    def token(self) -> str:
+        """The arrow token to write (without activation marker)."""
+        return self.arrow if self.arrow is not None else CANONICAL_ARROW[self.kind]
+
+    @property
+    def raw_arrow(self) -> str | None:
+        """The contract's `arrow` field: the written token plus its activation marker."""
+        if self.arrow is None and self.activation is None:
+            return None
+        return self.token + (self.activation or "")
+
+
+class SeqNote(msgspec.Struct, frozen=True, kw_only=True):
+    """`Note left of|right of|over A[,B]: text`, placed in the timeline by `order_key`."""
+
+    note_id: str
+    placement: NotePlacement
+    participant_ids: tuple[str, ...]
+    text: str
+    order_key: int
+
+
+class SeqActivation(msgspec.Struct, frozen=True, kw_only=True):
+    """An explicit `activate X` / `deactivate X` statement, placed by `order_key`."""
+
+    activation_id: str
+    participant_id: str
+    active: bool
+    order_key: int
+
+
+class SeqAutonumber(msgspec.Struct, frozen=True, kw_only=True):
+    """`autonumber [start [step]]`: messages are numbered from `start` by `step`."""
+
+    start: int = 1
+    step: int = 1
+
+
+class SeqSection(msgspec.Struct, frozen=True, kw_only=True):
+    section_id: str
+    kind: str
+    header: str | None = None
+    message_ids: tuple[str, ...] = ()
+
+
+class SeqBlock(msgspec.Struct, frozen=True, kw_only=True):
+    block_id: str
+    kind: str
+    header: str | None = None
+    sections: tuple[SeqSection, ...] = ()
+    blocks: tuple[SeqBlock, ...] = ()
+
+
+class SequenceAst(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole sequence diagram. `messages` are kept sorted by `(order_key, message_id)`."""
+
+    participants: dict[str, SeqParticipant] = msgspec.field(default_factory=dict)
+    messages: tuple[SeqMessage, ...] = ()
+    notes: tuple[SeqNote, ...] = ()
+    activations: tuple[SeqActivation, ...] = ()
+    blocks: tuple[SeqBlock, ...] = ()
+    autonumber: SeqAutonumber | None = None
+    title: str | None = None
+
+
+def arrow_kind(token: str) -> MessageKind | None:
+    """The message kind an arrow token makes, or None if it is not a Mermaid arrow."""
+    return ARROW_KINDS.get(token)
