@@ -1,0 +1,349 @@
+"""The lasting part of an actor (its cell) and the address callers hold.
+
+A cell outlives the actor instances that run in it: it keeps the name, the
+mailbox (a bounded trio memory channel) and the committed snapshot, so an
+`Address` stays valid across restarts, and messages queued while an actor
+restarts are handled by the next instance.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, final
+
+import trio
+
+from ..errors import ActorError, ActorRestarted, CallTimeout, MailboxClosed, NereidError
+from ._actor import Actor, StateT
+from ._correlation import _Origin, _origin, new_correlation_id
+from ._messages import Message, ReplyT, Request
+from ._reply import Envelope, ReplySlot
+from ._util import NoPublicConstructor
+
+if TYPE_CHECKING:
+    from ._runtime import Runtime
+    from ._supervisor import Supervisor
+
+__all__ = ["DEFAULT_CALL_TIMEOUT", "ActorCell", "ActorStatus", "Address"]
+
+DEFAULT_CALL_TIMEOUT = 10.0
+"""Seconds a `call` or `cast` may wait (queueing, restart and handling) by default."""
+
+
+class ActorStatus(enum.Enum):
+    """Where an actor is in its life; only the runtime changes it."""
+
+    STARTING = "starting"
+    RUNNING = "running"
+    RESTARTING = "restarting"
+    STOPPED = "stopped"
+    FAILED = "failed"
+
+
+@final
+class Address(metaclass=NoPublicConstructor):
+    """A handle to a named actor; valid across its restarts, closed once it is stopped.
+
+    Get one from `Supervisor.spawn` or `Registry.lookup`; there is no public
+    constructor.
+    """
+
+    __slots__ = ("_cell",)
+
+    def __init__(self, cell: ActorCell[Any]) -> None:
+        self._cell = cell
+
+    @property
+    def name(self) -> str:
+        """The registry name, e.g. ``diagram:auth``."""
+        return self._cell.name
+
+    @property
+    def status(self) -> ActorStatus:
+        """The actor's current lifecycle status."""
+        return self._cell.status
+
+    def __repr__(self) -> str:
+        return f"<Address {self._cell.name} {self._cell.status.value}>"
+
+    async def call(
+        self,
+        message: Request[ReplyT],
+        *,
+        timeout: float = DEFAULT_CALL_TIMEOUT,  # noqa: ASYNC109 - every call has a deadline
+    ) -> ReplyT:
+        """Send `message` and wait for the reply; everything is bounded by `timeout` seconds.
+
+        Blocks while the mailbox is full (back-pressure), while the actor
+        restarts, and while it handles the message. Cancel-safe: if the
+        caller is cancelled before the actor took the message, the actor
+        skips it. Raises what the handler raised (a `NereidError`),
+        `ActorRestarted` if the actor crashed meanwhile (retryable),
+        `CallTimeout` at the deadline, `MailboxClosed` if the actor was
+        stopped, `ActorDown` if it failed for good.
+        """
+        cell = self._cell
+        origin = _origin.get()
+        correlation_id = origin.correlation_id
+        tracer = cell.tracer
+        sent_at = 0.0
+        if tracer is not None:
+            if correlation_id is None:
+                correlation_id = new_correlation_id()
+            sent_at = time.monotonic()
+            tracer.record(
+                "send",
+                cell.name,
+                sender=origin.actor,
+                kind="call",
+                msg_type=type(message).__name__,
+                correlation_id=correlation_id,
+            )
+        reply = ReplySlot()
+        envelope = Envelope(message, reply, correlation_id, sent_at)
+        with trio.move_on_after(timeout):
+            try:
+                cell.send.send_nowait(envelope)
+            except trio.WouldBlock:
+                try:
+                    await cell.send.send(envelope)
+                except (trio.ClosedResourceError, trio.BrokenResourceError):
+                    cell.raise_closed(correlation_id)
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                cell.raise_closed(correlation_id)
+            result: ReplyT = await reply.wait()
+            return result
+        reply.abandon()
+        cell.raise_timeout("call", message, correlation_id, timeout, sent_at)
+
+    async def cast(
+        self,
+        message: Message,
+        *,
+        timeout: float = DEFAULT_CALL_TIMEOUT,  # noqa: ASYNC109 - every cast has a deadline
+    ) -> None:
+        """Queue `message` without waiting for it to be handled.
+
+        Blocks only while the mailbox is full, at most `timeout` seconds
+        (then `CallTimeout`). Errors the handler raises are traced, not
+        returned. Raises `MailboxClosed` / `ActorDown` if the actor is gone.
+        """
+        cell = self._cell
+        origin = _origin.get()
+        correlation_id = origin.correlation_id
+        tracer = cell.tracer
+        sent_at = 0.0
+        if tracer is not None:
+            if correlation_id is None:
+                correlation_id = new_correlation_id()
+            sent_at = time.monotonic()
+            tracer.record(
+                "send",
+                cell.name,
+                sender=origin.actor,
+                kind="cast",
+                msg_type=type(message).__name__,
+                correlation_id=correlation_id,
+            )
+        envelope = Envelope(message, None, correlation_id, sent_at)
+        with trio.move_on_after(timeout):
+            try:
+                await cell.send.send(envelope)
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                cell.raise_closed(correlation_id)
+            return
+        cell.raise_timeout("cast", message, correlation_id, timeout, sent_at)
+
+
+class ActorCell(Generic[StateT]):
+    """Name, mailbox and committed snapshot of one actor; runs its instances.
+
+    Owned by the `Supervisor` that spawned it; nothing outside the runtime
+    touches it (callers hold its `Address`).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        factory: Callable[[], Actor[StateT, Any]],
+        initial: StateT,
+        mailbox_size: int,
+        runtime: Runtime,
+        supervisor: Supervisor,
+    ) -> None:
+        if mailbox_size < 1:
+            raise ValueError(f"mailbox_size of {name!r} must be >= 1, got {mailbox_size}")
+        self.name = name
+        self.factory = factory
+        self.snapshot: StateT = initial
+        self.runtime = runtime
+        self.supervisor = supervisor
+        self.tracer = runtime.tracer
+        self.send, self.receive = trio.open_memory_channel[Envelope](mailbox_size)
+        self.status = ActorStatus.STARTING
+        self.in_flight: Envelope | None = None
+        self._closed_as: tuple[type[ActorError], str] | None = None
+        self.address: Address = Address._create(self)
+
+    # -- caller side -------------------------------------------------------
+
+    def raise_closed(self, correlation_id: str | None) -> NoReturn:
+        """Raise the error that says why this mailbox no longer takes messages."""
+        error_type, reason = self._closed_as or (MailboxClosed, "mailbox closed")
+        error = error_type(f"actor {self.name} is gone: {reason}", actor=self.name)
+        error.correlation_id = correlation_id
+        raise error
+
+    def raise_timeout(
+        self,
+        kind: str,
+        message: Message,
+        correlation_id: str | None,
+        timeout: float,
+        sent_at: float,
+    ) -> NoReturn:
+        """Trace and raise the `CallTimeout` of a call or cast that ran out of time."""
+        if self.tracer is not None:
+            self.tracer.record(
+                "timeout",
+                self.name,
+                sender=_origin.get().actor,
+                kind="call" if kind == "call" else "cast",
+                msg_type=type(message).__name__,
+                correlation_id=correlation_id,
+                duration_ms=(time.monotonic() - sent_at) * 1000.0,
+            )
+        error = CallTimeout(
+            f"{kind} {type(message).__name__} to {self.name} got no "
+            f"{'reply' if kind == 'call' else 'mailbox space'} within {timeout} s",
+            actor=self.name,
+            data={"timeout_s": timeout},
+        )
+        error.correlation_id = correlation_id
+        raise error
+
+    # -- actor side --------------------------------------------------------
+
+    async def run_incarnation(self, started: Callable[[], None], restarted: bool) -> None:
+        """Run one actor instance: `init` from the snapshot, then handle messages.
+
+        Returns when the mailbox is closed; raises whatever crashed the
+        instance. A restarted incarnation first fails the request the last
+        one died on with `ActorRestarted`.
+        """
+        if restarted:
+            self.status = ActorStatus.RESTARTING
+            self.fail_in_flight(ActorRestarted, "crashed while handling this request")
+        actor = self.factory()
+        actor._cell = self
+        await actor.init(self.snapshot)
+        self.status = ActorStatus.RUNNING
+        started()
+        await self._serve(actor)
+
+    async def _serve(self, actor: Actor[StateT, Any]) -> None:
+        # The hot loop: local names, one `is None` test when tracing is off.
+        receive = self.receive.receive
+        handle = actor.handle
+        tracer = self.tracer
+        name = self.name
+        while True:
+            try:
+                envelope = await receive()
+            except trio.EndOfChannel:
+                return
+            reply = envelope.reply
+            if reply is not None and reply.abandoned:
+                if tracer is not None:
+                    tracer.record(
+                        "expired",
+                        name,
+                        kind="call",
+                        msg_type=type(envelope.message).__name__,
+                        correlation_id=envelope.correlation_id,
+                    )
+                continue
+            self.in_flight = envelope
+            token = _origin.set(_Origin(envelope.correlation_id, name))
+            started_at = 0.0
+            if tracer is not None:
+                started_at = time.monotonic()
+                tracer.record(
+                    "receive",
+                    name,
+                    kind="call" if reply is not None else "cast",
+                    msg_type=type(envelope.message).__name__,
+                    correlation_id=envelope.correlation_id,
+                    duration_ms=(started_at - envelope.sent_at) * 1e3,
+                )
+            try:
+                result = await handle(envelope.message)
+            except NereidError as error:
+                self.in_flight = None
+                if error.actor is None:
+                    error.actor = name
+                if error.correlation_id is None:
+                    error.correlation_id = envelope.correlation_id
+                if reply is not None:
+                    reply.fail(error)
+                if tracer is not None:
+                    tracer.record(
+                        "error",
+                        name,
+                        kind="call" if reply is not None else "cast",
+                        msg_type=type(envelope.message).__name__,
+                        correlation_id=envelope.correlation_id,
+                        duration_ms=(time.monotonic() - started_at) * 1e3,
+                        outcome=type(error).__name__,
+                        detail=str(error),
+                    )
+            else:
+                self.in_flight = None
+                if reply is not None:
+                    reply.resolve(result)
+                if tracer is not None:
+                    tracer.record(
+                        "reply",
+                        name,
+                        kind="call" if reply is not None else "cast",
+                        msg_type=type(envelope.message).__name__,
+                        correlation_id=envelope.correlation_id,
+                        duration_ms=(time.monotonic() - started_at) * 1e3,
+                        outcome="ok",
+                    )
+            finally:
+                _origin.reset(token)
+
+    # -- teardown ------------------------------------------------------------
+
+    def fail_in_flight(self, error_type: type[ActorError], reason: str) -> None:
+        """Fail the request being handled, if any, with `error_type` (sync)."""
+        envelope, self.in_flight = self.in_flight, None
+        if envelope is not None and envelope.reply is not None:
+            error = error_type(
+                f"{type(envelope.message).__name__} to {self.name}: {reason}", actor=self.name
+            )
+            error.correlation_id = envelope.correlation_id
+            envelope.reply.fail(error)
+
+    def close(self, error_type: type[ActorError], reason: str) -> None:
+        """Close the mailbox for good: fail the request in flight, every queued call
+        and every blocked sender with `error_type`. Sync; idempotent. The cell's
+        task must have exited (or never run)."""
+        if self._closed_as is not None:
+            return
+        self._closed_as = (error_type, reason)
+        self.status = ActorStatus.STOPPED if error_type is MailboxClosed else ActorStatus.FAILED
+        self.send.close()
+        self.fail_in_flight(error_type, reason)
+        while True:
+            try:
+                envelope = self.receive.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+            self.in_flight = envelope
+            self.fail_in_flight(error_type, reason)
+        self.receive.close()
+        self.runtime.registry._forget(self)

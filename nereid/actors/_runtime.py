@@ -1,0 +1,70 @@
+"""`open_runtime`: the root of the actor tree, with its registry, bus and tracer."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import final
+
+import trio
+
+from ..errors import ActorDown, ActorError, MailboxClosed
+from ._bus import EventBus
+from ._registry import Registry
+from ._supervisor import RestartIntensity, Supervisor
+from ._trace import Tracer
+from ._util import NoPublicConstructor
+
+__all__ = ["Runtime", "open_runtime"]
+
+
+@final
+class Runtime(metaclass=NoPublicConstructor):
+    """What every actor shares: `registry`, `bus`, optional `tracer`, and the `root` supervisor.
+
+    Made only by `open_runtime`.
+    """
+
+    def __init__(self, tracer: Tracer | None, intensity: RestartIntensity | None) -> None:
+        self.tracer = tracer
+        self.registry = Registry()
+        self.bus = EventBus()
+        self.root: Supervisor = Supervisor._create("root", self, intensity)
+
+
+@asynccontextmanager
+async def open_runtime(
+    *,
+    tracer: Tracer | None = None,
+    intensity: RestartIntensity | None = None,
+) -> AsyncIterator[Runtime]:
+    """Run an actor runtime for the duration of the block.
+
+    Spawn actors with `runtime.root.spawn(...)`. Leaving the block (or
+    cancelling it) stops every actor at once: their tasks are cancelled,
+    pending calls fail with `MailboxClosed`, and no task outlives the block.
+    If the root supervisor gives up (`RestartIntensityExceeded`), the block
+    is cancelled and that error is raised (in an exception group); pending
+    calls then fail with `ActorDown`. Bus subscriptions are closed. `tracer` (off if None) is not closed
+    here: its owner closes it.
+    """
+    runtime: Runtime = Runtime._create(tracer, intensity)
+    root = runtime.root
+    error_type: type[ActorError] = MailboxClosed
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(_run_root, root)
+            yield runtime
+            nursery.cancel_scope.cancel(reason="runtime block finished")
+    except Exception:
+        error_type = ActorDown
+        raise
+    finally:
+        root.close(error_type, "the runtime ended")
+        runtime.bus._close_all()
+
+
+async def _run_root(
+    root: Supervisor, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+) -> None:
+    await root.run_incarnation(task_status.started, restarted=False)

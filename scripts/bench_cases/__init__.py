@@ -1,0 +1,1 @@
+"""Benchmark cases for `scripts/bench` (one module per case)."""

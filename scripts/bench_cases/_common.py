@@ -1,0 +1,80 @@
+"""Helpers shared by benchmark cases: timing (best/median of N runs) and ratio tables.
+
+Time a workload with `time_sync` / `time_async` (each run calls it `inner`
+times, and the figure is per call), then `print_table` with a baseline
+measured in the same run, so ratios compare like with like on this machine.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+__all__ = ["Timing", "print_table", "ratio", "time_async", "time_sync"]
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Milliseconds per call over several runs."""
+
+    best_ms: float
+    median_ms: float
+    runs: int
+
+    @classmethod
+    def from_samples(cls, samples_ms: list[float]) -> Timing:
+        if not samples_ms:
+            raise ValueError("Timing needs at least one sample")
+        return cls(min(samples_ms), statistics.median(samples_ms), len(samples_ms))
+
+
+def time_sync(fn: Callable[[], object], *, runs: int = 7, inner: int = 1) -> Timing:
+    """Call `fn` `inner` times per run, `runs` runs; ms per call."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        samples.append((time.perf_counter() - start) * 1000.0 / inner)
+    return Timing.from_samples(samples)
+
+
+async def time_async(
+    fn: Callable[[], Awaitable[object]], *, runs: int = 7, inner: int = 1
+) -> Timing:
+    """Await `fn()` `inner` times per run, `runs` runs; ms per call (inside `trio.run`)."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for _ in range(inner):
+            await fn()
+        samples.append((time.perf_counter() - start) * 1000.0 / inner)
+    return Timing.from_samples(samples)
+
+
+def ratio(timing: Timing, baseline: Timing) -> float:
+    """Median over baseline median."""
+    return timing.median_ms / baseline.median_ms
+
+
+def _format_ms(value: float) -> str:
+    return f"{value:.4f}" if value < 1 else f"{value:.2f}"
+
+
+def print_table(title: str, rows: list[tuple[str, Timing]], *, baseline: str) -> None:
+    """Print one row per measurement with its ratio (median / median) to `baseline`."""
+    timings = dict(rows)
+    if baseline not in timings:
+        raise ValueError(f"baseline {baseline!r} is not one of the rows {list(timings)}")
+    base = timings[baseline]
+    width = max(len(name) for name, _ in rows)
+    print(title)
+    print(f"  {'':<{width}}  {'best ms':>10}  {'median ms':>10}  {'ratio':>6}")
+    for name, timing in rows:
+        print(
+            f"  {name:<{width}}  {_format_ms(timing.best_ms):>10}  "
+            f"{_format_ms(timing.median_ms):>10}  {ratio(timing, base):>6.2f}"
+        )
+    print(f"  (ratio = median / median of {baseline!r}; {base.runs} runs each)")
