@@ -1,0 +1,300 @@
+"""`object.read`: the concrete fields of objects named by refs (mcp-tools.md §10.1).
+
+The reference's six object types keep the contract's fields exactly. Nereid's added
+categories (docs/model.md) read as three more types: `seq_note`, `seq_activation` and
+`flow_subgraph`. The MCP layer adds the `context` object to the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+import msgspec
+
+from nereid.model import (
+    CATEGORIES,
+    FLOW_EDGE,
+    FLOW_NODE,
+    FLOW_SUBGRAPH,
+    SEQ_ACTIVATION,
+    SEQ_BLOCK,
+    SEQ_MESSAGE,
+    SEQ_NOTE,
+    SEQ_PARTICIPANT,
+    SEQ_SECTION,
+    Diagram,
+    FlowchartAst,
+    ObjectRef,
+    SequenceAst,
+    iter_blocks,
+)
+from nereid.query.errors import invalid_params, not_found
+from nereid.query.params import check_param_ref
+from nereid.query.scope import KIND_NAMES, QueryScope
+
+__all__ = [
+    "FlowEdgeObject",
+    "FlowNodeObject",
+    "FlowSubgraphObject",
+    "McpObject",
+    "ObjectEntry",
+    "ObjectReadResult",
+    "SeqActivationObject",
+    "SeqBlockObject",
+    "SeqMessageObject",
+    "SeqNoteObject",
+    "SeqParticipantObject",
+    "SeqSectionObject",
+    "object_read",
+    "read_object",
+]
+
+
+class _Object(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of the object types: the JSON carries the type name under `type`."""
+
+
+class SeqParticipantObject(_Object, tag="seq_participant", frozen=True, kw_only=True):
+    mermaid_name: str
+    role: str | None
+
+
+class SeqMessageObject(_Object, tag="seq_message", frozen=True, kw_only=True):
+    from_participant_id: str
+    to_participant_id: str
+    kind: str
+    arrow: str | None
+    text: str
+    order_key: int
+
+
+class SeqBlockObject(_Object, tag="seq_block", frozen=True, kw_only=True):
+    kind: str
+    header: str | None
+    section_ids: list[str]
+    child_block_ids: list[str]
+
+
+class SeqSectionObject(_Object, tag="seq_section", frozen=True, kw_only=True):
+    kind: str
+    header: str | None
+    message_ids: list[str]
+
+
+class SeqNoteObject(_Object, tag="seq_note", frozen=True, kw_only=True):
+    """Nereid addition: `placement` is `left_of`, `right_of` or `over`."""
+
+    placement: str
+    participant_ids: list[str]
+    text: str
+    order_key: int
+
+
+class SeqActivationObject(_Object, tag="seq_activation", frozen=True, kw_only=True):
+    """Nereid addition: an `activate` (active true) or `deactivate` statement."""
+
+    participant_id: str
+    active: bool
+    order_key: int
+
+
+class FlowNodeObject(_Object, tag="flow_node", frozen=True, kw_only=True):
+    label: str
+    shape: str
+    mermaid_id: str | None
+
+
+class FlowEdgeObject(_Object, tag="flow_edge", frozen=True, kw_only=True):
+    from_node_id: str
+    to_node_id: str
+    label: str | None
+    connector: str | None
+    style: str | None
+
+
+class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True):
+    """Nereid addition: a subgraph with its direct members in document order."""
+
+    mermaid_id: str
+    title: str | None
+    direction: str | None
+    node_ids: list[str]
+    subgraph_ids: list[str]
+
+
+McpObject = (
+    SeqParticipantObject
+    | SeqMessageObject
+    | SeqBlockObject
+    | SeqSectionObject
+    | SeqNoteObject
+    | SeqActivationObject
+    | FlowNodeObject
+    | FlowEdgeObject
+    | FlowSubgraphObject
+)
+
+
+#: How the not-found messages name each category.
+_NAMES: Final[dict[tuple[str, ...], str]] = {
+    SEQ_PARTICIPANT: "seq participant",
+    SEQ_MESSAGE: "seq message",
+    SEQ_BLOCK: "seq block",
+    SEQ_SECTION: "seq section",
+    SEQ_NOTE: "seq note",
+    SEQ_ACTIVATION: "seq activation",
+    FLOW_NODE: "flow node",
+    FLOW_EDGE: "flow edge",
+    FLOW_SUBGRAPH: "flow subgraph",
+}
+
+
+class ObjectEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One requested ref (as given) and its object."""
+
+    object_ref: str
+    object: McpObject
+
+
+class ObjectReadResult(msgspec.Struct, frozen=True, kw_only=True):
+    """`object.read` without its `context` (the MCP layer adds it): input order, duplicates kept."""
+
+    objects: list[ObjectEntry]
+
+
+def object_read(
+    scope: QueryScope,
+    *,
+    object_ref: str | None = None,
+    object_refs: list[str] | None = None,
+) -> ObjectReadResult:
+    """`object.read` for exactly one of `object_ref` / `object_refs`; all or nothing."""
+    if object_ref is not None and object_refs is not None:
+        raise invalid_params("provide either object_ref or object_refs, not both")
+    if object_ref is None and object_refs is None:
+        raise invalid_params("object_ref or object_refs is required")
+    texts = [object_ref] if object_ref is not None else list(object_refs or [])
+    if not texts:
+        raise invalid_params("object_refs must not be empty")
+    return ObjectReadResult(
+        objects=[
+            ObjectEntry(object_ref=text, object=read_object(scope.diagrams, text)) for text in texts
+        ]
+    )
+
+
+def read_object(diagrams: Mapping[str, Diagram], text: str) -> McpObject:
+    """The object one ref names, or the spec's refusal for that ref."""
+    ref = check_param_ref("object_ref", text)
+    diagram = diagrams.get(ref.diagram_id)
+    if diagram is None:
+        raise not_found("diagram not found", {"diagram_id": ref.diagram_id, "object_ref": text})
+    if CATEGORIES.get(ref.category) != diagram.kind:
+        raise invalid_params(
+            "unsupported category for diagram kind",
+            {
+                "object_ref": text,
+                "diagram_kind": KIND_NAMES[diagram.kind],
+                "category": list(ref.category),
+            },
+        )
+    if isinstance(diagram.ast, FlowchartAst):
+        found = _flowchart_object(diagram.ast, ref)
+    else:
+        found = _sequence_object(diagram.ast, ref)
+    if found is None:
+        raise not_found(f"{_NAMES[ref.category]} not found", {"object_ref": text})
+    return found
+
+
+def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
+    object_id = ref.object_id
+    if ref.category == FLOW_NODE:
+        node = ast.nodes.get(object_id)
+        if node is None:
+            return None
+        return FlowNodeObject(label=node.label, shape=node.shape, mermaid_id=node.mermaid_id)
+    if ref.category == FLOW_EDGE:
+        edge = ast.edges.get(object_id)
+        if edge is None:
+            return None
+        return FlowEdgeObject(
+            from_node_id=edge.from_node_id,
+            to_node_id=edge.to_node_id,
+            label=edge.label,
+            connector=edge.connector,
+            style=edge.style,
+        )
+    assert ref.category == FLOW_SUBGRAPH
+    subgraph = ast.subgraphs.get(object_id)
+    if subgraph is None:
+        return None
+    return FlowSubgraphObject(
+        mermaid_id=subgraph.mermaid_id,
+        title=subgraph.title,
+        direction=subgraph.direction,
+        node_ids=list(subgraph.node_ids),
+        subgraph_ids=list(subgraph.subgraph_ids),
+    )
+
+
+def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
+    object_id = ref.object_id
+    category = ref.category
+    if category == SEQ_PARTICIPANT:
+        participant = ast.participants.get(object_id)
+        if participant is None:
+            return None
+        return SeqParticipantObject(mermaid_name=participant.mermaid_name, role=participant.role)
+    if category == SEQ_MESSAGE:
+        for message in ast.messages:
+            if message.message_id == object_id:
+                return SeqMessageObject(
+                    from_participant_id=message.from_participant_id,
+                    to_participant_id=message.to_participant_id,
+                    kind=message.kind,
+                    arrow=message.raw_arrow,
+                    text=message.text,
+                    order_key=message.order_key,
+                )
+        return None
+    if category == SEQ_BLOCK:
+        for block in iter_blocks(ast.blocks):
+            if block.block_id == object_id:
+                return SeqBlockObject(
+                    kind=block.kind,
+                    header=block.header,
+                    section_ids=[section.section_id for section in block.sections],
+                    child_block_ids=[child.block_id for child in block.blocks],
+                )
+        return None
+    if category == SEQ_SECTION:
+        for block in iter_blocks(ast.blocks):
+            for section in block.sections:
+                if section.section_id == object_id:
+                    return SeqSectionObject(
+                        kind=section.kind,
+                        header=section.header,
+                        message_ids=list(section.message_ids),
+                    )
+        return None
+    if category == SEQ_NOTE:
+        for note in ast.notes:
+            if note.note_id == object_id:
+                return SeqNoteObject(
+                    placement=note.placement,
+                    participant_ids=list(note.participant_ids),
+                    text=note.text,
+                    order_key=note.order_key,
+                )
+        return None
+    assert category == SEQ_ACTIVATION
+    for activation in ast.activations:
+        if activation.activation_id == object_id:
+            return SeqActivationObject(
+                participant_id=activation.participant_id,
+                active=activation.active,
+                order_key=activation.order_key,
+            )
+    return None
