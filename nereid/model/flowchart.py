@@ -86,6 +86,8 @@ class FlowchartAst(msgspec.Struct, frozen=True, kw_only=True):
     subgraphs: dict[str, FlowSubgraph] = msgspec.field(default_factory=dict)
     class_defs: dict[str, str] = msgspec.field(default_factory=dict)
     default_edge_style: str | None = None
+    #: YAML front matter (`---` ... `---` before the header) kept verbatim, None if absent.
+    front_matter: str | None = None
 
 
 class LinkSpec(msgspec.Struct, frozen=True, array_like=True):

@@ -70,6 +70,8 @@ class SeqParticipant(msgspec.Struct, frozen=True, kw_only=True):
     alias: str | None = None
     role: str | None = None
     note: str | None = None
+    #: Menu entries `(label, url)` from Mermaid's `link` / `links` statements, in order.
+    links: tuple[tuple[str, str], ...] = ()
 
 
 class SeqMessage(msgspec.Struct, frozen=True, kw_only=True):

@@ -90,6 +90,7 @@ V11_ALIASES: Final[dict[str, str]] = {
     "tag-rect": "tag-rect", "tag-proc": "tag-rect", "tagged-process": "tag-rect",
     "tagged-rectangle": "tag-rect",
     "text": "text",
+    "datastore": "datastore",
 }  # fmt: skip
 
 #: Every shape name the model may hold.

@@ -1,0 +1,479 @@
+"""Statements → FlowchartAst: keyword statements, node merging, subgraphs, linkStyle.
+
+Mermaid semantics kept here (mermaid.md §4, extended by spec decision 3):
+- node merge rules of §4.4 (an explicit label replaces the implicit one; a different explicit
+  label or a second non-rect shape is a conflict);
+- `A & B --> C & D` makes A→C, A→D, B→C, B→D (Mermaid's order, which `linkStyle` counts);
+- subgraph membership as Mermaid computes it: a node belongs to the first subgraph to *close*
+  whose body mentions it (so inner subgraphs win over outer ones);
+- a keyword (`class`, `style`, `end`, ...) starts a keyword statement only when followed by
+  whitespace and not by a link, so `class --> x` is an edge (QUIRK Q5 fixed);
+- edges to or from subgraph ids are refused (the model's edges join nodes only), as is a node
+  whose id is `end` (Mermaid itself cannot read it back).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from nereid.mermaid.errors import MermaidError
+from nereid.mermaid.flowchart_labels import LabelError, decode_quoted
+from nereid.mermaid.flowchart_lines import Header, Statement
+from nereid.mermaid.flowchart_syntax import Chain, NodeRef, parse_chain
+from nereid.model.flowchart import DIRECTIONS, FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
+from nereid.model.ids import mermaid_ident_problem
+
+__all__ = ["KEYWORDS", "build_flowchart"]
+
+#: Words that open a keyword statement when followed by whitespace (and no link).
+KEYWORDS: Final = frozenset(
+    {"subgraph", "end", "direction", "classDef", "class", "style", "linkStyle", "click",
+     "accTitle", "accDescr", "accTitle:", "accDescr:"}
+)  # fmt: skip
+_LINK_START: Final = re.compile(r"\s*(?:[<ox]?(?:--|==|-\.|~~~)|&|:::)")
+_IDENT: Final = re.compile(r"[A-Za-z0-9_]+")
+_CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
+_SUBGRAPH_TITLED: Final = re.compile(r"([A-Za-z0-9_]+)\s*\[(.*)\]", re.DOTALL)
+_INDEX_LIST: Final = re.compile(r"\d+(?:,\d+)*")
+
+
+@dataclass
+class _NodeState:
+    label: str
+    shape: str
+    classes: list[str] = field(default_factory=list)
+    style: str | None = None
+    click: str | None = None
+
+
+@dataclass
+class _OpenSubgraph:
+    mermaid_id: str
+    title: str | None
+    line: int
+    direction: str | None = None
+    mentions: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+
+
+def _error(kind: str, message: str, stmt: Statement, text: str, expected: str) -> MermaidError:
+    return MermaidError(
+        kind, message, line=stmt.line, column=stmt.column, text=text, expected=expected
+    )
+
+
+class _Builder:
+    def __init__(self, header: Header) -> None:
+        self.header = header
+        self.nodes: dict[str, _NodeState] = {}
+        self.edges: list[FlowEdge] = []
+        self.class_defs: dict[str, str] = {}
+        self.stack: list[_OpenSubgraph] = []
+        self.subgraphs: dict[str, FlowSubgraph] = {}
+        self.subgraph_order: list[str] = []
+        self.subgraph_names: set[str] = set()
+        self.root_children: list[str] = []
+        self.claimed: set[str] = set()
+        self.link_styles: list[tuple[Statement, str, str]] = []
+        self.default_style: str | None = None
+
+    # ---- nodes -------------------------------------------------------------------------
+
+    def mention(self, ref: NodeRef, stmt: Statement) -> None:
+        name = ref.mermaid_id
+        if name == "end":
+            raise MermaidError(
+                "InvalidNodeId",
+                f"invalid node id on line {stmt.line}: end ('end' closes a subgraph; "
+                "capitalise it, e.g. 'End')",
+                line=stmt.line,
+                column=stmt.column + ref.column,
+                text=name,
+                expected="a node id other than 'end'",
+            )
+        if name in self.subgraph_ids():
+            raise MermaidError(
+                "SubgraphAsNode",
+                f"unsupported Mermaid syntax on line {stmt.line}: {name} is a subgraph id; "
+                "links to or from subgraphs are not supported",
+                line=stmt.line,
+                column=stmt.column + ref.column,
+                text=name,
+                expected="a node id",
+            )
+        state = self.nodes.get(name)
+        if state is None:
+            state = _NodeState(label=ref.label or name, shape=ref.shape or "rect")
+            self.nodes[name] = state
+        else:
+            self._merge(state, ref, stmt)
+        for cls in ref.classes:
+            if cls not in state.classes:
+                state.classes.append(cls)
+        if self.stack:
+            self.stack[-1].mentions.append(name)
+
+    def _merge(self, state: _NodeState, ref: NodeRef, stmt: Statement) -> None:
+        name = ref.mermaid_id
+        column = stmt.column + ref.column
+        if ref.label is not None and ref.label != state.label:
+            if state.label != name:
+                raise MermaidError(
+                    "ConflictingNodeLabel",
+                    f"conflicting label for node '{name}' on line {stmt.line}: "
+                    f"'{state.label}' vs '{ref.label}'",
+                    line=stmt.line,
+                    column=column,
+                    text=ref.label,
+                    expected=f"the label '{state.label}' or none",
+                )
+            state.label = ref.label
+        if ref.shape is not None and ref.shape != state.shape:
+            if state.shape != "rect":
+                raise MermaidError(
+                    "ConflictingNodeShape",
+                    f"conflicting shape for node '{name}' on line {stmt.line}: "
+                    f"'{state.shape}' vs '{ref.shape}'",
+                    line=stmt.line,
+                    column=column,
+                    text=ref.shape,
+                    expected=f"the shape '{state.shape}' or none",
+                )
+            state.shape = ref.shape
+
+    def subgraph_ids(self) -> set[str]:
+        return self.subgraph_names
+
+    # ---- statements ----------------------------------------------------------------------
+
+    def chain(self, chain: Chain, stmt: Statement) -> None:
+        for group in chain.groups:
+            for ref in group:
+                self.mention(ref, stmt)
+        for index, link in enumerate(chain.links):
+            sources, targets = chain.groups[index], chain.groups[index + 1]
+            for source in sources:
+                for target in targets:
+                    a, b = source.mermaid_id, target.mermaid_id
+                    if link.reverse:
+                        a, b = b, a
+                    spec = link.spec
+                    self.edges.append(
+                        FlowEdge(
+                            from_node_id=f"n:{a}",
+                            to_node_id=f"n:{b}",
+                            label=link.label,
+                            line=spec.line,
+                            head_start=spec.head_start,
+                            head_end=spec.head_end,
+                            length=spec.length,
+                        )
+                    )
+
+    def statement(self, stmt: Statement) -> None:
+        text = stmt.text
+        word, _, rest = text.partition(" ")
+        if "\t" in word:
+            word, _, tail = word.partition("\t")
+            rest = tail + " " + rest
+        rest = rest.strip()
+        if text == "end":
+            self.close(stmt)
+            return
+        if word in KEYWORDS and rest and not _LINK_START.match(rest):
+            getattr(self, "kw_" + word.rstrip(":"))(stmt, rest)
+            return
+        self.chain(parse_chain(text, stmt.line, stmt.column), stmt)
+
+    def _unsupported(self, stmt: Statement, what: str, expected: str) -> MermaidError:
+        return _error(
+            "UnsupportedSyntax",
+            f"unsupported Mermaid syntax on line {stmt.line}: {stmt.text} ({what})",
+            stmt,
+            stmt.text,
+            expected,
+        )
+
+    def kw_accTitle(self, stmt: Statement, rest: str) -> None:
+        raise self._unsupported(stmt, "accessibility titles are not supported", "no accTitle")
+
+    def kw_accDescr(self, stmt: Statement, rest: str) -> None:
+        raise self._unsupported(stmt, "accessibility descriptions are not supported", "no accDescr")
+
+    def kw_subgraph(self, stmt: Statement, rest: str) -> None:
+        mermaid_id, title = self._subgraph_header(stmt, rest)
+        if mermaid_id in self.subgraph_ids():
+            raise _error(
+                "DuplicateSubgraph",
+                f"duplicate subgraph id on line {stmt.line}: {mermaid_id}",
+                stmt,
+                mermaid_id,
+                "a subgraph id not used before",
+            )
+        if mermaid_id in self.nodes:
+            raise _error(
+                "SubgraphAsNode",
+                f"unsupported Mermaid syntax on line {stmt.line}: {mermaid_id} is already a "
+                "node id; links to or from subgraphs are not supported",
+                stmt,
+                mermaid_id,
+                "a subgraph id that is not a node id",
+            )
+        if self.stack:
+            self.stack[-1].children.append(mermaid_id)
+        else:
+            self.root_children.append(mermaid_id)
+        self.subgraph_order.append(mermaid_id)
+        self.subgraph_names.add(mermaid_id)
+        self.stack.append(_OpenSubgraph(mermaid_id, title, stmt.line))
+
+    def _subgraph_header(self, stmt: Statement, rest: str) -> tuple[str, str | None]:
+        if _IDENT.fullmatch(rest):
+            return rest, None
+        titled = _SUBGRAPH_TITLED.fullmatch(rest)
+        title: str | None
+        if titled is not None:
+            mermaid_id, inner = titled.groups()
+            title = decode_quoted(inner)
+            if title is None:
+                title = inner.strip()
+                if '"' in title or "[" in title or "]" in title:
+                    title = None
+            if title is None or not title.strip():
+                raise self._bad_title(stmt, rest)
+            return mermaid_id, title
+        title = decode_quoted(rest)
+        if title is None:
+            if any(c in rest for c in '"[](){}|'):
+                raise self._bad_title(stmt, rest)
+            title = rest
+        if not title.strip():
+            raise self._bad_title(stmt, rest)
+        if _IDENT.fullmatch(title):
+            return title, title
+        return f"subGraph{len(self.subgraph_order)}", title
+
+    def _bad_title(self, stmt: Statement, rest: str) -> MermaidError:
+        return _error(
+            "InvalidSubgraph",
+            f"invalid subgraph header on line {stmt.line}: {rest} "
+            "(expected 'subgraph <id>', 'subgraph <id> [<title>]' or 'subgraph \"<title>\"')",
+            stmt,
+            rest,
+            "'subgraph <id>', 'subgraph <id> [<title>]' or 'subgraph \"<title>\"'",
+        )
+
+    def close(self, stmt: Statement) -> None:
+        if not self.stack:
+            raise _error(
+                "UnmatchedEnd",
+                f"unmatched 'end' on line {stmt.line}: no subgraph is open",
+                stmt,
+                "end",
+                "a 'subgraph' before 'end'",
+            )
+        done = self.stack.pop()
+        members: list[str] = []
+        for name in done.mentions:
+            if name not in self.claimed:
+                self.claimed.add(name)
+                members.append(name)
+        if self.stack:
+            # Mentions inside a nested subgraph are mentions inside its parent, too.
+            self.stack[-1].mentions.extend(done.mentions)
+        self.subgraphs[done.mermaid_id] = FlowSubgraph(
+            mermaid_id=done.mermaid_id,
+            title=done.title,
+            direction=done.direction,
+            node_ids=tuple(f"n:{name}" for name in members),
+            subgraph_ids=tuple(f"sg:{child}" for child in done.children),
+        )
+
+    def kw_direction(self, stmt: Statement, rest: str) -> None:
+        if not self.stack:
+            raise self._unsupported(
+                stmt, "'direction' is only supported inside a subgraph", "a subgraph"
+            )
+        if rest not in DIRECTIONS:
+            raise _error(
+                "InvalidDirection",
+                f"invalid flowchart direction on line {stmt.line}: {rest} "
+                "(expected TD/TB/LR/RL/BT)",
+                stmt,
+                rest,
+                "TD, TB, LR, RL or BT",
+            )
+        self.stack[-1].direction = rest
+
+    def _split_style(self, stmt: Statement, rest: str, what: str) -> tuple[str, str]:
+        targets, _, style = rest.partition(" ")
+        if "\t" in targets:
+            targets, _, more = targets.partition("\t")
+            style = more + " " + style
+        style = style.strip()
+        if not style:
+            raise self._unsupported(
+                stmt, f"{what} needs a target and a style", f"'{what} <target> <style>'"
+            )
+        return targets, style
+
+    def kw_classDef(self, stmt: Statement, rest: str) -> None:
+        names, style = self._split_style(stmt, rest, "classDef")
+        for name in names.split(","):
+            if not _CLASS_NAME.fullmatch(name):
+                raise self._unsupported(stmt, f"invalid class name '{name}'", "[A-Za-z0-9_-]+")
+            old = self.class_defs.get(name)
+            self.class_defs[name] = style if old is None else f"{old},{style}"
+
+    def _known_node(self, stmt: Statement, name: str, what: str) -> _NodeState:
+        state = self.nodes.get(name)
+        if state is None:
+            target = "subgraph" if name in self.subgraph_ids() else "unknown node"
+            raise _error(
+                "UnknownNode",
+                f"unsupported Mermaid syntax on line {stmt.line}: {what} names {target} "
+                f"'{name}' (only nodes declared above can be targeted)",
+                stmt,
+                name,
+                "a node declared on an earlier line",
+            )
+        return state
+
+    def kw_class(self, stmt: Statement, rest: str) -> None:
+        targets, cls = self._split_style(stmt, rest, "class")
+        for name in cls.split(","):
+            if not _CLASS_NAME.fullmatch(name):
+                raise self._unsupported(stmt, f"invalid class name '{name}'", "[A-Za-z0-9_-]+")
+        for target in targets.split(","):
+            state = self._known_node(stmt, target, "class")
+            for name in cls.split(","):
+                if name not in state.classes:
+                    state.classes.append(name)
+
+    def kw_style(self, stmt: Statement, rest: str) -> None:
+        target, style = self._split_style(stmt, rest, "style")
+        problem = mermaid_ident_problem(target)
+        if problem is not None:
+            raise _error(
+                "InvalidNodeId",
+                f"invalid node id on line {stmt.line}: {target} ({problem})",
+                stmt,
+                target,
+                "a node id ([A-Za-z0-9_]+)",
+            )
+        if target in self.subgraph_ids():
+            self._known_node(stmt, target, "style")
+        # Mermaid creates the node a `style` line names (flowDb.addVertex).
+        self.mention(NodeRef(target, None, None, (), 0), stmt)
+        state = self.nodes[target]
+        state.style = style if state.style is None else f"{state.style},{style}"
+
+    def kw_click(self, stmt: Statement, rest: str) -> None:
+        target, action = self._split_style(stmt, rest, "click")
+        state = self._known_node(stmt, target, "click")
+        if state.click is not None:
+            raise _error(
+                "DuplicateClick",
+                f"unsupported Mermaid syntax on line {stmt.line}: a second click for '{target}'",
+                stmt,
+                stmt.text,
+                "one click statement per node",
+            )
+        state.click = action
+
+    def kw_linkStyle(self, stmt: Statement, rest: str) -> None:
+        targets, style = rest.partition(" ")[0], rest.partition(" ")[2].strip()
+        if "\t" in targets:
+            targets, _, more = targets.partition("\t")
+            style = (more + " " + style).strip()
+        if not style or not (targets == "default" or _INDEX_LIST.fullmatch(targets)):
+            raise _error(
+                "UnsupportedSyntax",
+                f"unsupported Mermaid syntax on line {stmt.line}: {stmt.text}",
+                stmt,
+                stmt.text,
+                "'linkStyle default|<i>[,<j>...] <style>'",
+            )
+        self.link_styles.append((stmt, targets, style))
+
+    # ---- result --------------------------------------------------------------------------
+
+    def finish(self) -> FlowchartAst:
+        if self.stack:
+            top = self.stack[-1]
+            raise MermaidError(
+                "UnclosedSubgraph",
+                f"unclosed subgraph {top.mermaid_id}: missing 'end' for subgraph opened on "
+                f"line {top.line}",
+                line=top.line,
+                column=1,
+                text=top.mermaid_id,
+                expected="'end'",
+            )
+        styles: dict[int, str] = {}
+        for stmt, targets, style in self.link_styles:
+            if targets == "default":
+                self.default_style = style
+                continue
+            for item in targets.split(","):
+                index = int(item)
+                if index >= len(self.edges):
+                    raise MermaidError(
+                        "InvalidLinkStyleIndex",
+                        f"invalid flowchart linkStyle on line {stmt.line}: index {index} is out "
+                        f"of bounds (max {max(len(self.edges) - 1, 0)})",
+                        line=stmt.line,
+                        column=stmt.column,
+                        text=item,
+                        expected=f"an index below {len(self.edges)}",
+                    )
+                styles[index] = style
+        width = 4
+        edges: dict[str, FlowEdge] = {}
+        for index, edge in enumerate(self.edges):
+            if index in styles:
+                edge = FlowEdge(
+                    from_node_id=edge.from_node_id,
+                    to_node_id=edge.to_node_id,
+                    label=edge.label,
+                    line=edge.line,
+                    head_start=edge.head_start,
+                    head_end=edge.head_end,
+                    length=edge.length,
+                    style=styles[index],
+                )
+            edges[f"e:{index + 1:0{width}d}"] = edge
+        nodes = {
+            f"n:{name}": FlowNode(
+                label=state.label,
+                shape=state.shape,
+                mermaid_id=name,
+                classes=tuple(state.classes),
+                style=state.style,
+                click=state.click,
+            )
+            for name, state in self.nodes.items()
+        }
+        subgraphs = {f"sg:{name}": self.subgraphs[name] for name in self.subgraph_order}
+        return FlowchartAst(
+            direction=self.header.direction,
+            nodes=nodes,
+            edges=edges,
+            subgraphs=subgraphs,
+            class_defs=dict(self.class_defs),
+            default_edge_style=self.default_style,
+            front_matter=self.header.front_matter,
+        )
+
+
+def build_flowchart(header: Header, statements: list[Statement]) -> FlowchartAst:
+    """Run every statement in order and return the AST (raises MermaidError)."""
+    builder = _Builder(header)
+    try:
+        for stmt in statements:
+            builder.statement(stmt)
+    except LabelError as error:  # pragma: no cover - labels are checked in flowchart_syntax
+        raise MermaidError("InvalidNodeLabel", str(error)) from None
+    return builder.finish()

@@ -1,0 +1,273 @@
+"""FlowchartAst → canonical Mermaid text (the layout is described in `flowchart.py`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from nereid.mermaid.errors import MermaidExportError
+from nereid.mermaid.flowchart_build import KEYWORDS
+from nereid.mermaid.flowchart_labels import (
+    LabelError,
+    check_quotable,
+    encode_edge_label,
+    encode_shape,
+    encode_title,
+)
+from nereid.mermaid.flowchart_lines import split_statements
+from nereid.model.flowchart import (
+    DIRECTIONS,
+    FlowchartAst,
+    FlowEdge,
+    FlowNode,
+    FlowSubgraph,
+    format_connector,
+    parse_connector,
+)
+from nereid.model.ids import mermaid_ident_problem
+from nereid.model.shapes import BRACKET_SHAPES, SHAPES
+
+__all__ = ["export_flowchart"]
+
+_CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _mermaid_id(node_id: str, node: FlowNode) -> str:
+    name = node.mermaid_id
+    if name is None and node_id.startswith("n:"):
+        name = node_id[2:]
+    if name is None or mermaid_ident_problem(name) is not None or name == "end":
+        raise MermaidExportError(
+            "InvalidNodeId",
+            f"cannot export node id as Mermaid identifier: {node_id} (expected 'n:<ident>')",
+            object_id=node_id,
+        )
+    return name
+
+
+def _node_line(node_id: str, name: str, node: FlowNode) -> str:
+    if node.shape not in SHAPES:
+        raise MermaidExportError(
+            "InvalidNodeShape",
+            f"cannot export node {node_id}: unsupported flowchart node shape: {node.shape}",
+            object_id=node_id,
+        )
+    try:
+        if node.shape in BRACKET_SHAPES:
+            if node.shape == "rect" and node.label == name and name not in KEYWORDS:
+                return name
+            return name + encode_shape(node.shape, node.label)
+        if node.label == name:
+            return f"{name}@{{ shape: {node.shape} }}"
+        check_quotable(node.label)
+        return f'{name}@{{ shape: {node.shape}, label: "{node.label}" }}'
+    except LabelError as error:
+        raise MermaidExportError(
+            "InvalidNodeLabel",
+            f"cannot export node label for {node_id}: contains unsupported characters: "
+            f"{node.label} ({error})",
+            object_id=node_id,
+        ) from None
+
+
+def _one_statement(line: str, object_id: str, what: str) -> str:
+    pieces = [piece for _, piece in split_statements(line)]
+    if len(pieces) != 1 or "\n" in line or "\r" in line:
+        raise MermaidExportError(
+            "InvalidStatement",
+            f"cannot export {what} for {object_id}: it would not read back as one statement: "
+            f"{line}",
+            object_id=object_id,
+        )
+    return line
+
+
+def _text_value(value: str, object_id: str, what: str) -> str:
+    if not value.strip() or value != value.strip():
+        raise MermaidExportError(
+            "InvalidStatement",
+            f"cannot export {what} for {object_id}: empty or surrounded by spaces: '{value}'",
+            object_id=object_id,
+        )
+    return value
+
+
+def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str]) -> str:
+    ends = []
+    for node_id in (edge.from_node_id, edge.to_node_id):
+        if node_id not in names:
+            raise MermaidExportError(
+                "MissingNode", f"edge references missing node id: {node_id}", object_id=edge_id
+            )
+        ends.append(names[node_id])
+    token = format_connector(edge.link)
+    try:
+        readable = parse_connector(token) == edge.link
+    except ValueError:
+        readable = False
+    if not readable:
+        raise MermaidExportError(
+            "InvalidEdgeLink",
+            f"cannot export edge {edge_id}: its link cannot be written in Mermaid: {token}",
+            object_id=edge_id,
+        )
+    label = ""
+    if edge.label is not None:
+        try:
+            label = encode_edge_label(edge.label)
+        except LabelError as error:
+            raise MermaidExportError(
+                "InvalidEdgeLabel",
+                f"cannot export edge label for {edge_id}: contains unsupported characters: "
+                f"{edge.label} ({error})",
+                object_id=edge_id,
+            ) from None
+    return f"{ends[0]} {token}{label} {ends[1]}"
+
+
+def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    placed: set[str] = set()
+    members: set[str] = set()
+    children = {child for sg in ast.subgraphs.values() for child in sg.subgraph_ids}
+
+    def block(sg_id: str, sg: FlowSubgraph) -> None:
+        if sg_id in placed:
+            raise MermaidExportError(
+                "InvalidSubgraph",
+                f"cannot export subgraph {sg_id}: it is nested in more than one place",
+                object_id=sg_id,
+            )
+        placed.add(sg_id)
+        if mermaid_ident_problem(sg.mermaid_id) is not None or sg.mermaid_id in KEYWORDS:
+            raise MermaidExportError(
+                "InvalidSubgraph",
+                f"cannot export subgraph id as Mermaid identifier: {sg.mermaid_id}",
+                object_id=sg_id,
+            )
+        header = f"subgraph {sg.mermaid_id}"
+        if sg.title is not None:
+            try:
+                header += " " + encode_title(sg.title)
+            except LabelError as error:
+                raise MermaidExportError(
+                    "InvalidSubgraph",
+                    f"cannot export subgraph title for {sg_id}: {sg.title} ({error})",
+                    object_id=sg_id,
+                ) from None
+        lines.append(header)
+        if sg.direction is not None:
+            if sg.direction not in DIRECTIONS:
+                raise MermaidExportError(
+                    "InvalidSubgraph",
+                    f"cannot export subgraph {sg_id}: invalid direction {sg.direction}",
+                    object_id=sg_id,
+                )
+            lines.append(f"direction {sg.direction}")
+        for node_id in sg.node_ids:
+            if node_id not in names:
+                raise MermaidExportError(
+                    "MissingNode",
+                    f"subgraph references missing node id: {node_id}",
+                    object_id=sg_id,
+                )
+            if node_id in members:
+                raise MermaidExportError(
+                    "InvalidSubgraph",
+                    f"cannot export subgraph {sg_id}: node {node_id} is in two subgraphs",
+                    object_id=sg_id,
+                )
+            members.add(node_id)
+            lines.append(names[node_id])
+        for child in sg.subgraph_ids:
+            if child not in ast.subgraphs:
+                raise MermaidExportError(
+                    "MissingSubgraph",
+                    f"subgraph references missing subgraph id: {child}",
+                    object_id=sg_id,
+                )
+            block(child, ast.subgraphs[child])
+        lines.append("end")
+
+    for sg_id, sg in ast.subgraphs.items():
+        if sg_id not in children:
+            block(sg_id, sg)
+    if len(placed) != len(ast.subgraphs):
+        missing = next(sg_id for sg_id in ast.subgraphs if sg_id not in placed)
+        raise MermaidExportError(
+            "InvalidSubgraph",
+            f"cannot export subgraph {missing}: it is nested in a cycle",
+            object_id=missing,
+        )
+    return lines
+
+
+def export_flowchart(ast: FlowchartAst) -> str:
+    """The canonical Mermaid text of `ast` (raises MermaidExportError)."""
+    lines: list[str] = []
+    if ast.front_matter is not None:
+        if any(line.strip() == "---" for line in ast.front_matter.split("\n")):
+            raise MermaidExportError(
+                "InvalidFrontMatter", "cannot export front matter: it contains a '---' line"
+            )
+        lines += (
+            ["---", *ast.front_matter.split("\n"), "---"]
+            if ast.front_matter
+            else [
+                "---",
+                "---",
+            ]
+        )
+    if ast.direction is not None and ast.direction not in DIRECTIONS:
+        raise MermaidExportError(
+            "InvalidDirection", f"cannot export flowchart direction: {ast.direction}"
+        )
+    lines.append("flowchart" if ast.direction is None else f"flowchart {ast.direction}")
+    for name, style in ast.class_defs.items():
+        if not _CLASS_NAME.fullmatch(name):
+            raise MermaidExportError("InvalidClass", f"cannot export class name: {name}")
+        _text_value(style, name, "classDef style")
+        lines.append(_one_statement(f"classDef {name} {style}", name, "classDef"))
+    names: dict[str, str] = {}
+    for node_id, node in ast.nodes.items():
+        name = _mermaid_id(node_id, node)
+        if name in names.values():
+            raise MermaidExportError(
+                "DuplicateNodeId",
+                f"cannot export node {node_id}: Mermaid id {name} is used twice",
+                object_id=node_id,
+            )
+        names[node_id] = name
+        lines.append(_node_line(node_id, name, node))
+    sg_names = {sg.mermaid_id for sg in ast.subgraphs.values()}
+    if sg_names & set(names.values()):
+        clash = sorted(sg_names & set(names.values()))[0]
+        raise MermaidExportError(
+            "InvalidSubgraph", f"cannot export subgraph {clash}: a node has the same id"
+        )
+    lines += _subgraph_lines(ast, names)
+    for edge_id, edge in ast.edges.items():
+        lines.append(_edge_line(edge_id, edge, names))
+    for node_id, node in ast.nodes.items():
+        for cls in node.classes:
+            if not _CLASS_NAME.fullmatch(cls):
+                raise MermaidExportError(
+                    "InvalidClass", f"cannot export class of {node_id}: {cls}", object_id=node_id
+                )
+            lines.append(f"class {names[node_id]} {cls}")
+        if node.style is not None:
+            _text_value(node.style, node_id, "style")
+            lines.append(_one_statement(f"style {names[node_id]} {node.style}", node_id, "style"))
+        if node.click is not None:
+            _text_value(node.click, node_id, "click")
+            lines.append(_one_statement(f"click {names[node_id]} {node.click}", node_id, "click"))
+    if ast.default_edge_style:
+        _text_value(ast.default_edge_style, "default", "linkStyle")
+        lines.append(
+            _one_statement(f"linkStyle default {ast.default_edge_style}", "default", "linkStyle")
+        )
+    for index, (edge_id, edge) in enumerate(ast.edges.items()):
+        if edge.style:
+            _text_value(edge.style, edge_id, "linkStyle")
+            lines.append(_one_statement(f"linkStyle {index} {edge.style}", edge_id, "linkStyle"))
+    return "\n".join(lines) + "\n"

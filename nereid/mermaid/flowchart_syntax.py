@@ -1,0 +1,349 @@
+"""One node/edge statement → a chain of node groups and links (mermaid.md §4.3-4.7).
+
+`flowchart.lark` is the grammar; it is loaded once per process. The common one-hop forms
+(`a[Label] --> b`, `a -->|x| b`) take a regular-expression fast path that yields exactly what
+the grammar yields (a test compares both on generated statements); everything else goes
+through Lark. Lark failures are turned into `MermaidError`s with the spec's kinds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import lark
+
+from nereid.mermaid.errors import MermaidError
+from nereid.mermaid.flowchart_labels import (
+    LabelError,
+    decode_edge_label,
+    decode_quoted,
+    decode_shape,
+)
+from nereid.model.flowchart import LinkSpec, parse_connector
+from nereid.model.ids import mermaid_ident_problem
+from nereid.model.shapes import canonical_shape
+
+__all__ = ["Chain", "LinkRef", "NodeRef", "parse_chain", "parse_chain_lark"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRef:
+    """A node as mentioned in a statement: explicit shape/label only where written."""
+
+    mermaid_id: str
+    shape: str | None
+    label: str | None
+    classes: tuple[str, ...]
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRef:
+    """A link between two node groups; `reverse` means the text points right to left."""
+
+    spec: LinkSpec
+    label: str | None
+    reverse: bool
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """`group link group link group ...`; a standalone node is one group and no link."""
+
+    groups: tuple[tuple[NodeRef, ...], ...]
+    links: tuple[LinkRef, ...]
+
+
+def _build_parser() -> lark.Lark:
+    grammar = (Path(__file__).parent / "flowchart.lark").read_text(encoding="utf-8")
+    return lark.Lark(grammar, parser="lalr", lexer="contextual")
+
+
+#: Built once per process, at import.
+_PARSER: Final = _build_parser()
+
+
+_END_HEAD_OF_START: Final = {"<": ">", "o": "o", "x": "x"}
+_INLINE: Final = re.compile(
+    r"([<ox]?)(--|==|-\.)(.*?)(-{2,}[>ox]|-{3,}|={2,}[>ox]|={3,}|\.+-[>ox]?)", re.DOTALL
+)
+_ATTR_ITEM: Final = re.compile(r'\s*([A-Za-z_][\w-]*)\s*:\s*("[^"]*"|[^,"]*?)\s*(?:,|$)', re.DOTALL)
+_BRACKETED: Final = re.compile(r'\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|\|[^|]*\||"[^"]*"')
+_LINK_SEARCH: Final = re.compile(r"[<ox]?(?:-{2,}|={2,}|-\.+-|~{3,})[>ox]?")
+_EDGE_ID: Final = re.compile(r"[A-Za-z0-9_]+@[-=.~<ox]")
+
+
+class _Fail(Exception):
+    """A problem at a column of the statement (0-based offset), turned into MermaidError."""
+
+    def __init__(self, kind: str, offset: int, detail: str, text: str, expected: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.offset = offset
+        self.detail = detail
+        self.text = text
+        self.expected = expected
+
+
+def _link_spec(token: str, offset: int) -> tuple[LinkSpec, bool]:
+    """Read a link token; a start head without an end head is a reversed link (`<--`)."""
+    reverse = False
+    written = token
+    has_end = len(token) > 1 and token[-1] in ">ox" and token[-2] in "-=."
+    if token[0] in _END_HEAD_OF_START and token[1:2] in ("-", "=") and not has_end:
+        reverse = True
+        token = token[1:] + _END_HEAD_OF_START[token[0]]
+    try:
+        return parse_connector(token), reverse
+    except ValueError as error:
+        raise _Fail("InvalidLink", offset, str(error), written, "a Mermaid link") from None
+
+
+def _inline_link(token: str, offset: int) -> LinkRef:
+    match = _INLINE.fullmatch(token)
+    if match is None:  # pragma: no cover - the grammar only lets matching tokens through
+        raise _Fail("InvalidLink", offset, "not a labelled link", token, "a Mermaid link")
+    head, opening, text, closing = match.groups()
+    if opening == "-.":
+        body = head + "-" + closing
+    else:
+        body = head + closing
+    if opening[0] != closing[0] and not (opening == "-." and closing[0] == "."):
+        raise _Fail(
+            "InvalidLink", offset, "the link opens and closes with different strokes", token,
+            "matching strokes, e.g. '-- text -->'",
+        )  # fmt: skip
+    spec, reverse = _link_spec(body, offset)
+    return LinkRef(spec, _edge_label(text, token, offset), reverse, offset)
+
+
+def _edge_label(inner: str, token: str, offset: int) -> str:
+    try:
+        return decode_edge_label(inner)
+    except LabelError as error:
+        kind = "EmptyEdgeLabel" if str(error) == "empty label" else "InvalidEdgeLabel"
+        raise _Fail(kind, offset, str(error), token, "a non-empty edge label") from None
+
+
+def _attrs(token: str, node_id: str, offset: int) -> tuple[str | None, str | None]:
+    """Shape and label from `@{ shape: x, label: "y" }`; other keys are refused."""
+    body = token[2:-1].strip()
+    shape: str | None = None
+    label: str | None = None
+    position = 0
+    while position < len(body):
+        match = _ATTR_ITEM.match(body, position)
+        if match is None or match.end() == position:
+            raise _Fail(
+                "InvalidNodeAttributes", offset, f"cannot read '{body[position:]}'", token,
+                "'key: value' pairs separated by ','",
+            )  # fmt: skip
+        position = match.end()
+        key, raw = match.group(1), match.group(2)
+        quoted = decode_quoted(raw)
+        value = quoted if quoted is not None else raw.strip()
+        if key == "shape":
+            shape = canonical_shape(value)
+            if shape is None:
+                raise _Fail(
+                    "UnknownShape", offset, f"unknown shape '{value}' for node '{node_id}'",
+                    token, "a Mermaid shape name",
+                )  # fmt: skip
+        elif key == "label":
+            if not value.strip():
+                raise _Fail("EmptyNodeLabel", offset, "empty label", token, "a label")
+            label = value
+        else:
+            raise _Fail(
+                "UnsupportedNodeAttribute", offset,
+                f"node attribute '{key}' is not supported (only 'shape' and 'label')",
+                token, "'shape' or 'label'",
+            )  # fmt: skip
+    return shape, label
+
+
+def _node(tree: lark.Tree[lark.Token]) -> NodeRef:
+    ident = tree.children[0]
+    assert isinstance(ident, lark.Token)
+    offset = ident.start_pos or 0
+    shape: str | None = None
+    label: str | None = None
+    classes: tuple[str, ...] = ()
+    for child in tree.children[1:]:
+        assert isinstance(child, lark.Token)
+        if child.type == "SHAPE":
+            try:
+                shape, label = decode_shape(str(child))
+            except LabelError as error:
+                kind = "EmptyNodeLabel" if str(error) == "empty label" else "InvalidNodeLabel"
+                token = str(ident) + str(child)
+                raise _Fail(kind, offset, str(error), token, "a node label") from None
+        elif child.type == "ATTRS":
+            try:
+                shape, label = _attrs(str(child), str(ident), child.start_pos or 0)
+            except _Fail as fail:
+                fail.text = str(ident) + fail.text
+                raise
+        else:  # CLASS_REF
+            classes = (str(child)[3:],)
+    return NodeRef(str(ident), shape, label, classes, offset)
+
+
+def _link(tree: lark.Tree[lark.Token]) -> LinkRef:
+    token = tree.children[0]
+    assert isinstance(token, lark.Token)
+    offset = token.start_pos or 0
+    if token.type == "INLINE_LINK":
+        return _inline_link(str(token), offset)
+    spec, reverse = _link_spec(str(token), offset)
+    label: str | None = None
+    if len(tree.children) > 1:
+        pipe = str(tree.children[1])
+        label = _edge_label(pipe[1:-1], pipe, offset)
+    return LinkRef(spec, label, reverse, offset)
+
+
+def _word_at(text: str, offset: int) -> str:
+    start = offset
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    end = offset
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[start:end]
+
+
+def _has_link(prefix: str) -> bool:
+    return _LINK_SEARCH.search(_BRACKETED.sub(" ", prefix)) is not None
+
+
+def _syntax_failure(text: str, offset: int, expected: set[str]) -> _Fail:
+    """Map a Lark failure at `offset` to the spec's error kinds (mermaid.md §4.3-4.6)."""
+    if offset >= len(text):
+        return _Fail("UnsupportedSyntax", offset, "", "", "a node after the link")
+    char = text[offset]
+    word = _word_at(text, offset)
+    if _EDGE_ID.match(word):
+        return _Fail(
+            "UnsupportedSyntax", offset, f"edge ids ('{word.split('@')[0]}@') are not supported",
+            text, "a link without an id",
+        )  # fmt: skip
+    if char == "|":
+        return _Fail("UnsupportedSyntax", offset, "unclosed '|' label", text, "'|label|'")
+    if "NODE_ID" in expected:
+        problem = mermaid_ident_problem(word) or f"contains invalid character: '{char}'"
+        return _Fail("InvalidNodeId", offset, problem, word, "a node id ([A-Za-z0-9_]+)")
+    if char in "[({>":
+        start = offset
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_ \t"):
+            start -= 1
+        token = text[start:].strip()
+        return _Fail(
+            "InvalidNodeLabelSyntax", offset, "no matching closing bracket", token,
+            "'<id>[<label>]', '<id>(<label>)', '<id>{<label>}' or another Mermaid shape",
+        )  # fmt: skip
+    if char in "-=.<~" and _has_link(text[:offset]):
+        return _Fail("UnsupportedSyntax", offset, "invalid link", text, "a Mermaid link")
+    if char in "-=.<~" or char.isspace():
+        problem = mermaid_ident_problem(text) or "not a node reference"
+        return _Fail("InvalidNodeId", 0, problem, text, "a node id ([A-Za-z0-9_]+)")
+    problem = mermaid_ident_problem(word) or f"contains invalid character: '{char}'"
+    return _Fail("InvalidNodeId", offset, problem, word, "a node id ([A-Za-z0-9_]+)")
+
+
+def _raise(fail: _Fail, line: int, column: int, statement: str) -> MermaidError:
+    at = f"line {line}"
+    messages = {
+        "UnsupportedSyntax": f"unsupported Mermaid syntax on {at}: {fail.text}",
+        "InvalidNodeId": f"invalid node id on {at}: {fail.text} ({fail.detail})",
+        "InvalidNodeLabelSyntax": (
+            f"invalid node label syntax on {at}: {fail.text} (expected '<id>[<label>]', "
+            "'<id>(<label>)', or '<id>{<label>}')"
+        ),
+        "EmptyNodeLabel": f"empty node label on {at}: {fail.text}",
+        "EmptyEdgeLabel": f"empty edge label on {at}: {statement}",
+    }
+    message = messages.get(fail.kind)
+    if message is None:
+        described = {
+            "InvalidLink": "invalid link",
+            "InvalidNodeLabel": "invalid node label",
+            "InvalidEdgeLabel": "invalid edge label",
+            "UnknownShape": "unknown node shape",
+        }.get(fail.kind, "unsupported Mermaid syntax")
+        message = f"{described} on {at}: {fail.text} ({fail.detail})"
+    elif fail.kind == "UnsupportedSyntax" and fail.detail:
+        message = f"{message} ({fail.detail})"
+    return MermaidError(
+        fail.kind,
+        message,
+        line=line,
+        column=column + fail.offset,
+        text=fail.text,
+        expected=fail.expected,
+    )
+
+
+def parse_chain_lark(text: str, line: int, column: int) -> Chain:
+    """Parse one statement with the grammar (the reference path)."""
+    try:
+        try:
+            tree = _PARSER.parse(text)
+        except lark.exceptions.UnexpectedCharacters as error:
+            raise _syntax_failure(
+                text, error.pos_in_stream or 0, set(error.allowed or ())
+            ) from None
+        except lark.exceptions.UnexpectedToken as error:
+            offset = error.token.start_pos if error.token.type != "$END" else len(text)
+            raise _syntax_failure(text, offset or 0, set(error.expected or ())) from None
+        except lark.exceptions.UnexpectedEOF:
+            raise _syntax_failure(text, len(text), set()) from None
+        groups: list[tuple[NodeRef, ...]] = []
+        links: list[LinkRef] = []
+        for child in tree.children:
+            assert isinstance(child, lark.Tree)
+            if child.data == "group":
+                groups.append(tuple(_node(node) for node in child.children))  # type: ignore[arg-type]
+            else:
+                links.append(_link(child))
+        return Chain(tuple(groups), tuple(links))
+    except _Fail as fail:
+        raise _raise(fail, line, column, text) from None
+
+
+_ID: Final = r"([A-Za-z0-9_]+)"
+_RECT: Final = r"(?:[ \t]*\[([^\]\"\[(/\\`\s][^\]\"\n]*)\])?"
+_FAST: Final = re.compile(
+    _ID + _RECT + r"[ \t]*(-->|---)(?![ox])[ \t]*(?:\|([^|\"\n`]*)\|)?[ \t]*" + _ID + _RECT
+)
+_SPECS: Final = {"-->": parse_connector("-->"), "---": parse_connector("---")}
+
+
+def _fast(text: str) -> Chain | None:
+    """The one-hop `a[Label] --> b` forms without Lark; None when the text is anything else."""
+    match = _FAST.fullmatch(text)
+    if match is None:
+        return None
+    a, a_label, op, pipe, b, b_label = match.groups()
+    if (a_label is not None and not a_label.strip()) or (
+        b_label is not None and not b_label.strip()
+    ):
+        return None
+    if pipe is not None and not pipe.strip():
+        return None
+    label = pipe.strip() if pipe is not None else None
+    first = NodeRef(a, "rect" if a_label else None, a_label.strip() if a_label else None, (), 0)
+    second = NodeRef(
+        b, "rect" if b_label else None, b_label.strip() if b_label else None, (), match.start(5)
+    )
+    link = LinkRef(_SPECS[op], label, False, match.start(3))
+    return Chain(((first,), (second,)), (link,))
+
+
+def parse_chain(text: str, line: int, column: int) -> Chain:
+    """Parse one node/edge statement (fast path first, grammar otherwise)."""
+    return _fast(text) or parse_chain_lark(text, line, column)

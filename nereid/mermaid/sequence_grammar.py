@@ -1,0 +1,258 @@
+"""Statement-level parsing of sequence diagrams: the Lark grammar and the message fast path.
+
+`sequence.lark` is loaded once per process. The fast paths cover the forms that make up
+almost every real diagram (`A->>B: text`, `participant A` with plain identifiers); they
+return exactly what the grammar returns for the same statement (tests check this), and
+anything they do not recognise goes to Lark. Results are raw parts with 0-based offsets into
+the statement; `sequence.py` validates names and builds the AST.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from typing import Final, NamedTuple
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+__all__ = [
+    "DeclarationParts",
+    "MessageParts",
+    "NoteParts",
+    "StatementSyntaxError",
+    "fast_declaration",
+    "fast_message",
+    "lark_declaration",
+    "lark_message",
+    "lark_note",
+    "parse_declaration",
+    "parse_message",
+]
+
+
+class MessageParts(NamedTuple):
+    from_name: str
+    from_offset: int
+    arrow: str
+    activation: str | None
+    to_name: str
+    to_offset: int
+    text: str
+
+
+class DeclarationParts(NamedTuple):
+    keyword: str
+    name: str
+    name_offset: int
+    meta: str | None
+    meta_offset: int
+    alias: str | None
+    has_as: bool
+
+
+class NoteParts(NamedTuple):
+    keyword: str
+    placement: str
+    names: tuple[tuple[str, int], ...]
+    text: str
+
+
+class StatementSyntaxError(Exception):
+    """A statement the grammar rejects: `offset` (0-based) of the problem, what was found there
+    and which tokens would have been accepted."""
+
+    def __init__(self, offset: int, found: str, expected: tuple[str, ...]) -> None:
+        super().__init__(f"unexpected {found!r} at offset {offset}")
+        self.offset = offset
+        self.found = found
+        self.expected = expected
+
+
+_ARROWS: Final = r"<<-->>|<<->>|-->>|->>|--\)|-\)|--x|-x|-->|->"
+_FAST_MESSAGE: Final = re.compile(
+    rf"([A-Za-z0-9_]+)[ \t]*({_ARROWS})[ \t]*([+-]?)[ \t]*([A-Za-z0-9_]+)[ \t]*:(.*)"
+)
+_FAST_DECLARATION: Final = re.compile(r"(participant|actor)[ \t]+([A-Za-z0-9_]+)")
+
+#: Readable names for the grammar's terminals, used in "expected ..." texts.
+_TERMINAL_NAMES: Final = {
+    "ARROW": "an arrow such as '->>'",
+    "ACTIVATION": "'+' or '-'",
+    "NAME": "a participant name",
+    "COLON": "':'",
+    "COMMA": "','",
+    "TEXT": "text",
+    "DECL_NAME": "a participant name",
+    "META": "'@{ ... }'",
+    "AS": "'as'",
+    "ALIAS": "an alias",
+    "LEFT_OF": "'left of'",
+    "RIGHT_OF": "'right of'",
+    "OVER": "'over'",
+    "$END": "end of statement",
+}
+
+
+def fast_message(statement: str) -> MessageParts | None:
+    """The common message form with plain identifiers, or None to ask the grammar."""
+    match = _FAST_MESSAGE.fullmatch(statement)
+    if match is None:
+        return None
+    return MessageParts(
+        match.group(1),
+        match.start(1),
+        match.group(2),
+        match.group(3) or None,
+        match.group(4),
+        match.start(4),
+        match.group(5).strip(),
+    )
+
+
+def fast_declaration(statement: str) -> DeclarationParts | None:
+    """`participant X` / `actor X` with a plain identifier, or None to ask the grammar."""
+    match = _FAST_DECLARATION.fullmatch(statement)
+    if match is None:
+        return None
+    return DeclarationParts(match.group(1), match.group(2), match.start(2), None, 0, None, False)
+
+
+class _ToParts(Transformer[Token, object]):
+    """Turns parse trees into the raw parts tuples (names stripped, offsets 0-based)."""
+
+    def message(self, children: list[Token | None]) -> MessageParts:
+        tokens = [c for c in children if c is not None]
+        names = [t for t in tokens if t.type == "NAME"]
+        arrow = next(t for t in tokens if t.type == "ARROW")
+        activation = next((t for t in tokens if t.type == "ACTIVATION"), None)
+        text = next((t for t in tokens if t.type == "TEXT"), None)
+        return MessageParts(
+            names[0].strip(),
+            _start(names[0]),
+            str(arrow),
+            str(activation) if activation is not None else None,
+            names[1].strip(),
+            _start(names[1]),
+            text.strip() if text is not None else "",
+        )
+
+    def declaration(self, children: list[Token | None]) -> DeclarationParts:
+        tokens = [c for c in children if c is not None]
+        keyword = tokens[0]
+        name = tokens[1]
+        meta = next((t for t in tokens if t.type == "META"), None)
+        has_as = any(t.type == "AS" for t in tokens)
+        alias = next((t for t in tokens if t.type == "ALIAS"), None)
+        return DeclarationParts(
+            str(keyword),
+            name.strip(),
+            _start(name),
+            str(meta) if meta is not None else None,
+            _start(meta) if meta is not None else 0,
+            alias.strip() if alias is not None else None,
+            has_as,
+        )
+
+    def note(self, children: list[object]) -> NoteParts:
+        keyword = children[0]
+        placement = children[1]
+        names = tuple(
+            (c.strip(), _start(c)) for c in children if isinstance(c, Token) and c.type == "NAME"
+        )
+        text = next(
+            (c for c in children if isinstance(c, Token) and c.type == "TEXT"),
+            None,
+        )
+        return NoteParts(
+            str(keyword), str(placement), names, text.strip() if text is not None else ""
+        )
+
+    def left_of(self, _children: list[Token]) -> str:
+        return "left_of"
+
+    def right_of(self, _children: list[Token]) -> str:
+        return "right_of"
+
+    def over(self, _children: list[Token]) -> str:
+        return "over"
+
+
+def _start(token: Token) -> int:
+    """0-based offset of a token's first non-blank character."""
+    start = token.start_pos or 0
+    return start + (len(token) - len(token.lstrip()))
+
+
+@functools.cache
+def _parser() -> Lark:
+    grammar = resources.files("nereid.mermaid").joinpath("sequence.lark").read_text("utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        start=["message", "declaration", "note"],
+        transformer=_ToParts(),
+        propagate_positions=False,
+        maybe_placeholders=True,
+    )
+
+
+def _parse(statement: str, start: str) -> object:
+    try:
+        return _parser().parse(statement, start=start)
+    except UnexpectedInput as err:
+        raise _syntax_error(statement, err) from None
+
+
+def _syntax_error(statement: str, err: UnexpectedInput) -> StatementSyntaxError:
+    if isinstance(err, UnexpectedCharacters):
+        offset = err.pos_in_stream or 0
+        expected = tuple(sorted(err.allowed or ()))
+        found = statement[offset : offset + 1]
+    elif isinstance(err, UnexpectedToken):
+        token = err.token
+        expected = tuple(sorted(err.expected or ()))
+        if token.type == "$END":
+            offset, found = len(statement), ""
+        else:
+            offset, found = token.start_pos or 0, str(token)
+    elif isinstance(err, UnexpectedEOF):
+        offset, found = len(statement), ""
+        expected = tuple(sorted(err.expected or ()))
+    else:  # pragma: no cover - Lark raises only the three kinds above
+        offset, found, expected = 0, statement, ()
+    readable = tuple(dict.fromkeys(_TERMINAL_NAMES.get(name, name) for name in expected))
+    return StatementSyntaxError(offset, found, readable)
+
+
+def lark_message(statement: str) -> MessageParts:
+    """Parse a message statement with the grammar (raises StatementSyntaxError)."""
+    result = _parse(statement, "message")
+    assert isinstance(result, MessageParts)
+    return result
+
+
+def lark_declaration(statement: str) -> DeclarationParts:
+    """Parse a `participant`/`actor` statement with the grammar (raises StatementSyntaxError)."""
+    result = _parse(statement, "declaration")
+    assert isinstance(result, DeclarationParts)
+    return result
+
+
+def lark_note(statement: str) -> NoteParts:
+    """Parse a `Note ...` statement with the grammar (raises StatementSyntaxError)."""
+    result = _parse(statement, "note")
+    assert isinstance(result, NoteParts)
+    return result
+
+
+def parse_message(statement: str) -> MessageParts:
+    """Fast path first, grammar otherwise."""
+    return fast_message(statement) or lark_message(statement)
+
+
+def parse_declaration(statement: str) -> DeclarationParts:
+    """Fast path first, grammar otherwise."""
+    return fast_declaration(statement) or lark_declaration(statement)

@@ -1,0 +1,103 @@
+"""Mermaid import speed on the shared generated corpus (`shared/bench/gen_corpus.py`).
+
+Times `parse_flowchart` on `flow-*.mmd` and `parse_sequence` on `seq-*.mmd` (best and median
+of N runs, ms per import, lines per second), against Nereid's targets (flow-1000 <= 40 ms,
+seq-2000 <= 80 ms) and mermaid.js 12's parse times on the same files (peer figures from
+`shared/bench/README.md`; the ratio is mermaid.js time / Nereid time, > 1 means faster).
+Without `--corpus DIR` the corpus is generated into a temporary directory first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from ._common import Timing, time_sync
+
+DESCRIPTION = "Mermaid import: ms and lines/s per corpus file vs targets and mermaid.js"
+
+#: Nereid's targets (ms per import) and mermaid.js 12 parse times (ms) on this corpus.
+TARGET_MS = {"flow-1000": 40.0, "seq-2000": 80.0}
+MERMAID_JS_MS = {
+    "flow-0030": 18.0,
+    "flow-0100": 52.1,
+    "flow-1000": 480.0,
+    "seq-0200": 140.0,
+    "seq-2000": 1256.0,
+}
+GEN_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "gen_corpus.py"
+
+
+def _parsers() -> dict[str, Callable[[str], object] | None]:
+    from nereid.mermaid.sequence import parse_sequence
+
+    try:
+        from nereid.mermaid.flowchart import parse_flowchart
+    except ImportError:
+        return {"flow": None, "seq": parse_sequence}
+    return {"flow": parse_flowchart, "seq": parse_sequence}
+
+
+def _generate(directory: Path) -> None:
+    if not GEN_CORPUS.exists():
+        raise SystemExit(f"corpus generator not found: {GEN_CORPUS} (pass --corpus DIR)")
+    subprocess.run([sys.executable, str(GEN_CORPUS), str(directory)], check=True)
+
+
+def _measure(corpus: Path, runs: int) -> int:
+    parsers = _parsers()
+    files = sorted(corpus.glob("flow-*.mmd")) + sorted(corpus.glob("seq-*.mmd"))
+    if not files:
+        print(f"no flow-*.mmd or seq-*.mmd files in {corpus}", file=sys.stderr)
+        return 1
+    print(f"Mermaid import, {runs} runs per file, corpus {corpus}")
+    header = (
+        f"  {'file':<10} {'lines':>6} {'best ms':>9} {'median ms':>10} {'lines/s':>10} "
+        f"{'target':>8} {'mermaid.js':>11} {'js/ours':>8}"
+    )
+    print(header)
+    missed = 0
+    for path in files:
+        name = path.stem
+        parse = parsers[name.split("-")[0]]
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        if parse is None:
+            print(f"  {name:<10} {lines:>6}  (flowchart importer not available in this build)")
+            continue
+        parse(text)  # warm-up: grammar construction is once per process
+        timing: Timing = time_sync(lambda parse=parse, text=text: parse(text), runs=runs)
+        per_second = lines / (timing.median_ms / 1000.0)
+        target = TARGET_MS.get(name)
+        verdict = ""
+        if target is not None:
+            ok = timing.median_ms <= target
+            missed += not ok
+            verdict = f"{'<=' if ok else '>'}{target:.0f}"
+        peer = MERMAID_JS_MS.get(name)
+        peer_text = f"{peer:.1f}" if peer is not None else "-"
+        ratio_text = f"{peer / timing.median_ms:.1f}x" if peer is not None else "-"
+        print(
+            f"  {name:<10} {lines:>6} {timing.best_ms:>9.2f} {timing.median_ms:>10.2f} "
+            f"{per_second:>10.0f} {verdict:>8} {peer_text:>11} {ratio_text:>8}"
+        )
+    print("  (target: Nereid's goal in ms, median; js/ours: mermaid.js 12 parse ms / ours)")
+    return 1 if missed else 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/bench mermaid", description=__doc__)
+    parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
+    parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
+    args = parser.parse_args(argv)
+    if args.corpus is not None:
+        if not args.corpus.is_dir():
+            parser.error(f"--corpus {args.corpus}: not a directory")
+        return _measure(args.corpus, args.runs)
+    with tempfile.TemporaryDirectory(prefix="nereid-bench-") as tmp:
+        _generate(Path(tmp))
+        return _measure(Path(tmp), args.runs)
