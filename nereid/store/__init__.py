@@ -1,1 +1,66 @@
-"""nereid.store."""
+"""Session folders on disk (shared/spec/session-folder.md): format, loading, saving, demo data.
+
+Modules, pure first:
+
+- `naming`: file names of ids (`~`+hex encoding), paths, path-safety checks.
+- `schema`: msgspec Structs of the JSON files and their exact text format.
+- `contents`: session meta / walkthrough records ⇄ model values.
+- `diagram_files`: a diagram ⇄ its `.mmd` text and side-car (parse, stable-id matching, rev).
+- `files`: the only module that touches the disk — the `SessionFiles` seam with the real
+  `FolderFiles` (atomic, symlink-refusing, optionally durable writes) and the in-memory
+  `MemoryFiles`.
+- `session_io`: the load and save algorithms, run over a `SessionFiles` (blocking).
+- `demo`: the demo session shipped in `nereid/demo/session/`.
+
+The `PersisterActor` (`nereid/actors/persister.py`) drives `session_io` and is the only
+writer of a folder at run time.
+
+Where we go beyond the reference format (all compatible with it):
+
+- Side-car keys `rev`, `mmd_sha256`, `flow_subgraph_ids`, `sequence_notes`,
+  `sequence_activations` (optional; see `schema`). Everything else Nereid models
+  (subgraphs, classes, styles, aliases, notes, blocks, activations...) is in the `.mmd` text.
+- A loaded diagram's rev is never lower than the meta's, and never names other content
+  than what was loaded (see `diagram_files`): actors can trust it for `base_rev` checks.
+- Broken or missing diagram/walkthrough files do not fail the whole load: they are reported
+  per file (`LoadResult.issues`) and left untouched by later saves (`Kept`).
+- Deleting a diagram deletes its files (spec decision 14); the demo leaves nothing behind.
+- Ids are validated before anything is written: invalid ids, ids whose file names would be
+  too long, and Mermaid export errors refuse the save up front.
+- Known limit: ids that differ only by letter case (or Unicode normalisation) get distinct
+  file names, which collide on case-insensitive file systems (the reference encoding does
+  not cover this either).
+"""
+
+from nereid.store.demo import demo_folder, load_demo_session
+from nereid.store.files import FolderFiles, MemoryFiles, SessionFiles, SymlinkRefused
+from nereid.store.naming import StorePathError, check_storable_id
+from nereid.store.schema import StoreFileError
+from nereid.store.session_io import (
+    Kept,
+    LoadIssue,
+    LoadResult,
+    SaveReport,
+    SessionNotFound,
+    load_session,
+    save_session,
+)
+
+__all__ = [
+    "FolderFiles",
+    "Kept",
+    "LoadIssue",
+    "LoadResult",
+    "MemoryFiles",
+    "SaveReport",
+    "SessionFiles",
+    "SessionNotFound",
+    "StoreFileError",
+    "StorePathError",
+    "SymlinkRefused",
+    "check_storable_id",
+    "demo_folder",
+    "load_demo_session",
+    "load_session",
+    "save_session",
+]

@@ -1,0 +1,237 @@
+"""A diagram ⇄ its two files: the `.mmd` text and the `.meta.json` side-car (§4). Pure.
+
+The `.mmd` holds the whole structure in Mermaid (our exporter writes everything the model
+holds: subgraphs, classes, aliases, notes, blocks...). The side-car holds what Mermaid text
+cannot: the stable ids of nodes, participants, edges and messages, and inline notes. On load
+the text is parsed and the side-car's ids are matched onto the parse (spec decision 6).
+
+Rev (what our actors rely on): a loaded diagram's `rev` is at least the rev in the session
+meta, and it is never the rev of other content than the one loaded. The meta is written
+last, so an interrupted save can leave newer files under an older meta rev; the side-car
+therefore also records the rev it was written for and the SHA-256 of its `.mmd` (Nereid's
+optional keys `rev`, `mmd_sha256`):
+
+- side-car rev present and hash matching the `.mmd` → `max(meta rev, side-car rev)`;
+- hash not matching (the `.mmd` changed after its side-car: interrupted save, hand edit)
+  → `max(meta rev, side-car rev) + 1`, a rev nobody has seen for other content;
+- no side-car or no `rev` key (folders of the reference implementation) → the meta rev.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from nereid.mermaid.errors import MermaidError
+from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+from nereid.mermaid.reconcile import FlowEdgeHint, FlowIdHints, reconcile_flowchart
+from nereid.mermaid.reconcile_sequence import (
+    ActivationHint,
+    MessageHint,
+    NoteHint,
+    SeqIdHints,
+    reconcile_sequence,
+)
+from nereid.mermaid.sequence import export_sequence, parse_sequence
+from nereid.model import Diagram, FlowchartAst, SequenceAst
+from nereid.store.naming import diagram_paths
+from nereid.store.schema import (
+    MAX_REV,
+    DiagramEntry,
+    FlowEdgeEntry,
+    SequenceActivationEntry,
+    SequenceMessageEntry,
+    SequenceNoteEntry,
+    SidecarFile,
+    StableIdMap,
+    StoreFileError,
+    encode_sidecar,
+)
+
+__all__ = [
+    "decode_diagram",
+    "effective_mermaid_id",
+    "flow_hints",
+    "seq_hints",
+    "encode_diagram",
+    "export_mermaid",
+    "loaded_rev",
+    "mmd_digest",
+    "sidecar_for",
+]
+
+
+def mmd_digest(mmd: bytes) -> str:
+    """The `mmd_sha256` side-car value for a `.mmd` file's bytes."""
+    return hashlib.sha256(mmd).hexdigest()
+
+
+def effective_mermaid_id(node_id: str, mermaid_id: str | None) -> str | None:
+    """A node's Mermaid id: its own, else its id minus `n:` (model.md §5.2), else None."""
+    if mermaid_id is not None:
+        return mermaid_id
+    return node_id[2:] if node_id.startswith("n:") and len(node_id) > 2 else None
+
+
+def export_mermaid(diagram: Diagram) -> str:
+    """The canonical Mermaid text of a diagram (raises the exporter's error)."""
+    if isinstance(diagram.ast, FlowchartAst):
+        return export_flowchart(diagram.ast)
+    return export_sequence(diagram.ast)
+
+
+def sidecar_for(diagram: Diagram, mmd_text: str) -> SidecarFile:
+    """The side-car record of `diagram`, written next to `mmd_text`."""
+    mmd_path = diagram_paths(diagram.diagram_id)[0]
+    ast = diagram.ast
+    sidecar = SidecarFile(
+        diagram_id=diagram.diagram_id,
+        mmd_path=mmd_path,
+        rev=diagram.rev,
+        mmd_sha256=mmd_digest(mmd_text.encode("utf-8")),
+    )
+    if isinstance(ast, FlowchartAst):
+        by_mermaid_id: dict[str, str] = {}
+        for node_id in sorted(ast.nodes):
+            node = ast.nodes[node_id]
+            key = effective_mermaid_id(node_id, node.mermaid_id)
+            if key is not None:
+                by_mermaid_id.setdefault(key, node_id)
+        sidecar.stable_id_map = StableIdMap(by_mermaid_id=by_mermaid_id)
+        sidecar.flow_edges = [
+            FlowEdgeEntry(
+                edge_id=edge_id,
+                from_node_id=edge.from_node_id,
+                to_node_id=edge.to_node_id,
+                label=edge.label,
+                style=edge.style,
+            )
+            for edge_id, edge in sorted(ast.edges.items())
+        ]
+        sidecar.flow_node_notes = {
+            node_id: node.note for node_id, node in ast.nodes.items() if node.note is not None
+        }
+        subgraph_ids: dict[str, str] = {}
+        for subgraph_id in sorted(ast.subgraphs):
+            subgraph_ids.setdefault(ast.subgraphs[subgraph_id].mermaid_id, subgraph_id)
+        sidecar.flow_subgraph_ids = subgraph_ids
+        return sidecar
+    by_name: dict[str, str] = {}
+    for participant_id in sorted(ast.participants):
+        name = ast.participants[participant_id].mermaid_name
+        if name:
+            by_name.setdefault(name, participant_id)
+    sidecar.stable_id_map = StableIdMap(by_name=by_name)
+    messages = sorted(ast.messages, key=lambda m: (m.order_key, m.message_id))
+    sidecar.sequence_messages = [
+        SequenceMessageEntry(
+            message_id=message.message_id,
+            from_participant_id=message.from_participant_id,
+            to_participant_id=message.to_participant_id,
+            kind=message.kind,
+            text=message.text,
+        )
+        for message in messages
+    ]
+    sidecar.sequence_participant_notes = {
+        p_id: p.note for p_id, p in ast.participants.items() if p.note is not None
+    }
+    sidecar.sequence_notes = [
+        SequenceNoteEntry(
+            note_id=note.note_id,
+            placement=note.placement,
+            participant_ids=list(note.participant_ids),
+            text=note.text,
+        )
+        for note in sorted(ast.notes, key=lambda n: (n.order_key, n.note_id))
+    ]
+    sidecar.sequence_activations = [
+        SequenceActivationEntry(
+            activation_id=item.activation_id,
+            participant_id=item.participant_id,
+            active=item.active,
+        )
+        for item in sorted(ast.activations, key=lambda a: (a.order_key, a.activation_id))
+    ]
+    return sidecar
+
+
+def encode_diagram(diagram: Diagram) -> tuple[str, str]:
+    """`(mmd text, side-car text)` of a diagram. Raises the exporter's error."""
+    mmd_text = export_mermaid(diagram)
+    return mmd_text, encode_sidecar(sidecar_for(diagram, mmd_text))
+
+
+def loaded_rev(meta_rev: int, sidecar: SidecarFile | None, mmd: bytes) -> int:
+    """The rev a loaded diagram gets (see the module docstring)."""
+    if sidecar is None or sidecar.rev is None:
+        return meta_rev
+    rev = max(meta_rev, sidecar.rev)
+    if sidecar.mmd_sha256 is not None and sidecar.mmd_sha256 == mmd_digest(mmd):
+        return rev
+    return min(rev + 1, MAX_REV)
+
+
+def decode_diagram(
+    entry: DiagramEntry, mmd: bytes, sidecar: SidecarFile | None, *, mmd_path: str
+) -> Diagram:
+    """Parse a diagram's `.mmd`, match the side-car's stable ids onto it, and build the Diagram.
+
+    Raises StoreFileError naming the `.mmd` file (not UTF-8, parse error with line/column,
+    header not matching the meta's `kind`).
+    """
+    try:
+        text = mmd.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise StoreFileError(mmd_path, f"not UTF-8 text (byte {err.start})") from None
+    try:
+        ast: FlowchartAst | SequenceAst
+        if entry.kind == "flowchart":
+            ast = parse_flowchart(text)
+            if sidecar is not None:
+                ast = reconcile_flowchart(ast, flow_hints(sidecar))
+        else:
+            ast = parse_sequence(text)
+            if sidecar is not None:
+                ast = reconcile_sequence(ast, seq_hints(sidecar))
+    except MermaidError as err:
+        raise StoreFileError(mmd_path, f"{entry.kind} does not parse: {err}") from None
+    return Diagram(
+        diagram_id=entry.diagram_id,
+        name=entry.name,
+        kind=entry.kind,
+        ast=ast,
+        rev=loaded_rev(entry.rev, sidecar, mmd),
+    )
+
+
+def flow_hints(sidecar: SidecarFile) -> FlowIdHints:
+    """The flowchart id hints a side-car carries."""
+    return FlowIdHints(
+        by_mermaid_id=dict(sidecar.stable_id_map.by_mermaid_id),
+        edges=[
+            FlowEdgeHint(e.edge_id, e.from_node_id, e.to_node_id, e.label, e.style)
+            for e in sidecar.flow_edges
+        ],
+        notes=dict(sidecar.flow_node_notes),
+        subgraph_ids=dict(sidecar.flow_subgraph_ids),
+    )
+
+
+def seq_hints(sidecar: SidecarFile) -> SeqIdHints:
+    """The sequence id hints a side-car carries."""
+    return SeqIdHints(
+        by_name=dict(sidecar.stable_id_map.by_name),
+        messages=tuple(
+            MessageHint(m.message_id, m.from_participant_id, m.to_participant_id, m.kind, m.text)
+            for m in sidecar.sequence_messages
+        ),
+        participant_notes=dict(sidecar.sequence_participant_notes),
+        notes=tuple(
+            NoteHint(n.note_id, n.placement, tuple(n.participant_ids), n.text)
+            for n in sidecar.sequence_notes
+        ),
+        activations=tuple(
+            ActivationHint(a.activation_id, a.participant_id, a.active)
+            for a in sidecar.sequence_activations
+        ),
+    )
