@@ -1,0 +1,181 @@
+"""Value rules that keep every diagram exportable as Mermaid (spec decision 9).
+
+Each check raises an OpError naming the field, the value and why; text values come back
+trimmed (Mermaid trims them on import, so storing them untrimmed would change on reload).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from nereid.model import (
+    ARROW_KINDS,
+    CANONICAL_ARROW,
+    DIRECTIONS,
+    PARTICIPANT_ROLES,
+    LinkSpec,
+    MessageKind,
+    canonical_shape,
+    mermaid_ident_problem,
+    parse_connector,
+)
+from nereid.ops.errors import OpError, invalid_value
+
+__all__ = [
+    "FLOW_KEYWORDS",
+    "SEQ_KEYWORDS",
+    "check_direction",
+    "check_flow_ident",
+    "check_role",
+    "check_seq_name",
+    "check_shape",
+    "clean_label",
+    "clean_seq_text",
+    "clean_style",
+    "flow_ident_problem",
+    "normalize_connector",
+    "parse_arrow",
+]
+
+#: Words a flowchart line cannot start with as a node id (mermaid.md §11; case-sensitive).
+FLOW_KEYWORDS: Final = frozenset(
+    {"end", "subgraph", "class", "style", "link", "click", "links", "classDef", "linkStyle",
+     "flowchart", "graph"}
+)  # fmt: skip
+#: Sequence keywords; Mermaid's sequence lexer is case-insensitive, so these are compared
+#: in lower case.
+SEQ_KEYWORDS: Final = frozenset(
+    {"participant", "actor", "loop", "alt", "else", "opt", "par", "and", "rect", "critical",
+     "option", "break", "end", "note", "activate", "deactivate", "autonumber", "title", "box",
+     "create", "destroy", "link", "links", "properties", "details"}
+)  # fmt: skip
+
+
+def _clean_line(field: str, value: str) -> str:
+    text = value.strip()
+    if text == "":
+        raise invalid_value(field, value, "must not be empty")
+    if "\n" in text or "\r" in text:
+        raise invalid_value(field, value, "must not contain a line break")
+    return text
+
+
+def clean_label(field: str, value: str) -> str:
+    """A flowchart node/edge label or subgraph title: one non-empty line without `"`.
+
+    Mermaid cannot hold a double quote inside a (quoted) label except as an entity code.
+    """
+    text = _clean_line(field, value)
+    if '"' in text:
+        raise invalid_value(field, value, "must not contain '\"' (write #quot; instead)")
+    return text
+
+
+def clean_seq_text(field: str, value: str) -> str:
+    """Sequence text (message, note, alias, header, title): one non-empty line without `;`.
+
+    Mermaid's sequence lexer reads `;` as a line break.
+    """
+    text = _clean_line(field, value)
+    if ";" in text:
+        raise invalid_value(field, value, "must not contain ';' (write #59; instead)")
+    return text
+
+
+def clean_style(field: str, value: str) -> str:
+    """A style payload (`fill:#f9f,stroke:#333`): one non-empty line."""
+    return _clean_line(field, value)
+
+
+def flow_ident_problem(name: str) -> str | None:
+    """Why `name` cannot be a flowchart id (node, subgraph, class), or None."""
+    problem = mermaid_ident_problem(name)
+    if problem is None and name in FLOW_KEYWORDS:
+        problem = "is a reserved Mermaid word"
+    return problem
+
+
+def check_flow_ident(field: str, value: str) -> str:
+    """A flowchart identifier such as a class name (model.md §2.3 plus keywords)."""
+    problem = flow_ident_problem(value)
+    if problem is not None:
+        raise invalid_value(field, value, problem)
+    return value
+
+
+def check_seq_name(value: str) -> str:
+    """A participant's Mermaid name: an identifier that is not a sequence keyword."""
+    problem = mermaid_ident_problem(value)
+    if problem is None and value.lower() in SEQ_KEYWORDS:
+        problem = "is a reserved Mermaid word"
+    if problem is not None:
+        raise invalid_value("mermaid_name", value, problem)
+    return value
+
+
+def check_shape(value: str) -> str:
+    """The model's name for a shape (a model name or a Mermaid v11 alias)."""
+    shape = canonical_shape(value.strip())
+    if shape is None:
+        raise invalid_value("shape", value, "unknown shape")
+    return shape
+
+
+def check_direction(value: str) -> str:
+    if value not in DIRECTIONS:
+        raise invalid_value("direction", value, f"must be one of {', '.join(DIRECTIONS)}")
+    return value
+
+
+def check_role(value: str) -> str:
+    if value not in PARTICIPANT_ROLES:
+        raise invalid_value("role", value, f"must be one of {', '.join(PARTICIPANT_ROLES)}")
+    return value
+
+
+def normalize_connector(value: str) -> LinkSpec:
+    """The link of a connector string (ops.md §6.2 normalisation, then Mermaid's link grammar).
+
+    Empty means `-->`. A left-pointing token (`<` without `>`) is turned to point right
+    without swapping the endpoints, as the reference does: `<--` -> `-->`, `<--o` -> `-->o`.
+    """
+    text = value.strip()
+    if text == "":
+        return LinkSpec()
+    if "<" in text and ">" not in text:
+        text = text.replace("<", "")
+        text = text[:-1] + ">" + text[-1] if text[-1:] in ("o", "x") else text + ">"
+    try:
+        return parse_connector(text)
+    except ValueError as err:
+        raise invalid_value("connector", value, str(err)) from None
+
+
+def parse_arrow(value: str, kind: MessageKind) -> tuple[str | None, Literal["+", "-"] | None]:
+    """Split the contract's `arrow` into (stored token or None if canonical, activation).
+
+    The token must be one of Mermaid's ten sequence arrows and must make `kind`; a `+` / `-`
+    right after it is the activation marker. Empty means the canonical arrow of `kind`.
+    """
+    text = value.strip()
+    if text == "":
+        return None, None
+    token = text
+    activation: Literal["+", "-"] | None = None
+    if token not in ARROW_KINDS and token[:-1] in ARROW_KINDS:
+        if token.endswith("+"):
+            token, activation = token[:-1], "+"
+        elif token.endswith("-"):
+            token, activation = token[:-1], "-"
+    arrow_kind = ARROW_KINDS.get(token)
+    if arrow_kind is None:
+        raise invalid_value(
+            "arrow", value, f"not a Mermaid sequence arrow (one of {', '.join(ARROW_KINDS)})"
+        )
+    if arrow_kind != kind:
+        raise OpError(
+            "invalid_params",
+            "arrow does not match message kind",
+            {"arrow": value, "kind": kind, "arrow_kind": arrow_kind},
+        )
+    return (None if token == CANONICAL_ARROW[kind] else token), activation

@@ -1,0 +1,248 @@
+"""Block and section ops, membership upkeep on removal, and the exportability check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ops_testkit import login_seq, refuse, run
+
+from nereid.model import SeqBlock, SequenceAst
+
+L = "d:login/seq"
+
+
+def shape(blocks: tuple[SeqBlock, ...]) -> list:
+    """A compact view of a block tree: (id, kind, header, [(section, kind, ids)], children)."""
+    return [
+        (b.block_id, b.kind, b.header,
+         [(s.section_id, s.kind, s.header, list(s.message_ids)) for s in b.sections],
+         shape(b.blocks))
+        for b in blocks
+    ]  # fmt: skip
+
+
+def msg(message_id: str, order_key: int) -> dict:
+    return {"type": "seq_add_message", "message_id": message_id, "from_participant_id": "p:api",
+            "to_participant_id": "p:db", "kind": "sync", "text": "x", "order_key": order_key}  # fmt: skip
+
+
+def test_add_block_infers_parent_and_adopts_children() -> None:
+    ast, delta = run(
+        login_seq(),
+        {"type": "seq_add_block", "block_id": "b:in", "kind": "opt",
+         "sections": [{"section_id": "s:in", "message_ids": ["m:0003"]}]},
+        {"type": "seq_add_block", "block_id": "b:top", "kind": "loop", "header": "retry",
+         "parent_block_id": None,
+         "sections": [{"section_id": "s:top", "message_ids": ["m:0002", "m:0003", "m:0004"]}]},
+        diagram_id="login",
+    )  # fmt: skip
+    assert isinstance(ast, SequenceAst)
+    assert shape(ast.blocks) == [
+        ("b:top", "loop", "retry", [("s:top", "main", None, ["m:0002", "m:0003", "m:0004"])], [
+            ("b:0000", "alt", "user exists",
+             [("sec:0000:00", "main", None, ["m:0003"]), ("sec:0000:01", "else", "no", ["m:0004"])],
+             [("b:in", "opt", None, [("s:in", "main", None, ["m:0003"])], [])]),
+        ]),
+    ]  # fmt: skip
+    assert delta.to_json() == {
+        "added": [f"{L}/block/b:in", f"{L}/block/b:top", f"{L}/section/s:in", f"{L}/section/s:top"],
+        "removed": [],
+        "updated": [f"{L}/block/b:0000"],
+    }
+
+
+def test_message_inside_a_section_span_must_be_a_member() -> None:
+    ast, _ = run(
+        login_seq(),
+        {"type": "seq_update_section", "section_id": "sec:0000:00",
+         "message_ids": ["m:0002", "m:0003"]},
+    )  # fmt: skip
+    error = refuse(ast, msg("m:new", 2500), diagram_id="login")
+    assert (error.message, error.data) == (
+        "invalid block structure",
+        {"block_id": "b:0000",
+         "reason": "section sec:0000:00 is not a contiguous run of messages: "
+                   "message m:new lies inside it but is not a member"},
+    )  # fmt: skip
+    # ... and is accepted when the same batch adds it to the section.
+    ast, delta = run(
+        ast,
+        msg("m:new", 2500),
+        {"type": "seq_update_section", "section_id": "sec:0000:00",
+         "message_ids": ["m:0002", "m:new", "m:0003"]},
+        diagram_id="login",
+    )  # fmt: skip
+    assert delta.to_json()["added"] == [f"{L}/message/m:new"]
+    assert delta.to_json()["updated"] == [f"{L}/section/sec:0000:00"]
+
+
+def test_gap_between_sections_is_refused() -> None:
+    error = refuse(
+        login_seq(),
+        msg("m:new", 3500),
+        diagram_id="login",
+    )
+    assert error.data == {
+        "block_id": "b:0000",
+        "reason": "message m:new lies between sections sec:0000:00 and sec:0000:01",
+    }
+
+
+def test_removing_every_member_removes_the_block() -> None:
+    ast, delta = run(
+        login_seq(),
+        {"type": "seq_remove_message", "message_id": "m:0003"},
+        {"type": "seq_remove_message", "message_id": "m:0004"},
+        diagram_id="login",
+    )
+    assert isinstance(ast, SequenceAst)
+    assert ast.blocks == ()
+    assert delta.to_json()["removed"] == [
+        f"{L}/block/b:0000", f"{L}/message/m:0003", f"{L}/message/m:0004",
+        f"{L}/section/sec:0000:00", f"{L}/section/sec:0000:01",
+    ]  # fmt: skip
+
+
+def test_remove_block_keeps_messages_and_children() -> None:
+    ast, _ = run(
+        login_seq(),
+        {"type": "seq_add_block", "block_id": "b:in", "kind": "opt",
+         "sections": [{"section_id": "s:in", "message_ids": ["m:0004"]}]},
+    )  # fmt: skip
+    ast, delta = run(ast, {"type": "seq_remove_block", "block_id": "b:0000"}, diagram_id="login")
+    assert isinstance(ast, SequenceAst)
+    assert shape(ast.blocks) == [("b:in", "opt", None, [("s:in", "main", None, ["m:0004"])], [])]
+    assert len(ast.messages) == 4
+    assert delta.to_json()["removed"] == [
+        f"{L}/block/b:0000",
+        f"{L}/section/sec:0000:00",
+        f"{L}/section/sec:0000:01",
+    ]
+
+
+def test_sections_add_update_remove() -> None:
+    ast, _ = run(
+        login_seq(),
+        {"type": "seq_update_section", "section_id": "sec:0000:00",
+         "message_ids": ["m:0002", "m:0003"]},
+        {"type": "seq_update_block", "block_id": "b:0000", "header": "found"},
+        {"type": "seq_update_section", "section_id": "sec:0000:01", "header": None},
+    )  # fmt: skip
+    assert isinstance(ast, SequenceAst)
+    assert ast.blocks[0].header == "found" and ast.blocks[0].sections[1].header is None
+    ast, delta = run(ast, {"type": "seq_remove_section", "section_id": "sec:0000:00"},
+                     diagram_id="login")  # fmt: skip
+    assert isinstance(ast, SequenceAst)
+    assert shape(ast.blocks) == [
+        ("b:0000", "alt", None, [("sec:0000:01", "main", None, ["m:0004"])], [])
+    ]
+    assert delta.to_json()["removed"] == [f"{L}/section/sec:0000:00"]
+    ast, _ = run(
+        ast,
+        {"type": "seq_add_section", "block_id": "b:0000", "section_id": "sec:new",
+         "header": "later", "message_ids": []},
+        {"type": "seq_update_section", "section_id": "sec:0000:01", "message_ids": ["m:0003"]},
+        {"type": "seq_update_section", "section_id": "sec:new", "message_ids": ["m:0004"]},
+    )  # fmt: skip
+    assert isinstance(ast, SequenceAst)
+    assert [s.kind for s in ast.blocks[0].sections] == ["main", "else"]
+
+
+def test_block_errors() -> None:
+    cases: list[tuple[dict[str, Any], tuple[str, dict[str, Any]]]] = [
+        ({"type": "seq_add_block", "block_id": "b:0000", "kind": "opt",
+          "sections": [{"section_id": "s", "message_ids": ["m:0001"]}]},
+         ("object already exists", {"kind": "SeqBlock", "object_id": "b:0000"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "when",
+          "sections": [{"section_id": "s", "message_ids": ["m:0001"]}]},
+         ("invalid kind: must be one of alt, opt, loop, par, critical, break, rect",
+          {"kind": "when"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt", "sections": []},
+         ("invalid sections: a block needs at least one section", {"sections": []})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "s1", "message_ids": ["m:0001"]},
+                       {"section_id": "s2", "message_ids": ["m:0002"]}]},
+         ("block kind has only one section", {"block_id": "b:x", "kind": "opt"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "sec:0000:01", "message_ids": ["m:0001"]}]},
+         ("object already exists", {"kind": "SeqSection", "object_id": "sec:0000:01"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "s", "message_ids": ["m:nope"]}]},
+         ("object not found", {"kind": "SeqMessage", "object_id": "m:nope"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "s", "message_ids": ["m:0001", "m:0001"]}]},
+         ("invalid message_ids: lists a message twice", {"message_ids": ["m:0001", "m:0001"]})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "s", "header": "h", "message_ids": ["m:0001"]}]},
+         ("invalid header: the main section has no header; set the block's header instead",
+          {"header": "h"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt", "parent_block_id": "b:no",
+          "sections": [{"section_id": "s", "message_ids": ["m:0001"]}]},
+         ("object not found", {"kind": "SeqBlock", "object_id": "b:no"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "s", "message_ids": ["m:0002", "m:0003"]}]},
+         ("invalid block structure",
+          {"block_id": "b:0000", "reason": "overlaps block b:x"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt",
+          "sections": [{"section_id": "s", "message_ids": ["m:0001", "m:0003"]}]},
+         ("invalid block structure",
+          {"block_id": "b:x", "reason": "section s is not a contiguous run of messages: "
+                                         "message m:0002 lies inside it but is not a member"})),
+        ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt", "parent_block_id": "b:0000",
+          "sections": [{"section_id": "s", "message_ids": ["m:0001"]}]},
+         ("invalid block structure",
+          {"block_id": "b:x", "reason": "does not lie inside one section of block b:0000"})),
+        ({"type": "seq_update_block", "block_id": "b:no"},
+         ("object not found", {"kind": "SeqBlock", "object_id": "b:no"})),
+        ({"type": "seq_remove_block", "block_id": "b:no"},
+         ("object not found", {"kind": "SeqBlock", "object_id": "b:no"})),
+        ({"type": "seq_add_section", "block_id": "b:no", "section_id": "s", "message_ids": []},
+         ("object not found", {"kind": "SeqBlock", "object_id": "b:no"})),
+        ({"type": "seq_add_section", "block_id": "b:0000", "section_id": "sec:0000:00",
+          "message_ids": []},
+         ("object already exists", {"kind": "SeqSection", "object_id": "sec:0000:00"})),
+        ({"type": "seq_add_section", "block_id": "b:0000", "section_id": "s", "message_ids": []},
+         ("invalid block structure", {"block_id": "b:0000", "reason": "section s is empty"})),
+        ({"type": "seq_update_section", "section_id": "s:no"},
+         ("object not found", {"kind": "SeqSection", "object_id": "s:no"})),
+        ({"type": "seq_update_section", "section_id": "sec:0000:00", "header": "h"},
+         ("invalid header: the main section has no header; set the block's header instead",
+          {"header": "h"})),
+        ({"type": "seq_remove_section", "section_id": "s:no"},
+         ("object not found", {"kind": "SeqSection", "object_id": "s:no"})),
+    ]  # fmt: skip
+    for op, (message, data) in cases:
+        error = refuse(login_seq(), op, diagram_id="login")
+        assert (error.message, error.data) == (message, data), op
+
+
+def test_single_section_rules() -> None:
+    ast, _ = run(
+        login_seq(),
+        {"type": "seq_add_block", "block_id": "b:o", "kind": "opt",
+         "sections": [{"section_id": "s:o", "message_ids": ["m:0001"]}]},
+    )  # fmt: skip
+    error = refuse(ast, {"type": "seq_add_section", "block_id": "b:o", "section_id": "s",
+                         "message_ids": ["m:0002"]})  # fmt: skip
+    assert (error.message, error.data) == (
+        "block kind has only one section",
+        {"block_id": "b:o", "kind": "opt"},
+    )
+    error = refuse(ast, {"type": "seq_remove_section", "section_id": "s:o"})
+    assert (error.message, error.data) == (
+        "a block needs at least one section",
+        {"block_id": "b:o", "section_id": "s:o"},
+    )
+
+
+def test_nesting_depth_limit() -> None:
+    ops = [
+        {"type": "seq_add_block", "block_id": f"b:{i}", "kind": "loop",
+         "sections": [{"section_id": f"s:{i}", "message_ids": ["m:0001"]}]}
+        for i in range(8)
+    ]  # fmt: skip
+    run(login_seq(), *ops)
+    error = refuse(login_seq(), *ops, {"type": "seq_add_block", "block_id": "b:deep",
+                                       "kind": "opt", "sections": [
+                                           {"section_id": "s:deep", "message_ids": ["m:0001"]}]})  # fmt: skip
+    assert error.data == {"block_id": "b:deep", "reason": "blocks are nested more than 8 deep"}
