@@ -1,0 +1,174 @@
+"""`nereid serve`: a session's MCP endpoint over Streamable HTTP, without a TUI.
+
+    nereid serve [DIR | --demo] [--port N] [--host H] [--token T] [--allow-host NAME]...
+                 [--durable-writes] [--diagnostics]
+
+Loopback only by default (`127.0.0.1:27435/mcp`). Binding any other host needs a
+bearer token (`--token` or `NEREID_TOKEN`); with a token every request must send
+`Authorization: Bearer <token>`. The URL is announced on stderr as
+`nereid: MCP listening on <url>` once the socket is bound (so `--port 0` works).
+
+The session itself (the actors and the tool handlers) comes from
+`nereid.commands.session.open_mcp_session(session_dir, demo=, durable_writes=)`,
+an async context manager yielding `nereid.mcp.EndpointParts`. Until that exists
+this command says so and exits 1; it never serves a made-up session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from functools import partial
+
+import trio
+
+from nereid.mcp import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    EndpointParts,
+    HttpSecurityError,
+    McpEndpoint,
+    ToolTable,
+    is_loopback_host,
+    serve_http,
+)
+from nereid.mcp.diagnostics import diagnostic_tools
+
+__all__ = ["build_parser", "run", "serve_session"]
+
+SessionOpener = Callable[..., AbstractAsyncContextManager[EndpointParts]]
+
+_DESCRIPTION = """\
+Serve a session's MCP tools over Streamable HTTP without the TUI (one agent per
+MCP session). Loopback only unless --host is given; a non-loopback host requires a
+bearer token (--token or NEREID_TOKEN). The URL is printed to stderr."""
+
+
+def _port(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"invalid port {text!r} (expected 0-65535)")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nereid serve", description=_DESCRIPTION)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("dir", nargs="?", help="session folder (default: current directory)")
+    where.add_argument("--demo", action="store_true", help="serve the built-in demo session")
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"TCP port, 0 = any (default {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"bind address (default {DEFAULT_HOST})"
+    )
+    parser.add_argument(
+        "--token",
+        default=None,
+        help="require 'Authorization: Bearer TOKEN' (default: $NEREID_TOKEN; "
+        "required for a non-loopback --host)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also accept this Host/Origin name (repeatable; e.g. the machine's DNS name)",
+    )
+    parser.add_argument(
+        "--durable-writes", action="store_true", help="fsync every write before acknowledging it"
+    )
+    parser.add_argument(
+        "--diagnostics",
+        action="store_true",
+        help="also serve the diagnostic tool nereid.ping (not part of the tool contract)",
+    )
+    return parser
+
+
+def _session_opener() -> SessionOpener | None:
+    try:
+        module = importlib.import_module("nereid.commands.session")
+    except ModuleNotFoundError as error:
+        if error.name != "nereid.commands.session":
+            raise
+        return None
+    opener = getattr(module, "open_mcp_session", None)
+    return opener if callable(opener) else None
+
+
+async def serve_session(
+    options: argparse.Namespace,
+    opener: SessionOpener,
+    token: str | None,
+    *,
+    task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Open the session, serve its endpoint over HTTP and announce the URL; runs until cancelled."""
+    async with opener(
+        options.dir, demo=options.demo, durable_writes=options.durable_writes
+    ) as parts:
+        tools = ToolTable(parts.tools)
+        if options.diagnostics:
+            for item in diagnostic_tools():
+                tools.add(item)
+        endpoint = McpEndpoint(parts.runtime, tools, resources=parts.resources, hooks=parts.hooks)
+        async with trio.open_nursery() as nursery:
+            url = await nursery.start(
+                partial(
+                    serve_http,
+                    endpoint,
+                    host=options.host,
+                    port=options.port,
+                    token=token,
+                    allowed_hosts=options.allow_host,
+                )
+            )
+            print(f"nereid: MCP listening on {url}", file=sys.stderr, flush=True)
+            task_status.started(url)
+
+
+def run(argv: Sequence[str]) -> int:
+    """Entry point of `nereid serve`; returns the exit status."""
+    parser = build_parser()
+    options = parser.parse_args(list(argv))
+    token: str | None = (
+        options.token if options.token is not None else os.environ.get("NEREID_TOKEN")
+    )
+    if not is_loopback_host(options.host) and not token:
+        parser.error(
+            f"--host {options.host} is not loopback: give a bearer token with --token or NEREID_TOKEN"
+        )
+    if not is_loopback_host(options.host):
+        print(
+            f"nereid: warning: MCP will be reachable from other machines on {options.host}",
+            file=sys.stderr,
+        )
+    opener = _session_opener()
+    if opener is None:
+        what = "the demo session" if options.demo else "a session folder"
+        print(
+            f"nereid: serving {what} over MCP is not available in this build yet "
+            "(the session actors are missing)",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        trio.run(serve_session, options, opener, token)
+    except KeyboardInterrupt:
+        return 130
+    except HttpSecurityError as error:
+        print(f"nereid: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(
+            f"nereid: cannot serve MCP on {options.host}:{options.port}: {error}", file=sys.stderr
+        )
+        return 1
+    return 0

@@ -1,0 +1,64 @@
+"""Tool arguments in, tool results out (mcp-tools.md §0, §2.1-2.3).
+
+Arguments are decoded strictly: a missing key, a wrong JSON type (`"5"`, `true` or
+`3.0` for an integer), a negative u64 or an unknown enum string is refused with
+-32602 `failed to deserialize parameters: <detail naming the path>`. Unknown
+top-level keys are ignored, and an optional parameter sent as `null` means "not
+provided". (Op Structs forbid unknown fields: a misspelt op field is refused the
+same way rather than silently ignored.)
+
+A result is sent as `structuredContent` plus the same JSON as one text item:
+compact, keys sorted at every level, non-ASCII written literally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, TypeVar
+
+import msgspec
+
+from .errors import deserialize_error
+
+__all__ = ["decode_arguments", "encode_result", "result_text"]
+
+ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
+
+_ENCODER: Final = msgspec.json.Encoder(order="sorted")
+
+
+def decode_arguments(
+    arguments: Mapping[str, Any] | None,
+    params_type: type[ParamsT],
+    optional_fields: frozenset[str] = frozenset(),
+) -> ParamsT:
+    """`arguments` as a `params_type`; raises `MCPError` (-32602) if they do not fit.
+
+    `optional_fields` are the encoded names of parameters with a default: a `null`
+    there is dropped before decoding, so the default applies.
+    """
+    given: dict[str, Any] = dict(arguments or {})
+    for name in optional_fields:
+        if name in given and given[name] is None:
+            del given[name]
+    try:
+        return msgspec.convert(given, params_type, strict=True)
+    except msgspec.ValidationError as error:
+        raise deserialize_error(error) from None
+
+
+def result_text(result: msgspec.Struct) -> str:
+    """The text item: compact JSON, sorted keys, non-ASCII literal."""
+    return _ENCODER.encode(result).decode("utf-8")
+
+
+def encode_result(result: msgspec.Struct) -> dict[str, Any]:
+    """The `tools/call` result (wire form) for a handler's result Struct."""
+    structured = msgspec.to_builtins(result, order="sorted")
+    if not isinstance(structured, dict):
+        raise TypeError(f"tool result {type(result).__name__} does not encode as a JSON object")
+    return {
+        "content": [{"type": "text", "text": result_text(result)}],
+        "structuredContent": structured,
+        "isError": False,
+    }

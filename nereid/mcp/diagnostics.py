@@ -1,0 +1,41 @@
+"""Diagnostic tools, not part of the 46-tool contract: registered only when asked for.
+
+`nereid.ping` does no actor work: it answers who the caller is. It is the
+benchmark's floor (the cost of the MCP layer alone) and lets tests see the
+calling session's agent id.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .tools import READ_ONLY, Tool, ToolCall, tool
+
+__all__ = ["PING", "PingParams", "PingResult", "diagnostic_tools"]
+
+
+class PingParams(msgspec.Struct, frozen=True, kw_only=True):
+    """No parameters."""
+
+
+class PingResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The caller as the endpoint sees it."""
+
+    agent_id: str
+    client_name: str | None
+
+
+@tool(
+    "nereid.ping",
+    "Diagnostic no-op: returns the calling session's agent id and client name.",
+    params=PingParams,
+    result=PingResult,
+    hints=READ_ONLY,
+)
+async def PING(call: ToolCall, params: PingParams) -> PingResult:
+    return PingResult(agent_id=call.agent.agent_id, client_name=call.agent.client_name)
+
+
+def diagnostic_tools() -> list[Tool[PingParams, PingResult]]:
+    """The diagnostic tools, to add to a `ToolTable` (e.g. `nereid serve --diagnostics`)."""
+    return [PING]

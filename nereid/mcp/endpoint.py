@@ -1,0 +1,338 @@
+"""The MCP endpoint: the tool table and resources served through the MCP SDK's `Server`.
+
+`McpEndpoint` builds one SDK `Server` (reporting `nereid` and its version, with the
+operating-loop instructions) and holds no Nereid state of its own (architecture
+§2): tool handlers reach the actors through `ToolCall`, resources come from a
+`DiagramResources` provider. Per session it keeps only protocol bookkeeping: the
+session's `Agent` (in the SDK connection's scratch state) and its resource
+subscriptions.
+
+Nereid serves the initialize-handshake protocol era (sessions with ids, as the
+contract describes). A request in the 2026-07-28 per-request-envelope era is
+answered with -32022 naming the handshake versions, so an SDK client in `auto`
+mode falls back to `initialize`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, final
+
+import trio
+from mcp.server.connection import Connection
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    UNSUPPORTED_PROTOCOL_VERSION,
+    CallToolRequestParams,
+    EmptyResult,
+    ListResourcesResult,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    SubscribeRequestParams,
+    TextResourceContents,
+    UnsubscribeRequestParams,
+)
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+from nereid import __version__
+from nereid.actors import Runtime, correlation_scope
+from nereid.errors import ResourceNotFound
+
+from .agents import Agent, AgentDirectory, SessionHooks
+from .codec import decode_arguments, encode_result
+from .errors import expected_error, internal_error, tool_not_found
+from .resources import (
+    MERMAID_MIME_TYPE,
+    DiagramResources,
+    ResourceHub,
+    diagram_id_of,
+    diagram_uri,
+)
+from .tools import ToolCall, ToolTable
+
+__all__ = ["INSTRUCTIONS", "SERVER_NAME", "EndpointParts", "McpEndpoint"]
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME: Final = "nereid"
+
+INSTRUCTIONS: Final = """\
+Nereid: a live Mermaid workspace shared with a person in a terminal and other agents.
+Operating loop:
+1. Resolve the target: diagram.list / diagram.current (or walkthrough.*) give ids and revs.
+2. Read attention first: attention.human.read says what the person is looking at.
+3. Read small: diagram.stat, diagram.get_slice, object.read, flow.* / seq.* queries; \
+diagram.read only when you need the whole text.
+4. Spotlight what you discuss: attention.agent.set (each session has its own spotlight).
+5. Change: diagram.propose_ops to preview, then diagram.apply_ops with base_rev; \
+on a conflict, rebase with diagram.diff from your rev and retry.
+6. Check: diagram.diff / diagram.render_text show what changed.
+Ids are stable across edits; object refs look like d:<diagram>/flow/node/<id>."""
+
+_AGENT_KEY: Final = "nereid.agent"
+
+
+def _connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
+    """The SDK connection a request arrived on.
+
+    The SDK (2.3) exposes it to handlers only through the per-request session
+    proxy (`ServerSession._connection`); the agent tests in `tests/mcp` pin this.
+    """
+    connection = getattr(ctx.session, "_connection", None)
+    if not isinstance(connection, Connection):
+        raise RuntimeError("MCP SDK changed: request context carries no Connection")
+    return connection
+
+
+def _client_name(ctx: ServerRequestContext[Any, Any], connection: Connection) -> str | None:
+    if connection.client_params is not None:
+        return connection.client_params.client_info.name
+    params: Mapping[str, Any] = ctx.params or {}
+    info = params.get("clientInfo") if ctx.method == "initialize" else None
+    name = info.get("name") if isinstance(info, Mapping) else None
+    return name if isinstance(name, str) else None
+
+
+@final
+@dataclass(frozen=True)
+class EndpointParts:
+    """What a running session hands the MCP layer to build an endpoint from.
+
+    The session layer (which owns the runtime and the actors) provides these;
+    a command then adds transport-level choices (e.g. diagnostic tools).
+    """
+
+    runtime: Runtime
+    tools: ToolTable
+    resources: DiagramResources | None = None
+    hooks: SessionHooks | None = None
+
+
+@final
+class McpEndpoint:
+    """One MCP server (all sessions share it): tools, resources, agents, session hooks.
+
+    Serve it with `serve_stdio` or `serve_http`. `runtime` is the actor runtime
+    handlers talk to; `resources` (optional) makes diagrams readable and
+    subscribable; `hooks` (optional) hear about sessions starting and ending.
+    """
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        tools: ToolTable,
+        *,
+        resources: DiagramResources | None = None,
+        hooks: SessionHooks | None = None,
+        instructions: str = INSTRUCTIONS,
+    ) -> None:
+        self.runtime = runtime
+        self.tools = tools
+        self.hooks = hooks
+        self.agents = AgentDirectory()
+        self.hub = ResourceHub(resources) if resources is not None else None
+        self._tool_listing: dict[str, Any] = {
+            "tools": [
+                wire.model_dump(by_alias=True, mode="json", exclude_none=True)
+                for wire in tools.wire()
+            ]
+        }
+        resource_handlers: dict[str, Any] = {}
+        if self.hub is not None:
+            resource_handlers = {
+                "on_list_resources": self._list_resources,
+                "on_read_resource": self._read_resource,
+                "on_subscribe_resource": self._subscribe,
+                "on_unsubscribe_resource": self._unsubscribe,
+            }
+        self.server: Server[Any] = Server(
+            SERVER_NAME,
+            version=__version__,
+            instructions=instructions,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            **resource_handlers,
+        )
+        self.server.middleware.append(self._session_middleware)
+
+    async def run_background(
+        self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """What the endpoint runs besides the transport: the resource notifier.
+
+        Transports start this in their nursery and cancel it when they stop.
+        """
+        if self.hub is None:
+            task_status.started()
+            await trio.sleep_forever()
+        else:
+            await self.hub.run(task_status=task_status)
+
+    # -- sessions ---------------------------------------------------------------
+
+    async def _session_middleware(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            raise MCPError(
+                code=UNSUPPORTED_PROTOCOL_VERSION,
+                message="nereid serves MCP sessions opened with initialize; "
+                f"protocol {ctx.protocol_version} is not supported",
+                data={
+                    "supported": list(HANDSHAKE_PROTOCOL_VERSIONS),
+                    "requested": ctx.protocol_version,
+                },
+            )
+        if ctx.request_id is not None and (
+            ctx.method == "initialize" or _connection_of(ctx).initialize_accepted
+        ):
+            # The session's agent opens with `initialize` (so it gets the client's
+            # name); probes before it (e.g. `server/discover`) belong to no agent.
+            await self._agent_for(ctx)
+        return await call_next(ctx)
+
+    async def _agent_for(self, ctx: ServerRequestContext[Any, Any]) -> Agent:
+        """The agent of the request's session, opened on the session's first request."""
+        connection = _connection_of(ctx)
+        agent = connection.state.get(_AGENT_KEY)
+        if isinstance(agent, Agent):
+            return agent
+        agent = self.agents.open(
+            "http" if connection.session_id is not None else "stdio",
+            client_name=_client_name(ctx, connection),
+            session_id=connection.session_id,
+        )
+        connection.state[_AGENT_KEY] = agent
+        connection.exit_stack.push_async_callback(self._end_session, connection, agent)
+        log.info("MCP session started: %s", agent.label)
+        if self.hooks is not None:
+            try:
+                await self.hooks.session_started(agent)
+            except Exception:
+                log.exception("session_started hook failed for %s", agent.agent_id)
+        return agent
+
+    async def _end_session(self, connection: Connection, agent: Agent) -> None:
+        if self.hub is not None:
+            self.hub.forget(connection)
+        self.agents.close(agent)
+        log.info("MCP session ended: %s", agent.label)
+        if self.hooks is not None:
+            try:
+                await self.hooks.session_ended(agent)
+            except Exception:
+                log.exception("session_ended hook failed for %s", agent.agent_id)
+
+    # -- tools ------------------------------------------------------------------
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
+    ) -> Any:
+        return self._tool_listing
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
+    ) -> Any:
+        tool = self.tools.get(params.name)
+        if tool is None:
+            raise tool_not_found(params.name)
+        agent = await self._agent_for(ctx)
+        arguments = decode_arguments(params.arguments, tool.params, tool.optional_fields)
+        with correlation_scope() as correlation_id:
+            call = ToolCall(
+                tool=tool.name, agent=agent, correlation_id=correlation_id, runtime=self.runtime
+            )
+            try:
+                result = await tool.handler(call, arguments)
+                if not isinstance(result, tool.result):
+                    raise TypeError(
+                        f"{tool.name} returned {type(result).__name__}, "
+                        f"expected {tool.result.__name__}"
+                    )
+                return encode_result(result)
+            except Exception as error:
+                mapped = expected_error(error)
+                if mapped is None:
+                    log.exception(
+                        "tool %s failed unexpectedly (agent %s, correlation %s)",
+                        tool.name,
+                        agent.agent_id,
+                        correlation_id,
+                    )
+                    raise internal_error(correlation_id) from error
+                raise mapped from error
+
+    # -- resources --------------------------------------------------------------
+
+    def _require_hub(self) -> ResourceHub:
+        assert self.hub is not None, "resource handlers are registered only with a provider"
+        return self.hub
+
+    async def _guarded(self, work: Any) -> Any:
+        try:
+            return await work
+        except Exception as error:
+            mapped = expected_error(error)
+            if mapped is None:
+                log.exception("resource request failed unexpectedly")
+                raise internal_error() from error
+            raise mapped from error
+
+    async def _list_resources(
+        self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        diagrams = await self._guarded(self._require_hub().provider.list_diagrams())
+        return ListResourcesResult(
+            resources=[
+                Resource(
+                    uri=diagram_uri(diagram_id),
+                    name=diagram_id,
+                    title=name,
+                    description=f"Mermaid text of diagram {diagram_id}",
+                    mime_type=MERMAID_MIME_TYPE,
+                )
+                for diagram_id, name in sorted(diagrams)
+            ]
+        )
+
+    async def _read_resource(
+        self, ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams
+    ) -> ReadResourceResult:
+        hub = self._require_hub()
+        uri = str(params.uri)
+        text = await self._guarded(self._read_text(hub, uri))
+        return ReadResourceResult(
+            contents=[TextResourceContents(uri=uri, mime_type=MERMAID_MIME_TYPE, text=text)]
+        )
+
+    @staticmethod
+    async def _read_text(hub: ResourceHub, uri: str) -> str:
+        return await hub.provider.read_text(diagram_id_of(uri))
+
+    async def _subscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams
+    ) -> EmptyResult:
+        hub = self._require_hub()
+        uri = str(params.uri)
+        await self._guarded(self._check_exists(hub, uri))
+        hub.subscribe(_connection_of(ctx), uri)
+        return EmptyResult()
+
+    @staticmethod
+    async def _check_exists(hub: ResourceHub, uri: str) -> None:
+        diagram_id = diagram_id_of(uri)
+        known = {known_id for known_id, _ in await hub.provider.list_diagrams()}
+        if diagram_id not in known:
+            raise ResourceNotFound("diagram not found", data={"diagram_id": diagram_id})
+
+    async def _unsubscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams
+    ) -> EmptyResult:
+        self._require_hub().unsubscribe(_connection_of(ctx), str(params.uri))
+        return EmptyResult()

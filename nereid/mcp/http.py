@@ -1,0 +1,224 @@
+"""MCP over Streamable HTTP, served by hypercorn in the same trio loop as the rest of Nereid.
+
+Defaults follow the contract: `http://127.0.0.1:27435/mcp`, stateful sessions (one
+`Mcp-Session-Id` per agent). Guards, in the order a request meets them:
+
+1. path: only `path` exists (404 elsewhere);
+2. DNS rebinding: the Host header must name a loopback host (or the explicitly
+   bound/allowed host) and an Origin header, when sent, a loopback origin (421 /
+   403), using the SDK's `transport_security`;
+3. bearer token: when a token is configured, requests without
+   `Authorization: Bearer <token>` get 401. Binding a non-loopback host requires
+   one (`HttpSecurityError` otherwise);
+4. size: a body over `max_body_size` (1 MiB) gets 413, from its Content-Length
+   before anything is read, else as soon as the cap is passed.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+from collections.abc import Iterable
+from functools import partial
+from typing import Final, final
+
+import trio
+from hypercorn.config import Config
+from hypercorn.trio import serve as hypercorn_serve
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from .endpoint import McpEndpoint
+
+__all__ = [
+    "DEFAULT_HOST",
+    "DEFAULT_MAX_BODY_SIZE",
+    "DEFAULT_PATH",
+    "DEFAULT_PORT",
+    "HttpGuard",
+    "HttpSecurityError",
+    "is_loopback_host",
+    "security_settings",
+    "serve_http",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 27435
+DEFAULT_PATH: Final = "/mcp"
+DEFAULT_MAX_BODY_SIZE: Final = 1024 * 1024
+_LOOPBACK_NAMES: Final = ("127.0.0.1", "localhost", "[::1]")
+
+
+class HttpSecurityError(ValueError):
+    """The HTTP endpoint would be exposed without protection (e.g. no token off loopback)."""
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether `host` (a bind address or name) only reaches this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_for_url(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def security_settings(host: str, allowed_hosts: Iterable[str] = ()) -> TransportSecuritySettings:
+    """Host/Origin allow-lists: loopback names, plus the bound host and `allowed_hosts`.
+
+    A wildcard bind (`0.0.0.0`, `::`) adds nothing: name the hosts clients use in
+    `allowed_hosts`.
+    """
+    names = list(_LOOPBACK_NAMES)
+    extra = list(allowed_hosts)
+    if not is_loopback_host(host) and host not in ("0.0.0.0", "::", "[::]"):
+        extra.append(_host_for_url(host))
+    names.extend(name for name in extra if name not in names)
+    hosts = [pattern for name in names for pattern in (name, f"{name}:*")]
+    origins = [
+        pattern
+        for name in names
+        for scheme in ("http", "https")
+        for pattern in (f"{scheme}://{name}", f"{scheme}://{name}:*")
+    ]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+@final
+class HttpGuard:
+    """The ASGI app hypercorn runs: the guards above, then the SDK's session manager."""
+
+    def __init__(
+        self,
+        manager: StreamableHTTPSessionManager,
+        *,
+        path: str,
+        token: str | None,
+        settings: TransportSecuritySettings,
+        max_body_size: int,
+    ) -> None:
+        self._manager = manager
+        self._path = path
+        self._token = token.encode("utf-8") if token is not None else None
+        self._security = TransportSecurityMiddleware(settings)
+        self._max_body_size = max_body_size
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _answer_lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        refusal = await self._refusal(scope)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        await self._manager.handle_request(scope, receive, send)
+
+    async def _refusal(self, scope: Scope) -> Response | None:
+        if scope["path"] != self._path:
+            return Response("Not Found", status_code=404)
+        rebinding = await self._security.validate_request(Request(scope), is_post=False)
+        if rebinding is not None:
+            return rebinding
+        headers = Headers(scope=scope)
+        if self._token is not None and not self._authorized(headers.get("authorization")):
+            return Response(
+                "Unauthorized: send Authorization: Bearer <token>",
+                status_code=401,
+                headers={"WWW-Authenticate": 'Bearer realm="nereid"'},
+            )
+        length = headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > self._max_body_size:
+            return Response(
+                f"Request body too large (limit {self._max_body_size} bytes)", status_code=413
+            )
+        return None
+
+    def _authorized(self, header: str | None) -> bool:
+        assert self._token is not None
+        if header is None:
+            return False
+        scheme, _, credentials = header.partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(credentials.strip().encode("utf-8"), self._token)
+
+
+async def _answer_lifespan(receive: Receive, send: Send) -> None:
+    """The session manager's lifetime is `serve_http`'s, so ASGI lifespan only acknowledges."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def _check_exposure(host: str, token: str | None) -> None:
+    if token is not None and not token.strip():
+        raise HttpSecurityError("the bearer token must not be empty")
+    if not is_loopback_host(host) and token is None:
+        raise HttpSecurityError(
+            f"serving MCP on non-loopback host {host!r} needs a bearer token "
+            "(--token or NEREID_TOKEN)"
+        )
+
+
+async def serve_http(
+    endpoint: McpEndpoint,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    path: str = DEFAULT_PATH,
+    token: str | None = None,
+    allowed_hosts: Iterable[str] = (),
+    max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+    task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve `endpoint` over Streamable HTTP until cancelled.
+
+    `task_status.started(url)` reports the real URL once the socket is bound (so
+    `port=0` can be announced). Raises `HttpSecurityError` before binding when a
+    non-loopback `host` has no `token`, and `OSError` if the address cannot be
+    bound. Every session's agent ends (hooks run) when this returns.
+    """
+    _check_exposure(host, token)
+    if not path.startswith("/"):
+        raise ValueError(f"path must start with '/', got {path!r}")
+    settings = security_settings(host, allowed_hosts)
+    manager = StreamableHTTPSessionManager(
+        app=endpoint.server, security_settings=settings, max_request_body_size=max_body_size
+    )
+    app = HttpGuard(manager, path=path, token=token, settings=settings, max_body_size=max_body_size)
+    config = Config()
+    config.bind = [f"{_host_for_url(host)}:{port}"]
+    config.accesslog = None
+    config.loglevel = "WARNING"
+    config.graceful_timeout = 1.0
+    async with trio.open_nursery() as nursery:
+        await nursery.start(endpoint.run_background)
+        async with manager.run():
+            binds: list[str] = await nursery.start(
+                partial(hypercorn_serve, app, config, mode="asgi")  # type: ignore[arg-type]
+            )
+            if not binds:
+                raise OSError(f"hypercorn bound no socket for {config.bind[0]}")
+            url = f"{binds[0]}{path}"
+            log.info("MCP listening on %s", url)
+            task_status.started(url)
+            await trio.sleep_forever()

@@ -1,0 +1,45 @@
+"""MCP over stdio: newline-delimited JSON-RPC on stdin/stdout, one client (`nereid --mcp`).
+
+stdout carries protocol bytes only: the SDK's stdio transport takes over file
+descriptor 1 for the protocol and points the process's own stdout at stderr, so a
+stray `print` cannot corrupt the stream. Logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import trio
+from mcp.server.runner import serve_loop
+from mcp.server.stdio import stdio_server
+from mcp.shared._stream_protocols import ReadStream, WriteStream
+from mcp.shared.message import SessionMessage
+
+from .endpoint import McpEndpoint
+
+__all__ = ["serve_stdio", "serve_streams"]
+
+
+async def serve_streams(
+    endpoint: McpEndpoint,
+    read_stream: ReadStream[SessionMessage | Exception],
+    write_stream: WriteStream[SessionMessage],
+) -> None:
+    """Serve one client session over a pair of message streams until the read side ends.
+
+    The same path as stdio, without the process's file descriptors: tests and
+    in-process clients use it with memory streams.
+    """
+    async with trio.open_nursery() as nursery:
+        await nursery.start(endpoint.run_background)
+        server = endpoint.server
+        async with server.lifespan(server) as lifespan_state:
+            await serve_loop(server, read_stream, write_stream, lifespan_state=lifespan_state)
+        nursery.cancel_scope.cancel(reason="client session ended")
+
+
+async def serve_stdio(endpoint: McpEndpoint) -> None:
+    """Serve `endpoint` to the one client on stdin/stdout until stdin closes.
+
+    Returns normally at end of input (exit status 0); cancel to stop early.
+    """
+    async with stdio_server() as (read_stream, write_stream):
+        await serve_streams(endpoint, read_stream, write_stream)

@@ -1,0 +1,191 @@
+"""The tool table: each MCP tool declared once, with its schemas derived from msgspec Structs.
+
+A tool is a name, a one- or two-sentence description, a params Struct (input), a
+result Struct (output), honest behaviour hints and an async handler
+``(call: ToolCall, params) -> result``. Handlers only translate between MCP and
+actor messages: they find actors through `call.registry` and ask them; they hold
+no state (architecture §2). Declare one with the `tool` decorator::
+
+    @tool("diagram.stat", "Revision and object counts of a diagram.",
+          params=StatParams, result=StatResult, hints=READ_ONLY)
+    async def diagram_stat(call: ToolCall, params: StatParams) -> StatResult:
+        return await call.registry.lookup(f"diagram:{params.diagram_id}").call(...)
+
+and collect tools in a `ToolTable`, which lists them sorted by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, final
+
+import msgspec
+from mcp_types import Tool as WireTool
+from mcp_types import ToolAnnotations
+
+from nereid.actors import EventBus, Registry, Runtime
+
+from .agents import Agent
+from .schema import struct_schema
+
+__all__ = [
+    "ADDITIVE",
+    "DESTRUCTIVE",
+    "READ_ONLY",
+    "Handler",
+    "Hints",
+    "Tool",
+    "ToolCall",
+    "ToolTable",
+    "tool",
+]
+
+ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
+ResultT = TypeVar("ResultT", bound=msgspec.Struct)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """What a handler gets besides its params: who calls, and how to reach the actors.
+
+    `correlation_id` names this request in the trace log; every actor message the
+    handler sends carries it (the endpoint runs the handler inside
+    `correlation_scope`).
+    """
+
+    tool: str
+    agent: Agent
+    correlation_id: str
+    runtime: Runtime
+
+    @property
+    def registry(self) -> Registry:
+        """Actor addresses by name (`diagram:<id>`, `attention`, ...)."""
+        return self.runtime.registry
+
+    @property
+    def bus(self) -> EventBus:
+        """The runtime's event bus."""
+        return self.runtime.bus
+
+
+Handler = Callable[[ToolCall, ParamsT], Awaitable[ResultT]]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """The MCP tool annotations, stated truthfully (openWorldHint is always false).
+
+    `read_only`: changes nothing. `destructive`: may remove or overwrite
+    (meaningful only when not read-only). `idempotent`: repeating the same call
+    has no further effect.
+    """
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+
+    def annotations(self) -> ToolAnnotations:
+        return ToolAnnotations(
+            read_only_hint=self.read_only,
+            destructive_hint=self.destructive,
+            idempotent_hint=self.idempotent,
+            open_world_hint=False,
+        )
+
+
+READ_ONLY = Hints(read_only=True, destructive=False, idempotent=True)
+"""Reads: the common case."""
+ADDITIVE = Hints(read_only=False, destructive=False, idempotent=False)
+"""Adds something new each time (e.g. create with a fresh id)."""
+DESTRUCTIVE = Hints(read_only=False, destructive=True, idempotent=False)
+"""May remove or overwrite (ops batches, delete)."""
+
+
+@final
+@dataclass(frozen=True)
+class Tool(Generic[ParamsT, ResultT]):
+    """One tool: its declaration and its handler. Schemas are computed once, here."""
+
+    name: str
+    description: str
+    params: type[ParamsT]
+    result: type[ResultT]
+    hints: Hints
+    handler: Handler[ParamsT, ResultT]
+    input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
+    output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
+    optional_fields: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.description.strip():
+            raise ValueError(f"tool {self.name!r} needs a name and a description")
+        object.__setattr__(self, "input_schema", struct_schema(self.params))
+        object.__setattr__(
+            self, "output_schema", struct_schema(self.result, nullable_optional=False)
+        )
+        optional = frozenset(
+            f.encode_name for f in msgspec.structs.fields(self.params) if not f.required
+        )
+        object.__setattr__(self, "optional_fields", optional)
+
+    def wire(self) -> WireTool:
+        """The `tools/list` entry."""
+        return WireTool(
+            name=self.name,
+            description=self.description,
+            input_schema=self.input_schema,
+            output_schema=self.output_schema,
+            annotations=self.hints.annotations(),
+        )
+
+
+def tool(
+    name: str,
+    description: str,
+    *,
+    params: type[ParamsT],
+    result: type[ResultT],
+    hints: Hints,
+) -> Callable[[Handler[ParamsT, ResultT]], Tool[ParamsT, ResultT]]:
+    """Declare a tool around its handler (a decorator; the name becomes the `Tool`)."""
+
+    def declare(handler: Handler[ParamsT, ResultT]) -> Tool[ParamsT, ResultT]:
+        return Tool(name, description, params, result, hints, handler)
+
+    return declare
+
+
+@final
+class ToolTable:
+    """The tools one endpoint serves, by name; iterates (and lists) sorted by name."""
+
+    def __init__(self, tools: Iterable[Tool[Any, Any]] = ()) -> None:
+        self._tools: dict[str, Tool[Any, Any]] = {}
+        for item in tools:
+            self.add(item)
+
+    def add(self, item: Tool[Any, Any]) -> None:
+        """Add a tool; raises ValueError if its name is taken."""
+        if item.name in self._tools:
+            raise ValueError(f"tool {item.name!r} is declared twice")
+        self._tools[item.name] = item
+
+    def get(self, name: str) -> Tool[Any, Any] | None:
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self._tools)
+
+    def __iter__(self) -> Iterator[Tool[Any, Any]]:
+        return iter(self._tools[name] for name in self.names())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def wire(self) -> list[WireTool]:
+        """The `tools/list` result entries, sorted by name."""
+        return [item.wire() for item in self]

@@ -1,0 +1,152 @@
+"""Schemas from msgspec Structs (golden), argument decoding and result encoding units."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mcp.shared.exceptions import MCPError
+from mcp_testkit import DiagramListResult, EchoParams, tool_table
+
+from nereid.mcp import decode_arguments, encode_result, struct_schema
+from nereid.mcp.codec import result_text
+from nereid.mcp.errors import expected_error
+from nereid.ops.errors import OpError
+
+
+def test_params_schema_golden() -> None:
+    assert struct_schema(EchoParams) == {
+        "type": "object",
+        "properties": {
+            "count": {"type": "integer", "minimum": 0},
+            "mode": {
+                "default": "replace",
+                "anyOf": [{"enum": ["add", "remove", "replace"]}, {"type": "null"}],
+            },
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            "inner": {"anyOf": [{"$ref": "#/$defs/Inner"}, {"type": "null"}], "default": None},
+        },
+        "required": ["count"],
+        "$defs": {
+            "Inner": {
+                "title": "Inner",
+                "description": "A nested value.",
+                "type": "object",
+                "properties": {"label": {"type": "string"}},
+                "required": ["label"],
+            }
+        },
+    }
+
+
+def test_result_schema_golden_keeps_nested_defs_and_does_not_widen() -> None:
+    assert struct_schema(DiagramListResult, nullable_optional=False) == {
+        "type": "object",
+        "properties": {"diagrams": {"type": "array", "items": {"$ref": "#/$defs/DiagramSummary"}}},
+        "required": ["diagrams"],
+        "$defs": {
+            "DiagramSummary": {
+                "title": "DiagramSummary",
+                "type": "object",
+                "properties": {
+                    "diagram_id": {"type": "string"},
+                    "kind": {"type": "string"},
+                    "name": {"type": "string"},
+                    "rev": {"type": "integer", "minimum": 0},
+                },
+                "required": ["diagram_id", "kind", "name", "rev"],
+            }
+        },
+    }
+
+
+class Node(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    children: list[Node] = []
+
+
+def test_a_self_referencing_root_keeps_its_definition() -> None:
+    schema = struct_schema(Node)
+    assert schema["type"] == "object"
+    assert "Node" in schema["$defs"]
+    assert schema["properties"]["children"]["anyOf"][0]["items"] == {"$ref": "#/$defs/Node"}
+
+
+def test_every_tool_schema_has_an_object_root() -> None:
+    for item in tool_table():
+        assert item.input_schema["type"] == "object"
+        assert item.output_schema["type"] == "object"
+        assert "$ref" not in item.input_schema
+
+
+def test_decode_strict_and_null_means_absent_for_optional() -> None:
+    optional = frozenset({"mode", "note", "inner"})
+    params = decode_arguments({"count": 1, "mode": None, "extra": 1}, EchoParams, optional)
+    assert params == EchoParams(count=1)
+    with pytest.raises(MCPError) as caught:
+        decode_arguments({"count": False}, EchoParams, optional)
+    assert caught.value.code == -32602
+    assert caught.value.message.startswith("failed to deserialize parameters: ")
+
+
+class Op(msgspec.Struct, tag_field="type", tag="add", forbid_unknown_fields=True, frozen=True):
+    node_id: str
+
+
+class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
+    ops: list[Op]
+
+
+def test_unknown_fields_in_strict_op_structs_are_invalid_params() -> None:
+    with pytest.raises(MCPError) as caught:
+        decode_arguments({"ops": [{"type": "add", "node_id": "n", "typo": 1}]}, OpsParams)
+    assert caught.value.code == -32602
+    assert "unknown field `typo`" in caught.value.message
+    assert "$.ops[0]" in caught.value.message
+
+
+def test_op_error_with_no_data_sends_no_data() -> None:
+    mapped = expected_error(OpError("conflict", "stale"))
+    assert mapped is not None
+    assert (mapped.code, mapped.message, mapped.data) == (-32600, "stale", None)
+    assert expected_error(ValueError("bug")) is None
+
+
+class Payload(msgspec.Struct, frozen=True, kw_only=True):
+    zeta: str
+    alpha: dict[str, Any]
+    middle: list[int]
+
+
+json_leaves = st.one_of(st.none(), st.booleans(), st.integers(-(2**53), 2**53), st.text())
+json_values = st.recursive(
+    json_leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    zeta=st.text(),
+    alpha=st.dictionaries(st.text(), json_values, max_size=5),
+    middle=st.lists(st.integers(0, 2**63 - 1), max_size=5),
+)
+def test_text_item_is_compact_sorted_json_with_literal_unicode(
+    zeta: str, alpha: dict[str, Any], middle: list[int]
+) -> None:
+    payload = Payload(zeta=zeta, alpha=alpha, middle=middle)
+    structured = msgspec.to_builtins(payload)
+    expected = json.dumps(structured, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    assert result_text(payload) == expected
+    wire = encode_result(payload)
+    assert wire["structuredContent"] == structured
+    assert json.dumps(wire["structuredContent"], separators=(",", ":"), ensure_ascii=False) == (
+        expected
+    )
