@@ -1,0 +1,205 @@
+"""AttentionActor (``attention``): who looks at what, in memory only (model.md §10.2).
+
+Holds the human attention and view state the TUI reports, the follow-AI flag, the UI
+counters `ui_rev` / `ui_session_rev`, and one spotlight per agent (decision 13: every MCP
+session is its own agent; the single-spotlight tools act on the caller's). Never
+persisted; it commits to its in-memory snapshot so its own restart keeps the state.
+
+- Without a TUI attached (`AttachUi` not sent, or `DetachUi`), the UI part stays at the
+  documented defaults and the TUI-only requests are no-ops: `follow_ai` reads true,
+  `SetFollowAi` echoes (mcp-tools.md §7.6).
+- `ui_rev` wraps at 2**64 and bumps on every effective change of the human focus or
+  follow-AI and on every `NoteSessionMutation` (which the MCP layer casts after each
+  successful mutating tool, bumping `ui_session_rev`).
+- `SetSpotlight` checks existence with ``xref`` (`CheckRefs`); stored spotlights are not
+  re-validated later, except that ``session`` purges a deleted diagram's refs
+  (`PurgeDiagramRefs`), and an agent's spotlight goes when its session ends.
+- Publishes `AttentionChanged(part, agent_id, ui_rev)` on every change a viewer draws
+  (human, spotlight, follow_ai); not for counter-only or view-only changes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import assert_never
+
+import msgspec
+
+from nereid.actors._actor import Actor
+from nereid.actors.protocol import (
+    AgentSessionEnded,
+    AttachUi,
+    AttentionChanged,
+    AttentionPart,
+    AttentionRequest,
+    AttentionSnapshot,
+    CheckRefs,
+    ClearSpotlight,
+    ClearSpotlightReply,
+    DetachUi,
+    GetAttention,
+    GetSpotlight,
+    ListSpotlights,
+    NoteSessionMutation,
+    PurgeDiagramRefs,
+    PurgeDiagramRefsReply,
+    ReportHumanAttention,
+    ReportView,
+    SetFollowAi,
+    SetSpotlight,
+    Spotlight,
+    SpotlightsReply,
+    UiState,
+)
+from nereid.errors import ResourceNotFound
+from nereid.model import ObjectRef
+
+__all__ = ["AttentionActor", "AttentionState", "agent_sort_key"]
+
+_U64 = 2**64
+_DIGITS = re.compile(r"(\d+)")
+
+
+def agent_sort_key(agent_id: str) -> tuple[tuple[int, str], ...]:
+    """Natural order of agent ids: `agent:2` before `agent:10`."""
+    return tuple(
+        (int(part), "") if part.isdigit() else (-1, part) for part in _DIGITS.split(agent_id)
+    )
+
+
+class AttentionState(msgspec.Struct, frozen=True, kw_only=True):
+    """The committed (in-memory) snapshot."""
+
+    ui: UiState = msgspec.field(default_factory=UiState)
+    spotlights: dict[str, ObjectRef] = msgspec.field(default_factory=dict)
+
+
+class AttentionActor(Actor[AttentionState, AttentionRequest]):
+    """See the module docstring."""
+
+    def __init__(self, *, xref: str = "xref", call_timeout: float = 5.0) -> None:
+        self._xref = xref
+        self._call_timeout = call_timeout
+        self._s = AttentionState()
+
+    async def init(self, snapshot: AttentionState) -> None:
+        self._s = snapshot
+
+    async def handle(self, message: AttentionRequest) -> object:
+        ui = self._s.ui
+        replace = msgspec.structs.replace
+        match message:
+            case GetAttention():
+                return AttentionSnapshot(ui=ui, spotlights=self._spotlights())
+            case GetSpotlight(agent_id=agent_id):
+                return Spotlight(agent_id=agent_id, object_ref=self._s.spotlights.get(agent_id))
+            case SetSpotlight(agent_id=agent_id, object_ref=ref):
+                return await self._set_spotlight(agent_id, ref)
+            case ClearSpotlight(agent_id=agent_id) | AgentSessionEnded(agent_id=agent_id):
+                cleared = self._drop_spotlight(agent_id)
+                return ClearSpotlightReply(cleared=cleared)
+            case ListSpotlights():
+                return SpotlightsReply(spotlights=self._spotlights())
+            case SetFollowAi(enabled=enabled):
+                if ui.attached and ui.follow_ai != enabled:
+                    self._set_ui(replace(ui, follow_ai=enabled, rev=_bump(ui.rev)), "follow_ai")
+                return self._s.ui
+            case AttachUi():
+                self._set_ui(
+                    UiState(attached=True, rev=_bump(ui.rev), session_rev=ui.session_rev), "ui"
+                )
+                return self._s.ui
+            case DetachUi():
+                self._set_ui(UiState(attached=False, rev=ui.rev, session_rev=ui.session_rev), "ui")
+                return self._s.ui
+            case ReportHumanAttention(diagram_id=diagram_id, object_ref=ref):
+                if ui.attached:
+                    self._set_human(ref.diagram_id if ref is not None else diagram_id, ref)
+                return self._s.ui
+            case ReportView(scroll_x=x, scroll_y=y, panes=panes):
+                if ui.attached:
+                    self._set_ui(replace(ui, scroll_x=x, scroll_y=y, panes=dict(panes)))
+                return self._s.ui
+            case NoteSessionMutation():
+                if ui.attached:
+                    bumped = replace(ui, session_rev=_bump(ui.session_rev), rev=_bump(ui.rev))
+                    self._set_ui(bumped)
+                return None
+            case PurgeDiagramRefs(diagram_id=diagram_id):
+                return self._purge(diagram_id)
+            case _:
+                assert_never(message)
+
+    # -- spotlights ------------------------------------------------------------------------
+
+    async def _set_spotlight(self, agent_id: str, ref: ObjectRef) -> Spotlight:
+        xref = self.runtime.registry.lookup(self._xref)
+        existence = await xref.call(CheckRefs(refs=(ref,)), timeout=self._call_timeout)
+        if not all(existence.exists):
+            raise ResourceNotFound("object not found", data={"object_ref": str(ref)})
+        if self._s.spotlights.get(agent_id) != ref:
+            self._commit(
+                msgspec.structs.replace(self._s, spotlights={**self._s.spotlights, agent_id: ref})
+            )
+            self._publish("spotlight", agent_id)
+        return Spotlight(agent_id=agent_id, object_ref=ref)
+
+    def _drop_spotlight(self, agent_id: str) -> int:
+        if agent_id not in self._s.spotlights:
+            return 0
+        spotlights = {k: v for k, v in self._s.spotlights.items() if k != agent_id}
+        self._commit(msgspec.structs.replace(self._s, spotlights=spotlights))
+        self._publish("spotlight", agent_id)
+        return 1
+
+    def _spotlights(self) -> tuple[Spotlight, ...]:
+        return tuple(
+            Spotlight(agent_id=agent_id, object_ref=self._s.spotlights[agent_id])
+            for agent_id in sorted(self._s.spotlights, key=agent_sort_key)
+        )
+
+    def _purge(self, diagram_id: str) -> PurgeDiagramRefsReply:
+        gone = [a for a, ref in self._s.spotlights.items() if ref.diagram_id == diagram_id]
+        if gone:
+            spotlights = {a: r for a, r in self._s.spotlights.items() if a not in gone}
+            self._commit(msgspec.structs.replace(self._s, spotlights=spotlights))
+            for agent_id in gone:
+                self._publish("spotlight", agent_id)
+        ui = self._s.ui
+        human_cleared = ui.human_diagram_id == diagram_id or (
+            ui.human_object_ref is not None and ui.human_object_ref.diagram_id == diagram_id
+        )
+        if human_cleared:
+            self._set_human(None, None)
+        return PurgeDiagramRefsReply(spotlights_cleared=len(gone), human_cleared=human_cleared)
+
+    # -- UI state --------------------------------------------------------------------------
+
+    def _set_human(self, diagram_id: str | None, ref: ObjectRef | None) -> None:
+        ui = self._s.ui
+        if (ui.human_diagram_id, ui.human_object_ref) == (diagram_id, ref):
+            return
+        self._set_ui(
+            msgspec.structs.replace(
+                ui, human_diagram_id=diagram_id, human_object_ref=ref, rev=_bump(ui.rev)
+            ),
+            "human",
+        )
+
+    def _set_ui(self, ui: UiState, part: AttentionPart | None = None) -> None:
+        self._commit(msgspec.structs.replace(self._s, ui=ui))
+        if part is not None:
+            self._publish(part, None)
+
+    def _commit(self, state: AttentionState) -> None:
+        self._s = state
+        self.commit(state)
+
+    def _publish(self, part: AttentionPart, agent_id: str | None) -> None:
+        self.runtime.bus.publish(
+            AttentionChanged(part=part, agent_id=agent_id, ui_rev=self._s.ui.rev)
+        )
+
+
+def _bump(counter: int) -> int:
+    return (counter + 1) % _U64

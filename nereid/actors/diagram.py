@@ -1,0 +1,273 @@
+"""DiagramActor (``diagram:<id>``): owns one diagram's name, kind, AST, rev and history.
+
+Requests are in `nereid.actors.protocol` (`DiagramRequest`). Writes to one diagram are
+serialised by its mailbox, so revs are strictly increasing and no update is lost; reads
+return the immutable `Diagram` snapshot, so clients query and render without holding the
+actor.
+
+The commit rule, for every new rev, all before the reply:
+
+1. `self.commit(...)`: the rev survives a restart of this actor;
+2. cast `DiagramObserved` to ``xref`` (so existence checks made after the reply see it);
+3. hand the diagram to the persister (`PersistLink`; durable mode: flush and wait,
+   bounded); the snapshot records `persisted_rev`, and `init` re-sends when it lags, so a
+   crash between 1 and 3 loses nothing;
+4. publish `DiagramChanged(diagram_id, rev, delta)`.
+
+`init` also announces the snapshot to ``xref`` (a restarted or newly created diagram).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import assert_never
+
+import msgspec
+
+from nereid.actors._actor import Actor
+from nereid.actors.persist_link import PersistConfig, PersistLink
+from nereid.actors.persister import PersistDiagram
+from nereid.actors.protocol import (
+    ApplyDiagramOps,
+    ApplyDiagramOpsReply,
+    DiagramChanged,
+    DiagramObserved,
+    DiagramRequest,
+    DiagramSummary,
+    DiffDiagram,
+    GetDiagram,
+    GetDiagramSummary,
+    ReplaceFromMermaid,
+    ReplaceFromMermaidReply,
+    ResendToPersister,
+)
+from nereid.actors.refusals import from_mermaid_error, from_op_error
+from nereid.errors import ActorError, InvalidParams
+from nereid.mermaid import (
+    FlowIdHints,
+    MermaidError,
+    SeqIdHints,
+    detect_kind,
+    parse_flowchart,
+    parse_sequence,
+    reconcile_flowchart,
+    reconcile_sequence,
+)
+from nereid.model import Ast, Diagram, DiagramKind, FlowchartAst, SequenceAst
+from nereid.ops import Delta, DiagramState, OpError, ast_digest
+from nereid.ops.state import conflict
+
+__all__ = [
+    "DiagramActor",
+    "DiagramActorState",
+    "diagram_actor_name",
+    "parse_mermaid_text",
+]
+
+_log = logging.getLogger(__name__)
+
+
+def diagram_actor_name(diagram_id: str) -> str:
+    """The registry name of a diagram's actor."""
+    return f"diagram:{diagram_id}"
+
+
+def parse_mermaid_text(text: str, expected: DiagramKind | None = None) -> Ast:
+    """Detect the kind and parse; refusals as `InvalidParams` with line/column in data.
+
+    With `expected`, a text of the other kind is refused (`mermaid kind does not match the
+    diagram kind`, data `{diagram_kind, mermaid_kind}`).
+    """
+    try:
+        kind = detect_kind(text)
+    except MermaidError as err:
+        raise from_mermaid_error(err, None) from None
+    if expected is not None and kind != expected:
+        raise InvalidParams(
+            "mermaid kind does not match the diagram kind",
+            data={"diagram_kind": expected, "mermaid_kind": kind},
+        )
+    try:
+        return parse_sequence(text) if kind == "sequence" else parse_flowchart(text)
+    except MermaidError as err:
+        raise from_mermaid_error(err, kind) from None
+
+
+class DiagramActorState(msgspec.Struct, frozen=True, kw_only=True):
+    """The committed snapshot. `persisted_rev`: the last rev the persister took (None:
+    never — a new diagram, sent by `init`)."""
+
+    name: str
+    kind: DiagramKind
+    state: DiagramState
+    persisted_rev: int | None = None
+
+    @classmethod
+    def of(cls, diagram: Diagram, *, persisted: bool) -> DiagramActorState:
+        """From a model diagram; `persisted`: it is on disk already (loaded)."""
+        return cls(
+            name=diagram.name,
+            kind=diagram.kind,
+            state=DiagramState(diagram_id=diagram.diagram_id, ast=diagram.ast, rev=diagram.rev),
+            persisted_rev=diagram.rev if persisted else None,
+        )
+
+    def diagram(self) -> Diagram:
+        state = self.state
+        return Diagram(
+            diagram_id=state.diagram_id,
+            name=self.name,
+            kind=self.kind,
+            ast=state.ast,
+            rev=state.rev,
+        )
+
+
+class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
+    """One diagram. See the module docstring for the commit rule."""
+
+    def __init__(self, config: PersistConfig, *, xref: str | None = "xref") -> None:
+        self._link = PersistLink(self, config)
+        self._xref = xref
+        self._s: DiagramActorState | None = None
+        self._diagram: Diagram | None = None
+
+    @property
+    def current(self) -> DiagramActorState:
+        assert self._s is not None, "init has not run"
+        return self._s
+
+    async def init(self, snapshot: DiagramActorState) -> None:
+        self._set(snapshot)
+        await self._announce()
+        if snapshot.persisted_rev != snapshot.state.rev:
+            await self._persist()
+
+    async def handle(self, message: DiagramRequest) -> object:
+        match message:
+            case GetDiagram():
+                return self._snapshot()
+            case GetDiagramSummary():
+                s = self.current
+                return DiagramSummary(
+                    diagram_id=s.state.diagram_id, name=s.name, kind=s.kind, rev=s.state.rev
+                )
+            case ApplyDiagramOps():
+                return await self._apply(message)
+            case ReplaceFromMermaid():
+                return await self._replace(message)
+            case DiffDiagram(since_rev=since_rev):
+                try:
+                    return self.current.state.diff(since_rev)
+                except OpError as err:
+                    raise from_op_error(err) from None
+            case ResendToPersister():
+                await self._link.resend()
+                self._note_persisted()
+                return None
+            case _:
+                assert_never(message)
+
+    # -- writes ----------------------------------------------------------------------------
+
+    async def _apply(self, message: ApplyDiagramOps) -> ApplyDiagramOpsReply:
+        state = self.current.state
+        try:
+            if message.dry_run:
+                outcome = state.propose(message.base_rev, message.ops)
+                return ApplyDiagramOpsReply(
+                    new_rev=outcome.new_rev,
+                    applied=outcome.applied,
+                    delta=outcome.delta,
+                    dry_run=True,
+                )
+            new_state, outcome = state.apply(message.base_rev, message.ops)
+        except OpError as err:
+            raise from_op_error(err) from None
+        durable = False
+        if new_state is not state:
+            durable = await self._commit_rev(new_state, outcome.delta)
+        return ApplyDiagramOpsReply(
+            new_rev=outcome.new_rev, applied=outcome.applied, delta=outcome.delta, durable=durable
+        )
+
+    async def _replace(self, message: ReplaceFromMermaid) -> ReplaceFromMermaidReply:
+        current = self.current
+        state = current.state
+        if message.base_rev is not None and message.base_rev != state.rev:
+            err = conflict(
+                message.base_rev, state.rev, "diagram.stat", state.digest(), ast_digest(state.ast)
+            )
+            raise from_op_error(err)
+        parsed = parse_mermaid_text(message.mermaid, current.kind)
+        ast = _reconciled(parsed, state.ast)
+        try:
+            new_state, delta = state.replace_ast(ast)
+        except OpError as err:  # pragma: no cover - the kind was checked above
+            raise from_op_error(err) from None
+        if new_state is state:
+            return ReplaceFromMermaidReply(new_rev=state.rev, changed=False, delta=Delta())
+        durable = await self._commit_rev(new_state, delta)
+        return ReplaceFromMermaidReply(
+            new_rev=new_state.rev, changed=True, delta=delta, durable=durable
+        )
+
+    async def _commit_rev(self, new_state: DiagramState, delta: Delta) -> bool:
+        """Steps 1-4 of the commit rule; returns whether the rev is confirmed on disk."""
+        self._set(msgspec.structs.replace(self.current, state=new_state))
+        self.commit(self.current)
+        await self._announce()
+        durable = await self._persist()
+        self.runtime.bus.publish(
+            DiagramChanged(diagram_id=new_state.diagram_id, rev=new_state.rev, delta=delta)
+        )
+        return durable
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _set(self, snapshot: DiagramActorState) -> None:
+        self._s = snapshot
+        self._diagram = None
+
+    def _snapshot(self) -> Diagram:
+        if self._diagram is None:
+            self._diagram = self.current.diagram()
+        return self._diagram
+
+    async def _persist(self) -> bool:
+        durable = await self._link.send("diagram", PersistDiagram(diagram=self._snapshot()))
+        self._note_persisted()
+        return durable
+
+    def _note_persisted(self) -> None:
+        """Record in the snapshot that the persister has the current rev (if it has)."""
+        current = self.current
+        if not self._link.enabled or self._link.unsent:
+            return
+        if current.persisted_rev != current.state.rev:
+            self._s = msgspec.structs.replace(current, persisted_rev=current.state.rev)
+            self.commit(self._s)
+
+    async def _announce(self) -> None:
+        """Tell ``xref`` which objects exist now (bounded; a miss is healed by its rebuild)."""
+        if self._xref is None:
+            return
+        xref = self.runtime.registry.get(self._xref)
+        if xref is None:
+            return
+        try:
+            await xref.cast(
+                DiagramObserved(diagram=self._snapshot()),
+                timeout=self._link.config.cast_timeout,
+            )
+        except ActorError as err:
+            _log.warning("%s: xref did not take the new snapshot: %s", self.name, err)
+
+
+def _reconciled(parsed: Ast, previous: Ast) -> Ast:
+    """Give the parse the ids of the previous AST where objects match (stable ids)."""
+    if isinstance(parsed, FlowchartAst) and isinstance(previous, FlowchartAst):
+        return reconcile_flowchart(parsed, FlowIdHints.from_ast(previous))
+    if isinstance(parsed, SequenceAst) and isinstance(previous, SequenceAst):
+        return reconcile_sequence(parsed, SeqIdHints.from_ast(previous))
+    return parsed  # pragma: no cover - kinds were checked by the caller

@@ -1,0 +1,278 @@
+"""How the session actors hand committed state to the persister, with bounded waits.
+
+Every state-owning actor (diagram, walkthrough, session directory, index) follows the same
+rule: commit first, then tell the persister, then (durable mode) `Flush` and wait, then
+publish and reply. `PersistLink` is that middle step:
+
+- `send(key, message)` casts the message (a full-state message: the latest one for a key
+  supersedes older ones) with a bounded wait; in durable mode it then calls `Flush`,
+  retrying once if the persister restarted meanwhile. It returns whether the persister
+  confirmed the write on disk (`durable`), never raises for persister trouble and never
+  waits longer than `cast_timeout + 2 * flush_timeout`.
+- A message the persister could not take (mailbox full past the deadline, persister
+  stopped) is kept as *unsent*, and a retry is armed on the shared retry timer, which
+  casts `ResendToPersister` back to the actor; the actor calls `resend()`. The persister is
+  looked up by name each time, so a persister that was restarted or respawned gets it.
+- What the persister has taken is safe across its restarts: it commits each change as it
+  receives it, its mailbox outlives its instances, and a restarted persister finishes the
+  pending batch. So "acknowledged" here means "queued in the persister's mailbox".
+
+Actors whose own restart could lose an unsent message record what the persister has
+acknowledged in their committed snapshot (e.g. `persisted_rev`) and re-send in `init`.
+
+`IndexActor` (``index``) merges the two parts of the session meta that different actors
+own — xrefs (`xref`) and the active ids plus selection (`session`) — into the one
+`PersistIndex` message the persister takes.
+
+In memory-only mode (`PersistConfig(persister=None)`) every send is a no-op.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, assert_never
+
+import msgspec
+
+from nereid.actors._actor import Actor
+from nereid.actors._messages import Message, Request
+from nereid.actors.persister import Arm, Flush, PersistIndex
+from nereid.actors.protocol import ResendToPersister
+from nereid.errors import ActorError, ActorRestarted, NereidError
+from nereid.model import ObjectRef, XRef
+
+__all__ = [
+    "DEFAULT_CAST_TIMEOUT",
+    "DEFAULT_FLUSH_TIMEOUT",
+    "DEFAULT_RETRY_DELAY",
+    "IndexActor",
+    "IndexState",
+    "PersistAck",
+    "PersistConfig",
+    "PersistLink",
+    "StoreSessionIndex",
+    "StoreXrefs",
+]
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_CAST_TIMEOUT = 2.0
+"""Seconds an actor waits for room in the persister's mailbox."""
+DEFAULT_FLUSH_TIMEOUT = 5.0
+"""Seconds an actor waits for one durable `Flush`."""
+DEFAULT_RETRY_DELAY = 1.0
+"""Seconds before an unsent message is offered to the persister again."""
+
+
+class PersistConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the persister and the retry timer are, and how long to wait for them.
+
+    `persister` None: memory-only mode, nothing is written. `durable`: flush and wait for
+    the disk before acknowledging (`--durable-writes`).
+    """
+
+    persister: str | None = "persister"
+    retry_timer: str | None = "persist.retry"
+    durable: bool = False
+    cast_timeout: float = DEFAULT_CAST_TIMEOUT
+    flush_timeout: float = DEFAULT_FLUSH_TIMEOUT
+    retry_delay: float = DEFAULT_RETRY_DELAY
+
+
+class PersistLink:
+    """One actor's channel to the persister (lives in the actor instance; see module doc)."""
+
+    def __init__(self, actor: Actor[Any, Any], config: PersistConfig) -> None:
+        self._actor = actor
+        self._config = config
+        self._unsent: dict[str, Message] = {}
+        self._retry_armed = False
+
+    @property
+    def config(self) -> PersistConfig:
+        return self._config
+
+    @property
+    def enabled(self) -> bool:
+        """False in memory-only mode."""
+        return self._config.persister is not None
+
+    @property
+    def unsent(self) -> tuple[str, ...]:
+        """Keys of messages the persister has not taken yet."""
+        return tuple(self._unsent)
+
+    async def send(self, key: str, message: Message, *, flush: bool | None = None) -> bool:
+        """Hand `message` to the persister; True if confirmed on disk (durable mode).
+
+        `flush` defaults to the config's `durable`. Bounded; never raises for persister
+        trouble (it logs, keeps the message as unsent and arms a retry).
+        """
+        if not self.enabled:
+            return False
+        self._unsent.pop(key, None)
+        if not await self._cast(key, message):
+            return False
+        if not (self._config.durable if flush is None else flush):
+            return False
+        return await self.flush()
+
+    async def flush(self) -> bool:
+        """Ask the persister to write now and wait (bounded); True once it is on disk."""
+        name = self._config.persister
+        if name is None:
+            return False
+        for attempt in (1, 2):
+            address = self._actor.runtime.registry.get(name)
+            if address is None:
+                return False
+            try:
+                await address.call(Flush(), timeout=self._config.flush_timeout)
+            except ActorRestarted:
+                if attempt == 2:
+                    return False
+                continue  # it restarts from its commit, the change is still pending there
+            except NereidError as err:
+                _log.warning("%s: flush not confirmed: %s", self._actor.name, err)
+                return False
+            return True
+        return False  # pragma: no cover - the loop always returns
+
+    async def resend(self) -> None:
+        """Offer every unsent message again (on `ResendToPersister`)."""
+        self._retry_armed = False
+        pending, self._unsent = self._unsent, {}
+        for key, message in pending.items():
+            if key not in self._unsent:
+                await self._cast(key, message)
+
+    async def _cast(self, key: str, message: Message) -> bool:
+        name = self._config.persister
+        assert name is not None
+        address = self._actor.runtime.registry.get(name)
+        try:
+            if address is None:
+                raise LookupError(f"no persister named {name!r}")
+            await address.cast(message, timeout=self._config.cast_timeout)
+        except (ActorError, LookupError) as err:
+            _log.warning(
+                "%s: persister did not take %s (%s); will retry",
+                self._actor.name,
+                type(message).__name__,
+                err,
+            )
+            self._unsent[key] = message
+            await self._arm_retry()
+            return False
+        return True
+
+    async def _arm_retry(self) -> None:
+        timer_name = self._config.retry_timer
+        if self._retry_armed or timer_name is None:
+            return
+        timer = self._actor.runtime.registry.get(timer_name)
+        if timer is None:
+            return
+        try:
+            await timer.cast(
+                Arm(
+                    delay=self._config.retry_delay,
+                    target=self._actor.name,
+                    message=ResendToPersister(),
+                ),
+                timeout=self._config.cast_timeout,
+            )
+        except ActorError as err:  # pragma: no cover - the timer only sleeps
+            _log.warning("%s: cannot arm the persist retry: %s", self._actor.name, err)
+            return
+        self._retry_armed = True
+
+
+# -- the index: the session meta's parts, merged -------------------------------------------
+
+
+class PersistAck(msgspec.Struct, frozen=True, kw_only=True):
+    """`durable`: the persister confirmed the write on disk before this reply."""
+
+    durable: bool
+
+
+class StoreXrefs(Request[PersistAck], frozen=True):
+    """From `xref`: the complete xref map after a change."""
+
+    xrefs: dict[str, XRef]
+
+
+class StoreSessionIndex(Request[PersistAck], frozen=True):
+    """From `session`: the active ids and the selection after a change."""
+
+    active_diagram_id: str | None
+    active_walkthrough_id: str | None
+    selected_object_refs: tuple[ObjectRef, ...]
+
+
+class IndexState(msgspec.Struct, frozen=True, kw_only=True):
+    """The merged meta parts; `acknowledged` False: the persister may not have them yet."""
+
+    xrefs: dict[str, XRef] = msgspec.field(default_factory=dict)
+    active_diagram_id: str | None = None
+    active_walkthrough_id: str | None = None
+    selected_object_refs: tuple[ObjectRef, ...] = ()
+    acknowledged: bool = True
+
+    def message(self) -> PersistIndex:
+        return PersistIndex(
+            xrefs=dict(self.xrefs),
+            active_diagram_id=self.active_diagram_id,
+            active_walkthrough_id=self.active_walkthrough_id,
+            selected_object_refs=self.selected_object_refs,
+        )
+
+
+IndexMessage = StoreXrefs | StoreSessionIndex | ResendToPersister
+
+
+class IndexActor(Actor[IndexState, IndexMessage]):
+    """Owns nothing but the merge: commits each part, then sends the whole index."""
+
+    def __init__(self, config: PersistConfig) -> None:
+        self._link = PersistLink(self, config)
+        self._state = IndexState()
+
+    async def init(self, snapshot: IndexState) -> None:
+        self._state = snapshot
+        if not snapshot.acknowledged:
+            await self._persist()
+
+    async def handle(self, message: IndexMessage) -> object:
+        replace = msgspec.structs.replace
+        match message:
+            case StoreXrefs(xrefs=xrefs):
+                self._state = replace(self._state, xrefs=dict(xrefs), acknowledged=False)
+            case StoreSessionIndex():
+                self._state = replace(
+                    self._state,
+                    active_diagram_id=message.active_diagram_id,
+                    active_walkthrough_id=message.active_walkthrough_id,
+                    selected_object_refs=message.selected_object_refs,
+                    acknowledged=False,
+                )
+            case ResendToPersister():
+                await self._link.resend()
+                if not self._link.unsent and not self._state.acknowledged:
+                    self._acknowledge()
+                return None
+            case _:
+                assert_never(message)
+        self.commit(self._state)
+        return PersistAck(durable=await self._persist())
+
+    async def _persist(self) -> bool:
+        durable = await self._link.send("index", self._state.message())
+        if not self._link.unsent:
+            self._acknowledge()
+        return durable
+
+    def _acknowledge(self) -> None:
+        self._state = msgspec.structs.replace(self._state, acknowledged=True)
+        self.commit(self._state)

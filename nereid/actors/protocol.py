@@ -1,0 +1,804 @@
+"""The message protocol of a Nereid session: every request, reply and event of its actors.
+
+This is the contract the MCP tool handlers and the TUI build on. Both are pure clients:
+they find an actor by name in the `Registry` (`SessionHandle` in `nereid.actors.tree` has
+the names), `call` it with a request below and get its typed reply, or subscribe to the
+events on the `EventBus`. Refusals are `nereid.errors` types (InvalidParams -32602,
+ResourceNotFound -32002, Conflict / InvalidRequest -32600) whose message and data are the
+contract's; ids and refs given as text are checked with `nereid.actors.refusals`
+(`check_id_param`, `parse_ref_param`) before they are put in a message.
+
+Who answers what (registry names):
+
+- ``session`` (`SessionRequest`): which diagrams / walkthroughs exist, the active ones, the
+  shared selection, their lifecycle (create, open, delete), and the read context.
+- ``diagram:<id>`` (`DiagramRequest`): one diagram: snapshot, apply / propose ops, replace
+  from Mermaid, diff.
+- ``walkthrough:<id>`` (`WalkthroughRequest`): one walkthrough: read, node, stat, ops, diff.
+- ``attention`` (`AttentionRequest`): human attention, per-agent spotlights, follow-AI,
+  TUI view state, UI counters. Ephemeral.
+- ``xref`` (`XrefRequest`): xrefs and their derived status, and object existence.
+
+Events (`SessionEvent`), published after the change is committed and acknowledged to the
+persister: `DiagramCreated`, `DiagramChanged` (one per rev), `DiagramDeleted`,
+`WalkthroughCreated`, `WalkthroughChanged`, `WalkthroughDeleted`, `ActiveChanged`,
+`SelectionChanged`, `XrefsChanged`, `AttentionChanged`. An event says what changed and the
+new rev; subscribers re-read what they mirror (and do so after `ResyncNeeded`).
+
+Every message is a frozen, keyword-only msgspec Struct; replies are plain Structs. Refs in
+replies are `ObjectRef`s in canonical ref order unless a field says "string order".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from nereid.actors._messages import Event, Message, Request
+from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
+from nereid.model.xref import XRefStatus
+from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
+from nereid.query.results import NeighborsResult, XRefListResult
+
+__all__ = [
+    "ActiveChanged",
+    "ActiveIds",
+    "AddXref",
+    "AddXrefReply",
+    "AgentSessionEnded",
+    "ApplyDiagramOps",
+    "ApplyDiagramOpsReply",
+    "ApplyWalkthroughOps",
+    "ApplyWalkthroughOpsReply",
+    "AttachUi",
+    "AttentionChanged",
+    "AttentionRequest",
+    "AttentionSnapshot",
+    "CheckRefs",
+    "ClearSpotlight",
+    "ClearSpotlightReply",
+    "CreateDiagramFromMermaid",
+    "CreateDiagramReply",
+    "CreateWalkthrough",
+    "CreateWalkthroughReply",
+    "DeleteDiagram",
+    "DeleteDiagramReply",
+    "DeleteWalkthrough",
+    "DeleteWalkthroughReply",
+    "DetachUi",
+    "DiagramChanged",
+    "DiagramCreated",
+    "DiagramDeleted",
+    "DiagramObserved",
+    "DiagramRemoved",
+    "DiagramRequest",
+    "DiagramSummary",
+    "DiffDiagram",
+    "DiffWalkthrough",
+    "GetActive",
+    "GetAttention",
+    "GetDiagram",
+    "GetDiagramSummary",
+    "GetReadContext",
+    "GetSpotlight",
+    "GetWalkthrough",
+    "GetWalkthroughNode",
+    "GetWalkthroughSummary",
+    "ListDiagrams",
+    "ListDiagramsReply",
+    "ListSpotlights",
+    "ListWalkthroughs",
+    "ListWalkthroughsReply",
+    "ListXrefs",
+    "NoteSessionMutation",
+    "OpenDiagram",
+    "OpenDiagramReply",
+    "OpenWalkthrough",
+    "OpenWalkthroughReply",
+    "PurgeDiagramRefs",
+    "PurgeDiagramRefsReply",
+    "ReadContext",
+    "ReadSelection",
+    "RefsExistence",
+    "RemoveXref",
+    "RemoveXrefReply",
+    "ReplaceFromMermaid",
+    "ReplaceFromMermaidReply",
+    "ReportHumanAttention",
+    "ReportView",
+    "ResendToPersister",
+    "SelectionChanged",
+    "SelectionMode",
+    "SelectionReply",
+    "SelectionUpdateReply",
+    "SessionEvent",
+    "SessionRequest",
+    "SetFollowAi",
+    "SetSpotlight",
+    "Spotlight",
+    "SpotlightsReply",
+    "StatWalkthrough",
+    "UiState",
+    "UpdateSelection",
+    "WalkthroughChanged",
+    "WalkthroughCreated",
+    "WalkthroughDeleted",
+    "WalkthroughRequest",
+    "WalkthroughStat",
+    "WalkthroughSummary",
+    "XrefNeighbors",
+    "XrefRequest",
+    "XrefsChanged",
+]
+
+
+# -- shared values -----------------------------------------------------------------------
+
+
+class DiagramSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of `diagram.list`: id, display name, kind, current rev."""
+
+    diagram_id: str
+    name: str
+    kind: DiagramKind
+    rev: int
+
+
+class WalkthroughSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of `walkthrough.list`: id, title, rev, node and edge counts."""
+
+    walkthrough_id: str
+    title: str
+    rev: int
+    nodes: int
+    edges: int
+
+
+class WalkthroughStat(msgspec.Struct, frozen=True, kw_only=True):
+    """`walkthrough.stat`'s digest: `{rev, counts: {nodes, edges}}` via `to_json`."""
+
+    rev: int
+    nodes: int
+    edges: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rev": self.rev, "counts": {"nodes": self.nodes, "edges": self.edges}}
+
+
+class ResendToPersister(Message, frozen=True):
+    """Internal cast (from the retry timer): hand any state the persister has not
+    acknowledged to it again. Every state-owning actor accepts it."""
+
+
+# -- diagram:<id> ------------------------------------------------------------------------
+
+
+class GetDiagram(Request[Diagram], frozen=True):
+    """The diagram's immutable snapshot (id, name, kind, ast, rev).
+
+    Clients run the pure queries and renders (`nereid.query`, `nereid.render`) on it.
+    """
+
+
+class GetDiagramSummary(Request[DiagramSummary], frozen=True):
+    """Id, name, kind and rev only (what `diagram.list` shows)."""
+
+
+class ApplyDiagramOpsReply(msgspec.Struct, frozen=True, kw_only=True):
+    """The contract's `{new_rev, applied, delta}` plus what the actor promises.
+
+    `dry_run`: nothing was committed (propose). `durable`: the persister confirmed this
+    rev is on disk before the reply (durable mode only; always False otherwise, and False
+    if the bounded wait ran out — the rev is committed in memory and re-sent later).
+    """
+
+    new_rev: int
+    applied: int
+    delta: Delta
+    dry_run: bool = False
+    durable: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"new_rev": self.new_rev, "applied": self.applied, "delta": self.delta.to_json()}
+
+
+class ApplyDiagramOps(Request[ApplyDiagramOpsReply], frozen=True):
+    """`diagram.apply_ops` (or `diagram.propose_ops` with `dry_run`).
+
+    Checks op ids, then `base_rev` (stale → `Conflict` with data `{base_rev, current_rev,
+    snapshot_tool, digest, ast_digest}`), then runs the batch all-or-nothing. An empty
+    batch changes nothing and keeps the rev. On success the new rev is committed (survives
+    a restart of this actor), handed to the persister (and flushed in durable mode), and
+    `DiagramChanged` is published, all before the reply.
+    """
+
+    base_rev: int
+    ops: tuple[DiagramOp, ...]
+    dry_run: bool = False
+
+
+class ReplaceFromMermaidReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`changed` is False when the text gives the same AST (then the rev is kept)."""
+
+    new_rev: int
+    changed: bool
+    delta: Delta
+    durable: bool = False
+
+
+class ReplaceFromMermaid(Request[ReplaceFromMermaidReply], frozen=True):
+    """Replace the whole diagram with Mermaid text (the TUI's `$EDITOR` round trip).
+
+    The text must be of the diagram's kind. Ids are kept: the parse is reconciled against
+    the current AST (stable-id matching) before it replaces it. A parse error is
+    `InvalidParams` `cannot parse Mermaid <kind> diagram: <reason>` with `line`/`column`
+    in data. `base_rev`, when given, guards against a concurrent change (`Conflict`).
+    """
+
+    mermaid: str
+    base_rev: int | None = None
+
+
+class DiffDiagram(Request[DiffResult], frozen=True):
+    """`diagram.diff`: what changed since `since_rev` (from the 64-entry history)."""
+
+    since_rev: int
+
+
+DiagramRequest = (
+    GetDiagram
+    | GetDiagramSummary
+    | ApplyDiagramOps
+    | ReplaceFromMermaid
+    | DiffDiagram
+    | ResendToPersister
+)
+
+
+# -- walkthrough:<id> --------------------------------------------------------------------
+
+
+class GetWalkthrough(Request[Walkthrough], frozen=True):
+    """`walkthrough.read`: the whole walkthrough (immutable; nodes and edges in stored order)."""
+
+
+class GetWalkthroughSummary(Request[WalkthroughSummary], frozen=True):
+    """Id, title, rev and counts (what `walkthrough.list` shows)."""
+
+
+class GetWalkthroughNode(Request[WalkthroughNode], frozen=True):
+    """`walkthrough.get_node`: `invalid node_id: …` or `walkthrough node not found`
+    (data `{walkthrough_id, node_id}`)."""
+
+    node_id: str
+
+
+class StatWalkthrough(Request[WalkthroughStat], frozen=True):
+    """`walkthrough.stat`: rev and counts (the `base_rev` source for ops)."""
+
+
+class ApplyWalkthroughOpsReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`{new_rev, applied, delta}` (walkthrough pseudo-refs, string order); `dry_run` and
+    `durable` as in `ApplyDiagramOpsReply`."""
+
+    new_rev: int
+    applied: int
+    delta: WalkthroughDelta
+    dry_run: bool = False
+    durable: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"new_rev": self.new_rev, "applied": self.applied, "delta": self.delta.to_json()}
+
+
+class ApplyWalkthroughOps(Request[ApplyWalkthroughOpsReply], frozen=True):
+    """`walkthrough.apply_ops`: same rules and commit promise as `ApplyDiagramOps`;
+    publishes `WalkthroughChanged`."""
+
+    base_rev: int
+    ops: tuple[WalkthroughOp, ...]
+    dry_run: bool = False
+
+
+class DiffWalkthrough(Request[DiffResult], frozen=True):
+    """`walkthrough.diff`: changes since `since_rev`."""
+
+    since_rev: int
+
+
+WalkthroughRequest = (
+    GetWalkthrough
+    | GetWalkthroughSummary
+    | GetWalkthroughNode
+    | StatWalkthrough
+    | ApplyWalkthroughOps
+    | DiffWalkthrough
+    | ResendToPersister
+)
+
+
+# -- session -----------------------------------------------------------------------------
+
+
+class ListDiagramsReply(msgspec.Struct, frozen=True, kw_only=True):
+    """Diagrams sorted by id, and the active diagram id."""
+
+    diagrams: tuple[DiagramSummary, ...]
+    active_diagram_id: str | None
+
+
+class ListDiagrams(Request[ListDiagramsReply], frozen=True):
+    """`diagram.list` (revs are asked from each diagram actor, in parallel)."""
+
+
+class ListWalkthroughsReply(msgspec.Struct, frozen=True, kw_only=True):
+    walkthroughs: tuple[WalkthroughSummary, ...]
+    active_walkthrough_id: str | None
+
+
+class ListWalkthroughs(Request[ListWalkthroughsReply], frozen=True):
+    """`walkthrough.list`, sorted by id."""
+
+
+class ActiveIds(msgspec.Struct, frozen=True, kw_only=True):
+    active_diagram_id: str | None
+    active_walkthrough_id: str | None
+
+
+class GetActive(Request[ActiveIds], frozen=True):
+    """`diagram.current` / `walkthrough.current`."""
+
+
+class CreateDiagramReply(msgspec.Struct, frozen=True, kw_only=True):
+    diagram: DiagramSummary
+    active_diagram_id: str | None
+
+
+class CreateDiagramFromMermaid(Request[CreateDiagramReply], frozen=True):
+    """`diagram.create_from_mermaid`.
+
+    Order (mcp-tools.md §5.2): kind detection and parse (`InvalidParams` with line/column
+    in data), then the id: given → `invalid diagram_id: …` / `diagram_id already exists`
+    (data `{diagram_id}`); omitted → `flow` / `seq`, else the first free `<base>-2`, … The
+    diagram starts at rev 0 with `name` or its id as name; `make_active` makes it active.
+    Spawns `diagram:<id>`, persists it, publishes `DiagramCreated`.
+    """
+
+    mermaid: str
+    diagram_id: str | None = None
+    name: str | None = None
+    make_active: bool = True
+
+
+class OpenDiagramReply(msgspec.Struct, frozen=True, kw_only=True):
+    active_diagram_id: str
+
+
+class OpenDiagram(Request[OpenDiagramReply], frozen=True):
+    """`diagram.open`: make it active (`diagram not found`, data `{diagram_id}`)."""
+
+    diagram_id: str
+
+
+class DeleteDiagramReply(msgspec.Struct, frozen=True, kw_only=True):
+    deleted_diagram_id: str
+    active_diagram_id: str | None
+
+
+class DeleteDiagram(Request[DeleteDiagramReply], frozen=True):
+    """`diagram.delete`: stops `diagram:<id>`, deletes its files, re-targets the active
+    diagram (first remaining id, or none), drops its refs from the selection and from every
+    spotlight and the human attention; xrefs into it stay and go dangling."""
+
+    diagram_id: str
+
+
+class CreateWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough: WalkthroughSummary
+    active_walkthrough_id: str | None
+
+
+class CreateWalkthrough(Request[CreateWalkthroughReply], frozen=True):
+    """`walkthrough.create` (decision 8): an empty walkthrough at rev 0.
+
+    `walkthrough_id` given → `invalid walkthrough_id: …` / `walkthrough_id already exists`;
+    omitted → `wt`, else the first free `wt-2`, `wt-3`, …
+    """
+
+    title: str
+    walkthrough_id: str | None = None
+    make_active: bool = False
+
+
+class OpenWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    active_walkthrough_id: str
+
+
+class OpenWalkthrough(Request[OpenWalkthroughReply], frozen=True):
+    """`walkthrough.open` (`walkthrough not found`, data `{walkthrough_id}`)."""
+
+    walkthrough_id: str
+
+
+class DeleteWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    deleted_walkthrough_id: str
+    active_walkthrough_id: str | None
+
+
+class DeleteWalkthrough(Request[DeleteWalkthroughReply], frozen=True):
+    """`walkthrough.delete` (decision 8): stops the actor and deletes its file; an active
+    walkthrough is re-targeted to the first remaining id, or none."""
+
+    walkthrough_id: str
+
+
+class SelectionReply(msgspec.Struct, frozen=True, kw_only=True):
+    object_refs: tuple[ObjectRef, ...]
+
+
+class ReadSelection(Request[SelectionReply], frozen=True):
+    """`selection.read`: the selection pruned to existing objects, in ref order."""
+
+
+SelectionMode = Literal["replace", "add", "remove"]
+
+
+class SelectionUpdateReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`applied` (existing refs, ref order) and `ignored` (missing ones, string order)."""
+
+    applied: tuple[ObjectRef, ...]
+    ignored: tuple[ObjectRef, ...]
+
+
+class UpdateSelection(Request[SelectionUpdateReply], frozen=True):
+    """`selection.update` on the pruned selection; persisted; publishes `SelectionChanged`
+    when the selection changed."""
+
+    object_refs: tuple[ObjectRef, ...]
+    mode: SelectionMode = "replace"
+
+
+class ReadContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """mcp-tools.md §3.4: keys are omitted when unset (None); `to_json` gives the wire form."""
+
+    session_active_diagram_id: str | None = None
+    human_active_diagram_id: str | None = None
+    human_active_object_ref: str | None = None
+    follow_ai: bool | None = None
+    ui_rev: int | None = None
+    ui_session_rev: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            key: value
+            for key in self.__struct_fields__
+            if (value := getattr(self, key)) is not None
+        }
+
+
+class GetReadContext(Request[ReadContext], frozen=True):
+    """The read context: active diagram from `session`, UI state from `attention`."""
+
+
+SessionRequest = (
+    ListDiagrams
+    | ListWalkthroughs
+    | GetActive
+    | CreateDiagramFromMermaid
+    | OpenDiagram
+    | DeleteDiagram
+    | CreateWalkthrough
+    | OpenWalkthrough
+    | DeleteWalkthrough
+    | ReadSelection
+    | UpdateSelection
+    | GetReadContext
+    | ResendToPersister
+)
+
+
+# -- attention ---------------------------------------------------------------------------
+
+
+class Spotlight(msgspec.Struct, frozen=True, kw_only=True):
+    """One agent's spotlight (`object_ref` None when empty); `diagram_id` is the ref's."""
+
+    agent_id: str
+    object_ref: ObjectRef | None = None
+
+    @property
+    def diagram_id(self) -> str | None:
+        return None if self.object_ref is None else self.object_ref.diagram_id
+
+
+class UiState(msgspec.Struct, frozen=True, kw_only=True):
+    """What the TUI reported (model.md §10.2). `attached` False: no TUI; the rest are the
+    documented defaults then (follow_ai True, counters 0, no focus, scroll 0, no panes)."""
+
+    attached: bool = False
+    rev: int = 0
+    session_rev: int = 0
+    human_diagram_id: str | None = None
+    human_object_ref: ObjectRef | None = None
+    follow_ai: bool = True
+    scroll_x: float = 0.0
+    scroll_y: float = 0.0
+    panes: dict[str, bool] = msgspec.field(default_factory=dict)
+
+
+class AttentionSnapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the attention actor holds: UI state and every agent's spotlight
+    (sorted by agent id)."""
+
+    ui: UiState
+    spotlights: tuple[Spotlight, ...]
+
+
+class GetAttention(Request[AttentionSnapshot], frozen=True):
+    """The whole attention state (`attention.human.read`, `view.read_state`, the TUI)."""
+
+
+class GetSpotlight(Request[Spotlight], frozen=True):
+    """`attention.agent.read` for the calling agent."""
+
+    agent_id: str
+
+
+class SetSpotlight(Request[Spotlight], frozen=True):
+    """`attention.agent.set` for the calling agent: the object must exist
+    (`object not found`, data `{object_ref}`); replaces the agent's previous spotlight."""
+
+    agent_id: str
+    object_ref: ObjectRef
+
+
+class ClearSpotlightReply(msgspec.Struct, frozen=True, kw_only=True):
+    cleared: int
+
+
+class ClearSpotlight(Request[ClearSpotlightReply], frozen=True):
+    """`attention.agent.clear` for the calling agent: `cleared` is 0 or 1."""
+
+    agent_id: str
+
+
+class SpotlightsReply(msgspec.Struct, frozen=True, kw_only=True):
+    spotlights: tuple[Spotlight, ...]
+
+
+class ListSpotlights(Request[SpotlightsReply], frozen=True):
+    """Every agent's non-empty spotlight, by agent id (the TUI draws each in its style)."""
+
+
+class AgentSessionEnded(Message, frozen=True):
+    """Cast by the MCP layer when an agent's session ends: its spotlight is dropped."""
+
+    agent_id: str
+
+
+class SetFollowAi(Request[UiState], frozen=True):
+    """`follow_ai.set` (MCP) or the TUI's toggle. Without a TUI attached it is a no-op
+    (the contract echoes the input, and `follow_ai` stays true)."""
+
+    enabled: bool
+
+
+class AttachUi(Request[UiState], frozen=True):
+    """The TUI announces itself; UI state starts from the defaults (counters keep going)."""
+
+
+class DetachUi(Request[UiState], frozen=True):
+    """The TUI went away: the UI part of the read context disappears."""
+
+
+class ReportHumanAttention(Request[UiState], frozen=True):
+    """The TUI's cursor: with a ref, the diagram is the ref's (model.md §10.2).
+    Bumps `ui_rev` only on change. Ignored (returns the state) without a TUI attached."""
+
+    diagram_id: str | None = None
+    object_ref: ObjectRef | None = None
+
+
+class ReportView(Request[UiState], frozen=True):
+    """The TUI's view state for `view.read_state` (decision 11): scroll and panes."""
+
+    scroll_x: float = 0.0
+    scroll_y: float = 0.0
+    panes: dict[str, bool] = msgspec.field(default_factory=dict)
+
+
+class NoteSessionMutation(Message, frozen=True):
+    """Cast by the MCP layer after each successful mutating tool: bumps `ui_session_rev`
+    (and `ui_rev`) when a TUI is attached (mcp-tools.md §3.3)."""
+
+
+class PurgeDiagramRefsReply(msgspec.Struct, frozen=True, kw_only=True):
+    spotlights_cleared: int
+    human_cleared: bool
+
+
+class PurgeDiagramRefs(Request[PurgeDiagramRefsReply], frozen=True):
+    """Sent by `session` on `diagram.delete`: drop every spotlight into the diagram and
+    the human focus on it."""
+
+    diagram_id: str
+
+
+AttentionRequest = (
+    GetAttention
+    | GetSpotlight
+    | SetSpotlight
+    | ClearSpotlight
+    | ListSpotlights
+    | AgentSessionEnded
+    | SetFollowAi
+    | AttachUi
+    | DetachUi
+    | ReportHumanAttention
+    | ReportView
+    | NoteSessionMutation
+    | PurgeDiagramRefs
+)
+
+
+# -- xref --------------------------------------------------------------------------------
+
+
+class ListXrefs(Request[XRefListResult], frozen=True):
+    """`xref.list` with the filters of mcp-tools.md §9.2 (AND-combined; refs as given text,
+    checked here: `invalid from_ref: …` etc.; `status` checked first)."""
+
+    dangling_only: bool = False
+    status: str | None = None
+    kind: str | None = None
+    from_ref: str | None = None
+    to_ref: str | None = None
+    involves_ref: str | None = None
+    label_contains: str | None = None
+    limit: int | None = None
+
+
+class XrefNeighbors(Request[NeighborsResult], frozen=True):
+    """`xref.neighbors`: `direction` out | in | both (else `invalid direction …`)."""
+
+    object_ref: str
+    direction: str = "both"
+
+
+class AddXrefReply(msgspec.Struct, frozen=True, kw_only=True):
+    xref_id: str
+    status: XRefStatus
+
+
+class AddXref(Request[AddXrefReply], frozen=True):
+    """`xref.add`: `invalid xref_id: …`, `invalid from: …`, `invalid to: …`, then
+    `xref_id already exists`; the status is derived from endpoint existence now."""
+
+    xref_id: str
+    from_ref: str
+    to_ref: str
+    kind: str
+    label: str | None = None
+
+
+class RemoveXrefReply(msgspec.Struct, frozen=True, kw_only=True):
+    removed: bool = True
+
+
+class RemoveXref(Request[RemoveXrefReply], frozen=True):
+    """`xref.remove`: `xref not found` (data `{xref_id}`)."""
+
+    xref_id: str
+
+
+class RefsExistence(msgspec.Struct, frozen=True, kw_only=True):
+    """One flag per asked ref, in the same order."""
+
+    exists: tuple[bool, ...]
+
+
+class CheckRefs(Request[RefsExistence], frozen=True):
+    """Whether each ref names an existing object (model.md §3.4), for selection filtering
+    and spotlight validation. Reflects every change acknowledged before the call."""
+
+    refs: tuple[ObjectRef, ...]
+
+
+class DiagramObserved(Message, frozen=True):
+    """Cast by a diagram actor (at start and before acknowledging each new rev): its
+    current snapshot, so `xref` knows which objects exist."""
+
+    diagram: Diagram
+
+
+class DiagramRemoved(Message, frozen=True):
+    """Cast by `session` when a diagram is deleted: its objects no longer exist."""
+
+    diagram_id: str
+
+
+XrefRequest = (
+    ListXrefs
+    | XrefNeighbors
+    | AddXref
+    | RemoveXref
+    | CheckRefs
+    | DiagramObserved
+    | DiagramRemoved
+    | ResendToPersister
+)
+
+
+# -- events ------------------------------------------------------------------------------
+
+
+class DiagramCreated(Event, frozen=True):
+    diagram: DiagramSummary
+
+
+class DiagramChanged(Event, frozen=True):
+    """Published once per new rev, after it is committed; `delta` is that rev's net change."""
+
+    diagram_id: str
+    rev: int
+    delta: Delta
+
+
+class DiagramDeleted(Event, frozen=True):
+    diagram_id: str
+
+
+class WalkthroughCreated(Event, frozen=True):
+    walkthrough: WalkthroughSummary
+
+
+class WalkthroughChanged(Event, frozen=True):
+    walkthrough_id: str
+    rev: int
+    delta: WalkthroughDelta
+
+
+class WalkthroughDeleted(Event, frozen=True):
+    walkthrough_id: str
+
+
+class ActiveChanged(Event, frozen=True):
+    active_diagram_id: str | None
+    active_walkthrough_id: str | None
+
+
+class SelectionChanged(Event, frozen=True):
+    object_refs: tuple[ObjectRef, ...]
+
+
+class XrefsChanged(Event, frozen=True):
+    """An xref was added or removed (statuses are derived on read)."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+
+
+AttentionPart = Literal["human", "spotlight", "follow_ai", "view", "ui"]
+
+
+class AttentionChanged(Event, frozen=True):
+    """`part` changed (`spotlight`: of `agent_id`); read `GetAttention` for the values."""
+
+    part: AttentionPart
+    agent_id: str | None = None
+    ui_rev: int = 0
+
+
+SessionEvent = (
+    DiagramCreated
+    | DiagramChanged
+    | DiagramDeleted
+    | WalkthroughCreated
+    | WalkthroughChanged
+    | WalkthroughDeleted
+    | ActiveChanged
+    | SelectionChanged
+    | XrefsChanged
+    | AttentionChanged
+)

@@ -1,0 +1,613 @@
+"""SessionActor (``session``): the session directory.
+
+Owns which diagrams and walkthroughs exist (id, name, kind), the active ids and the
+shared selection (persisted through ``index``). It routes lifecycle and does not proxy
+reads: clients call ``diagram:<id>`` / ``walkthrough:<id>`` directly.
+
+- **Start**: the spawn-time snapshot carries the loaded diagrams and walkthroughs
+  (`startup_*`); `init` spawns their actors under the ``diagrams`` / ``walkthroughs``
+  supervisors and commits the directory without them. A restarted `init` reconciles with
+  the registry: an actor without an entry is adopted, an entry without an actor (a crash
+  in the middle of a delete) is finished as a delete.
+- **Create** (`CreateDiagramFromMermaid`, `CreateWalkthrough`): validate, allocate the id
+  (model.md §7.4), spawn the actor — whose `init` hands the new diagram to the persister
+  (flushed in durable mode) and to ``xref`` — commit, store the index, publish.
+- **Delete**: stop the actor, cast `DiagramRemoved` to ``xref``, purge ``attention``,
+  tell the persister to delete the files (pending deletes are in the snapshot until the
+  persister took them), re-target the active id, prune the selection, publish.
+- **Selection**: `ReadSelection` / `UpdateSelection` check existence with ``xref``
+  (which reflects every acknowledged change); missing refs are ignored.
+- **Read context**: `GetReadContext` joins the active diagram with ``attention``'s UI state.
+
+Every change is committed before the reply; the index (active ids, selection) is handed to
+``index`` with a bounded call, retried with the next message if it failed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any, assert_never
+
+import msgspec
+import trio
+
+from nereid.actors._actor import Actor
+from nereid.actors._supervisor import Supervisor
+from nereid.actors.diagram import (
+    DiagramActor,
+    DiagramActorState,
+    diagram_actor_name,
+    parse_mermaid_text,
+)
+from nereid.actors.persist_link import PersistConfig, PersistLink, StoreSessionIndex
+from nereid.actors.persister import DeleteDiagram as PersisterDeleteDiagram
+from nereid.actors.persister import DeleteWalkthrough as PersisterDeleteWalkthrough
+from nereid.actors.protocol import (
+    ActiveChanged,
+    ActiveIds,
+    CheckRefs,
+    CreateDiagramFromMermaid,
+    CreateDiagramReply,
+    CreateWalkthrough,
+    CreateWalkthroughReply,
+    DeleteDiagram,
+    DeleteDiagramReply,
+    DeleteWalkthrough,
+    DeleteWalkthroughReply,
+    DiagramCreated,
+    DiagramDeleted,
+    DiagramRemoved,
+    DiagramSummary,
+    GetActive,
+    GetAttention,
+    GetDiagramSummary,
+    GetReadContext,
+    GetWalkthroughSummary,
+    ListDiagrams,
+    ListDiagramsReply,
+    ListWalkthroughs,
+    ListWalkthroughsReply,
+    OpenDiagram,
+    OpenDiagramReply,
+    OpenWalkthrough,
+    OpenWalkthroughReply,
+    PurgeDiagramRefs,
+    ReadContext,
+    ReadSelection,
+    ResendToPersister,
+    SelectionChanged,
+    SelectionReply,
+    SelectionUpdateReply,
+    SessionRequest,
+    UpdateSelection,
+    WalkthroughCreated,
+    WalkthroughDeleted,
+    WalkthroughSummary,
+)
+from nereid.actors.refusals import check_id_param
+from nereid.actors.walkthrough import (
+    WalkthroughActor,
+    WalkthroughActorState,
+    walkthrough_actor_name,
+    walkthrough_summary,
+)
+from nereid.errors import InvalidParams, NereidError, ResourceNotFound
+from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
+from nereid.store.naming import StorePathError, check_storable_id
+
+__all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
+
+_log = logging.getLogger(__name__)
+
+
+def allocate_id(base: str, taken: Iterable[str]) -> str:
+    """`base` if free, else the first free `base-2`, `base-3`, … (never `-1`; §7.4)."""
+    used = set(taken)
+    if base not in used:
+        return base
+    n = 2
+    while f"{base}-{n}" in used:
+        n += 1
+    return f"{base}-{n}"
+
+
+class DirectoryEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """What the directory knows of a diagram without asking its actor."""
+
+    name: str
+    kind: DiagramKind
+
+
+class SessionState(msgspec.Struct, frozen=True, kw_only=True):
+    """The committed snapshot.
+
+    `startup_*`: loaded content whose actors `init` still has to spawn (spawn time only).
+    `pending_*_deletes`: deletes the persister has not taken yet. `index_stored`: whether
+    ``index`` has the current active ids and selection.
+    """
+
+    diagrams: dict[str, DirectoryEntry] = msgspec.field(default_factory=dict)
+    walkthroughs: frozenset[str] = frozenset()
+    active_diagram_id: str | None = None
+    active_walkthrough_id: str | None = None
+    selection: tuple[ObjectRef, ...] = ()
+    startup_diagrams: tuple[Diagram, ...] = ()
+    startup_walkthroughs: tuple[Walkthrough, ...] = ()
+    pending_diagram_deletes: frozenset[str] = frozenset()
+    pending_walkthrough_deletes: frozenset[str] = frozenset()
+    index_stored: bool = True
+
+
+def _sorted_refs(refs: Iterable[ObjectRef]) -> tuple[ObjectRef, ...]:
+    return tuple(sorted(set(refs), key=ObjectRef.sort_key))
+
+
+class SessionActor(Actor[SessionState, SessionRequest]):
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        config: PersistConfig,
+        *,
+        diagrams: Supervisor,
+        walkthroughs: Supervisor,
+        xref: str = "xref",
+        attention: str = "attention",
+        index: str = "index",
+        call_timeout: float = 5.0,
+    ) -> None:
+        self._config = config
+        self._link = PersistLink(self, config)
+        self._diagram_sup = diagrams
+        self._walkthrough_sup = walkthroughs
+        self._xref = xref
+        self._attention = attention
+        self._index = index
+        self._call_timeout = call_timeout
+        self._s = SessionState()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def init(self, snapshot: SessionState) -> None:
+        self._s = snapshot
+        for diagram in snapshot.startup_diagrams:
+            if diagram_actor_name(diagram.diagram_id) not in self.runtime.registry:
+                await self._spawn_diagram(DiagramActorState.of(diagram, persisted=True))
+        for walkthrough in snapshot.startup_walkthroughs:
+            if walkthrough_actor_name(walkthrough.walkthrough_id) not in self.runtime.registry:
+                await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=True))
+        await self._reconcile()
+        self._commit(msgspec.structs.replace(self._s, startup_diagrams=(), startup_walkthroughs=()))
+        for diagram_id in sorted(self._s.pending_diagram_deletes):
+            await self._persist_diagram_delete(diagram_id)
+        for walkthrough_id in sorted(self._s.pending_walkthrough_deletes):
+            await self._persist_walkthrough_delete(walkthrough_id)
+        if not self._s.index_stored:
+            await self._store_index()
+
+    async def _reconcile(self) -> None:
+        """Make the directory agree with the live actors (after a crash mid-change)."""
+        registry = self.runtime.registry
+        s = self._s
+        diagrams = dict(s.diagrams)
+        for diagram_id in list(diagrams):
+            if diagram_actor_name(diagram_id) not in registry:
+                del diagrams[diagram_id]
+                s = msgspec.structs.replace(
+                    s, pending_diagram_deletes=s.pending_diagram_deletes | {diagram_id}
+                )
+        for name in registry.names("diagram:"):
+            diagram_id = name.removeprefix("diagram:")
+            if diagram_id not in diagrams:
+                summary = await registry.lookup(name).call(
+                    GetDiagramSummary(), timeout=self._call_timeout
+                )
+                diagrams[diagram_id] = DirectoryEntry(name=summary.name, kind=summary.kind)
+        walkthroughs = {w for w in s.walkthroughs if walkthrough_actor_name(w) in registry} | {
+            name.removeprefix("walkthrough:") for name in registry.names("walkthrough:")
+        }
+        gone = s.walkthroughs - walkthroughs
+        self._s = msgspec.structs.replace(
+            s,
+            diagrams=diagrams,
+            walkthroughs=frozenset(walkthroughs),
+            pending_walkthrough_deletes=s.pending_walkthrough_deletes | gone,
+        )
+
+    async def handle(self, message: SessionRequest) -> object:
+        if not self._s.index_stored:
+            await self._store_index()
+        match message:
+            case ListDiagrams():
+                return ListDiagramsReply(
+                    diagrams=await self._diagram_summaries(),
+                    active_diagram_id=self._s.active_diagram_id,
+                )
+            case ListWalkthroughs():
+                return ListWalkthroughsReply(
+                    walkthroughs=await self._walkthrough_summaries(),
+                    active_walkthrough_id=self._s.active_walkthrough_id,
+                )
+            case GetActive():
+                return self._active()
+            case CreateDiagramFromMermaid():
+                return await self._create_diagram(message)
+            case OpenDiagram(diagram_id=diagram_id):
+                self._require_diagram(diagram_id)
+                await self._set_active(diagram_id=diagram_id)
+                return OpenDiagramReply(active_diagram_id=diagram_id)
+            case DeleteDiagram(diagram_id=diagram_id):
+                return await self._delete_diagram(diagram_id)
+            case CreateWalkthrough():
+                return await self._create_walkthrough(message)
+            case OpenWalkthrough(walkthrough_id=walkthrough_id):
+                self._require_walkthrough(walkthrough_id)
+                await self._set_active(walkthrough_id=walkthrough_id)
+                return OpenWalkthroughReply(active_walkthrough_id=walkthrough_id)
+            case DeleteWalkthrough(walkthrough_id=walkthrough_id):
+                return await self._delete_walkthrough(walkthrough_id)
+            case ReadSelection():
+                return SelectionReply(object_refs=await self._existing(self._s.selection))
+            case UpdateSelection(object_refs=refs, mode=mode):
+                return await self._update_selection(refs, mode)
+            case GetReadContext():
+                return await self._read_context()
+            case ResendToPersister():
+                await self._link.resend()
+                self._note_deletes_persisted()
+                return None
+            case _:
+                assert_never(message)
+
+    # -- diagrams --------------------------------------------------------------------------
+
+    def _check_new_id(self, param: str, value: str) -> str:
+        check_id_param(param, value)
+        if self._link.enabled:
+            try:
+                check_storable_id(value)
+            except StorePathError as err:
+                raise InvalidParams(f"invalid {param}: {err}", data={param: value}) from None
+        return value
+
+    def _require_diagram(self, diagram_id: str) -> None:
+        check_id_param("diagram_id", diagram_id)
+        if diagram_id not in self._s.diagrams:
+            raise ResourceNotFound("diagram not found", data={"diagram_id": diagram_id})
+
+    def _require_walkthrough(self, walkthrough_id: str) -> None:
+        check_id_param("walkthrough_id", walkthrough_id)
+        if walkthrough_id not in self._s.walkthroughs:
+            raise ResourceNotFound("walkthrough not found", data={"walkthrough_id": walkthrough_id})
+
+    async def _create_diagram(self, message: CreateDiagramFromMermaid) -> CreateDiagramReply:
+        ast = parse_mermaid_text(message.mermaid)
+        kind = ast_kind(ast)
+        if message.diagram_id is not None:
+            diagram_id = self._check_new_id("diagram_id", message.diagram_id)
+            if diagram_id in self._s.diagrams:
+                raise InvalidParams("diagram_id already exists", data={"diagram_id": diagram_id})
+        else:
+            base = "seq" if kind == "sequence" else "flow"
+            diagram_id = allocate_id(base, self._s.diagrams)
+        name = message.name if message.name is not None else diagram_id
+        diagram = Diagram(diagram_id=diagram_id, name=name, kind=kind, ast=ast, rev=0)
+        await self._spawn_diagram(DiagramActorState.of(diagram, persisted=False))
+        before = self._active()
+        self._commit(
+            msgspec.structs.replace(
+                self._s,
+                diagrams={**self._s.diagrams, diagram_id: DirectoryEntry(name=name, kind=kind)},
+                active_diagram_id=diagram_id if message.make_active else before.active_diagram_id,
+                index_stored=False,
+            )
+        )
+        await self._store_index()
+        summary = DiagramSummary(diagram_id=diagram_id, name=name, kind=kind, rev=0)
+        self.runtime.bus.publish(DiagramCreated(diagram=summary))
+        self._publish_active_if_changed(before)
+        return CreateDiagramReply(diagram=summary, active_diagram_id=self._s.active_diagram_id)
+
+    async def _delete_diagram(self, diagram_id: str) -> DeleteDiagramReply:
+        self._require_diagram(diagram_id)
+        name = diagram_actor_name(diagram_id)
+        if name in self._diagram_sup.children:
+            await self._diagram_sup.stop(name)
+        before = self._active()
+        remaining = {k: v for k, v in self._s.diagrams.items() if k != diagram_id}
+        active = before.active_diagram_id
+        if active == diagram_id:
+            active = min(remaining) if remaining else None
+        old_selection = self._s.selection
+        self._commit(
+            msgspec.structs.replace(
+                self._s,
+                diagrams=remaining,
+                active_diagram_id=active,
+                selection=tuple(r for r in old_selection if r.diagram_id != diagram_id),
+                pending_diagram_deletes=self._s.pending_diagram_deletes | {diagram_id},
+                index_stored=False,
+            )
+        )
+        await self._cast_xref(DiagramRemoved(diagram_id=diagram_id))
+        await self._purge_attention(diagram_id)
+        await self._persist_diagram_delete(diagram_id)
+        pruned = await self._existing(self._s.selection)
+        if pruned != self._s.selection:
+            self._commit(msgspec.structs.replace(self._s, selection=pruned, index_stored=False))
+        await self._store_index()
+        self.runtime.bus.publish(DiagramDeleted(diagram_id=diagram_id))
+        self._publish_active_if_changed(before)
+        if self._s.selection != old_selection:
+            self.runtime.bus.publish(SelectionChanged(object_refs=self._s.selection))
+        return DeleteDiagramReply(deleted_diagram_id=diagram_id, active_diagram_id=active)
+
+    async def _spawn_diagram(self, initial: DiagramActorState) -> None:
+        config = self._config
+        await self._diagram_sup.spawn(
+            diagram_actor_name(initial.state.diagram_id),
+            lambda: DiagramActor(config, xref=self._xref),
+            initial=initial,
+        )
+
+    async def _diagram_summaries(self) -> tuple[DiagramSummary, ...]:
+        found: dict[str, DiagramSummary] = {}
+        registry = self.runtime.registry
+
+        async def ask(diagram_id: str) -> None:
+            address = registry.get(diagram_actor_name(diagram_id))
+            if address is not None:
+                found[diagram_id] = await address.call(
+                    GetDiagramSummary(), timeout=self._call_timeout
+                )
+
+        async with trio.open_nursery() as nursery:
+            for diagram_id in self._s.diagrams:
+                nursery.start_soon(ask, diagram_id)
+        return tuple(found[k] for k in sorted(found))
+
+    # -- walkthroughs ----------------------------------------------------------------------
+
+    async def _create_walkthrough(self, message: CreateWalkthrough) -> CreateWalkthroughReply:
+        if message.walkthrough_id is not None:
+            walkthrough_id = self._check_new_id("walkthrough_id", message.walkthrough_id)
+            if walkthrough_id in self._s.walkthroughs:
+                raise InvalidParams(
+                    "walkthrough_id already exists", data={"walkthrough_id": walkthrough_id}
+                )
+        else:
+            walkthrough_id = allocate_id("wt", self._s.walkthroughs)
+        walkthrough = Walkthrough(walkthrough_id=walkthrough_id, title=message.title)
+        await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=False))
+        before = self._active()
+        active = walkthrough_id if message.make_active else before.active_walkthrough_id
+        self._commit(
+            msgspec.structs.replace(
+                self._s,
+                walkthroughs=self._s.walkthroughs | {walkthrough_id},
+                active_walkthrough_id=active,
+                index_stored=False,
+            )
+        )
+        await self._store_index()
+        summary = walkthrough_summary(walkthrough)
+        self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
+        self._publish_active_if_changed(before)
+        return CreateWalkthroughReply(walkthrough=summary, active_walkthrough_id=active)
+
+    async def _delete_walkthrough(self, walkthrough_id: str) -> DeleteWalkthroughReply:
+        self._require_walkthrough(walkthrough_id)
+        name = walkthrough_actor_name(walkthrough_id)
+        if name in self._walkthrough_sup.children:
+            await self._walkthrough_sup.stop(name)
+        before = self._active()
+        remaining = self._s.walkthroughs - {walkthrough_id}
+        active = before.active_walkthrough_id
+        if active == walkthrough_id:
+            active = min(remaining) if remaining else None
+        self._commit(
+            msgspec.structs.replace(
+                self._s,
+                walkthroughs=remaining,
+                active_walkthrough_id=active,
+                pending_walkthrough_deletes=self._s.pending_walkthrough_deletes | {walkthrough_id},
+                index_stored=False,
+            )
+        )
+        await self._persist_walkthrough_delete(walkthrough_id)
+        await self._store_index()
+        self.runtime.bus.publish(WalkthroughDeleted(walkthrough_id=walkthrough_id))
+        self._publish_active_if_changed(before)
+        return DeleteWalkthroughReply(
+            deleted_walkthrough_id=walkthrough_id, active_walkthrough_id=active
+        )
+
+    async def _spawn_walkthrough(self, initial: WalkthroughActorState) -> None:
+        config = self._config
+        await self._walkthrough_sup.spawn(
+            walkthrough_actor_name(initial.state.walkthrough.walkthrough_id),
+            lambda: WalkthroughActor(config),
+            initial=initial,
+        )
+
+    async def _walkthrough_summaries(self) -> tuple[WalkthroughSummary, ...]:
+        found: dict[str, WalkthroughSummary] = {}
+        registry = self.runtime.registry
+
+        async def ask(walkthrough_id: str) -> None:
+            address = registry.get(walkthrough_actor_name(walkthrough_id))
+            if address is not None:
+                found[walkthrough_id] = await address.call(
+                    GetWalkthroughSummary(), timeout=self._call_timeout
+                )
+
+        async with trio.open_nursery() as nursery:
+            for walkthrough_id in self._s.walkthroughs:
+                nursery.start_soon(ask, walkthrough_id)
+        return tuple(found[k] for k in sorted(found))
+
+    # -- active ids, selection, context ----------------------------------------------------
+
+    def _active(self) -> ActiveIds:
+        return ActiveIds(
+            active_diagram_id=self._s.active_diagram_id,
+            active_walkthrough_id=self._s.active_walkthrough_id,
+        )
+
+    async def _set_active(
+        self, *, diagram_id: str | None = None, walkthrough_id: str | None = None
+    ) -> None:
+        before = self._active()
+        changes: dict[str, Any] = {}
+        if diagram_id is not None:
+            changes["active_diagram_id"] = diagram_id
+        if walkthrough_id is not None:
+            changes["active_walkthrough_id"] = walkthrough_id
+        self._commit(msgspec.structs.replace(self._s, index_stored=False, **changes))
+        await self._store_index()
+        self._publish_active_if_changed(before)
+
+    def _publish_active_if_changed(self, before: ActiveIds) -> None:
+        after = self._active()
+        if after != before:
+            self.runtime.bus.publish(
+                ActiveChanged(
+                    active_diagram_id=after.active_diagram_id,
+                    active_walkthrough_id=after.active_walkthrough_id,
+                )
+            )
+
+    async def _existing(self, refs: tuple[ObjectRef, ...]) -> tuple[ObjectRef, ...]:
+        """The refs whose objects exist, in ref order (asks ``xref``)."""
+        flags = await self._check(refs)
+        return _sorted_refs(ref for ref, ok in zip(refs, flags, strict=True) if ok)
+
+    async def _check(self, refs: tuple[ObjectRef, ...]) -> tuple[bool, ...]:
+        if not refs:
+            return ()
+        xref = self.runtime.registry.lookup(self._xref)
+        reply = await xref.call(CheckRefs(refs=refs), timeout=self._call_timeout)
+        return reply.exists
+
+    async def _update_selection(
+        self, refs: tuple[ObjectRef, ...], mode: str
+    ) -> SelectionUpdateReply:
+        flags = await self._check(refs)
+        applied = _sorted_refs(r for r, ok in zip(refs, flags, strict=True) if ok)
+        ignored = tuple(
+            sorted(set(r for r, ok in zip(refs, flags, strict=True) if not ok), key=str)
+        )
+        base = set(await self._existing(self._s.selection))
+        match mode:
+            case "replace":
+                selection = set(applied)
+            case "add":
+                selection = base | set(applied)
+            case "remove":
+                selection = base - set(applied)
+            case _:
+                raise InvalidParams(
+                    "invalid mode (expected replace|add|remove)", data={"mode": mode}
+                )
+        new = _sorted_refs(selection)
+        if new != self._s.selection:
+            self._commit(msgspec.structs.replace(self._s, selection=new, index_stored=False))
+            await self._store_index()
+            self.runtime.bus.publish(SelectionChanged(object_refs=new))
+        return SelectionUpdateReply(applied=applied, ignored=ignored)
+
+    async def _read_context(self) -> ReadContext:
+        active = self._s.active_diagram_id
+        attention = self.runtime.registry.get(self._attention)
+        if attention is None:
+            return ReadContext(session_active_diagram_id=active)
+        ui = (await attention.call(GetAttention(), timeout=self._call_timeout)).ui
+        if not ui.attached:
+            return ReadContext(session_active_diagram_id=active)
+        return ReadContext(
+            session_active_diagram_id=active,
+            human_active_diagram_id=ui.human_diagram_id,
+            human_active_object_ref=(
+                None if ui.human_object_ref is None else str(ui.human_object_ref)
+            ),
+            follow_ai=ui.follow_ai,
+            ui_rev=ui.rev,
+            ui_session_rev=ui.session_rev,
+        )
+
+    # -- talking to the others (bounded) ---------------------------------------------------
+
+    def _commit(self, state: SessionState) -> None:
+        self._s = state
+        self.commit(state)
+
+    async def _store_index(self) -> None:
+        address = self.runtime.registry.get(self._index)
+        if address is None:
+            return
+        s = self._s
+        try:
+            await address.call(
+                StoreSessionIndex(
+                    active_diagram_id=s.active_diagram_id,
+                    active_walkthrough_id=s.active_walkthrough_id,
+                    selected_object_refs=s.selection,
+                ),
+                timeout=self._call_timeout,
+            )
+        except NereidError as err:
+            _log.warning("session: index did not take the active ids / selection: %s", err)
+            return
+        self._commit(msgspec.structs.replace(self._s, index_stored=True))
+
+    async def _persist_diagram_delete(self, diagram_id: str) -> None:
+        await self._link.send(
+            f"delete-diagram:{diagram_id}", PersisterDeleteDiagram(diagram_id=diagram_id)
+        )
+        self._note_deletes_persisted(diagrams=(diagram_id,))
+
+    async def _persist_walkthrough_delete(self, walkthrough_id: str) -> None:
+        await self._link.send(
+            f"delete-walkthrough:{walkthrough_id}",
+            PersisterDeleteWalkthrough(walkthrough_id=walkthrough_id),
+        )
+        self._note_deletes_persisted(walkthroughs=(walkthrough_id,))
+
+    def _note_deletes_persisted(
+        self, *, diagrams: Iterable[str] | None = None, walkthroughs: Iterable[str] | None = None
+    ) -> None:
+        """Drop from the pending deletes those just offered (None: all) that the persister
+        took (all of them when memory-only)."""
+        unsent = set(self._link.unsent)
+        s = self._s
+        offered_d = s.pending_diagram_deletes if diagrams is None else set(diagrams)
+        offered_w = s.pending_walkthrough_deletes if walkthroughs is None else set(walkthroughs)
+        taken_d = {d for d in offered_d if f"delete-diagram:{d}" not in unsent}
+        taken_w = {w for w in offered_w if f"delete-walkthrough:{w}" not in unsent}
+        if taken_d & s.pending_diagram_deletes or taken_w & s.pending_walkthrough_deletes:
+            self._commit(
+                msgspec.structs.replace(
+                    s,
+                    pending_diagram_deletes=s.pending_diagram_deletes - taken_d,
+                    pending_walkthrough_deletes=s.pending_walkthrough_deletes - taken_w,
+                )
+            )
+
+    async def _cast_xref(self, message: DiagramRemoved) -> None:
+        address = self.runtime.registry.get(self._xref)
+        if address is None:
+            return
+        try:
+            await address.cast(message, timeout=self._call_timeout)
+        except NereidError as err:
+            _log.warning("session: xref did not take %s: %s", type(message).__name__, err)
+
+    async def _purge_attention(self, diagram_id: str) -> None:
+        address = self.runtime.registry.get(self._attention)
+        if address is None:
+            return
+        try:
+            await address.call(PurgeDiagramRefs(diagram_id=diagram_id), timeout=self._call_timeout)
+        except NereidError as err:
+            _log.warning("session: attention did not purge %s: %s", diagram_id, err)

@@ -1,0 +1,219 @@
+"""`open_session`: the whole supervision tree of one Nereid session, and its handle.
+
+Tree (root restarts one-for-one; each child restarts from its last commit)::
+
+    root
+    ├── persister, persister.timer   (only with files; `spawn_persister`)
+    ├── persist.retry                (timer that re-offers unsent state; only with files)
+    ├── index                        (merges the session meta parts → PersistIndex)
+    ├── xref                         (xrefs, statuses, object existence)
+    ├── attention                    (ephemeral: human, spotlights, follow-AI, view)
+    ├── diagrams      (supervisor)   diagram:<id>, one per diagram
+    ├── walkthroughs  (supervisor)   walkthrough:<id>, one per walkthrough
+    └── session                      (the directory; spawns/stops the per-item actors)
+
+Spawn order matters once: ``xref`` is up before the diagram actors announce themselves,
+``session`` last (its `init` spawns the loaded diagrams and walkthroughs). A crash-looping
+diagram escalates to ``diagrams``, which root restarts with all its children (each from
+its snapshot) — the rest of the tree keeps running.
+
+Memory-only mode (`files=None`, `--mcp --demo`): no persister and no retry timer; the
+actors' persist step is a no-op. Leaving the block flushes the persister (bounded), then
+stops everything.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, final
+
+import trio
+
+from nereid.actors._bus import EventBus
+from nereid.actors._cell import Address
+from nereid.actors._registry import Registry
+from nereid.actors._runtime import Runtime, open_runtime
+from nereid.actors._supervisor import RestartIntensity, Supervisor
+from nereid.actors._trace import Tracer
+from nereid.actors.attention import AttentionActor, AttentionState
+from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig
+from nereid.actors.persister import (
+    DEFAULT_DEBOUNCE,
+    DebounceTimer,
+    Flush,
+    PersisterState,
+    spawn_persister,
+)
+from nereid.actors.session import DirectoryEntry, SessionActor, SessionState
+from nereid.actors.walkthrough import walkthrough_actor_name
+from nereid.actors.xref import XrefActor, XrefActorState
+from nereid.errors import NereidError
+from nereid.model import Session
+from nereid.store.files import SessionFiles
+from nereid.store.session_io import Kept
+
+__all__ = ["SessionHandle", "open_session"]
+
+_log = logging.getLogger(__name__)
+
+_FINAL_FLUSH_TIMEOUT = 10.0
+
+
+@final
+@dataclass(frozen=True)
+class SessionHandle:
+    """What clients (MCP endpoint, TUI, tests) need: the runtime and the actor names.
+
+    Clients only send messages (`nereid.actors.protocol`) and read events from `bus`.
+    """
+
+    runtime: Runtime
+    config: PersistConfig
+    diagrams_supervisor: Supervisor
+    walkthroughs_supervisor: Supervisor
+
+    @property
+    def registry(self) -> Registry:
+        return self.runtime.registry
+
+    @property
+    def bus(self) -> EventBus:
+        return self.runtime.bus
+
+    @property
+    def session(self) -> Address:
+        return self.registry.lookup("session")
+
+    @property
+    def attention(self) -> Address:
+        return self.registry.lookup("attention")
+
+    @property
+    def xref(self) -> Address:
+        return self.registry.lookup("xref")
+
+    @property
+    def persister(self) -> Address | None:
+        """None in memory-only mode."""
+        name = self.config.persister
+        return None if name is None else self.registry.get(name)
+
+    def diagram(self, diagram_id: str) -> Address:
+        """``diagram:<id>``; raises `ActorNotFound` (-32002) for an unknown diagram."""
+        return self.registry.lookup(diagram_actor_name(diagram_id))
+
+    def walkthrough(self, walkthrough_id: str) -> Address:
+        """``walkthrough:<id>``; raises `ActorNotFound` (-32002) for an unknown one."""
+        return self.registry.lookup(walkthrough_actor_name(walkthrough_id))
+
+    async def flush(self, *, timeout: float = _FINAL_FLUSH_TIMEOUT) -> None:  # noqa: ASYNC109
+        """Write everything pending now (no-op in memory-only mode). Raises PersistFailed."""
+        persister = self.persister
+        if persister is not None:
+            await persister.call(Flush(), timeout=timeout)
+
+
+@asynccontextmanager
+async def open_session(
+    session: Session,
+    *,
+    files: SessionFiles | None,
+    durable: bool,
+    tracer: Tracer | None = None,
+    kept: Kept | None = None,
+    unsaved: bool = False,
+    debounce: float = DEFAULT_DEBOUNCE,
+    run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] | None = None,
+    config: PersistConfig | None = None,
+) -> AsyncIterator[SessionHandle]:
+    """Build the tree for `session` and yield its handle; tear it all down on exit.
+
+    `files` None: memory-only. `durable`: apply/create replies wait for the disk (bounded).
+    `kept`: entries of the folder that failed to load (kept by saves). `unsaved`: the
+    session is not on disk yet (a seed or demo copy): the first save writes all of it.
+    `run_blocking` (tests) runs the persister's file work; `config` overrides timeouts.
+    """
+    base = config or PersistConfig()
+    if files is None:
+        config = PersistConfig(
+            persister=None,
+            retry_timer=None,
+            durable=False,
+            cast_timeout=base.cast_timeout,
+            flush_timeout=base.flush_timeout,
+            retry_delay=base.retry_delay,
+        )
+    else:
+        config = PersistConfig(
+            persister=base.persister or "persister",
+            retry_timer=base.retry_timer or "persist.retry",
+            durable=durable,
+            cast_timeout=base.cast_timeout,
+            flush_timeout=base.flush_timeout,
+            retry_delay=base.retry_delay,
+        )
+    intensity = RestartIntensity(max_restarts=5, within_s=10.0)
+    async with open_runtime(tracer=tracer, intensity=intensity) as runtime:
+        root = runtime.root
+        if files is not None:
+            assert config.persister is not None and config.retry_timer is not None
+            extra: dict[str, Any] = {} if run_blocking is None else {"run_blocking": run_blocking}
+            await spawn_persister(
+                root,
+                files=files,
+                initial=PersisterState(session=session, kept=kept or Kept(), pending=unsaved),
+                name=config.persister,
+                debounce=debounce,
+                **extra,
+            )
+            await root.spawn(config.retry_timer, DebounceTimer, initial=None)
+        await root.spawn(
+            "index",
+            lambda: IndexActor(config),
+            initial=IndexState(
+                xrefs=dict(session.xrefs),
+                active_diagram_id=session.active_diagram_id,
+                active_walkthrough_id=session.active_walkthrough_id,
+                selected_object_refs=session.selected_object_refs,
+            ),
+        )
+        await root.spawn("xref", XrefActor, initial=XrefActorState(xrefs=dict(session.xrefs)))
+        await root.spawn("attention", AttentionActor, initial=AttentionState())
+        diagrams = await root.spawn_supervisor("diagrams", intensity=intensity)
+        walkthroughs = await root.spawn_supervisor("walkthroughs", intensity=intensity)
+        await root.spawn(
+            "session",
+            lambda: SessionActor(config, diagrams=diagrams, walkthroughs=walkthroughs),
+            initial=SessionState(
+                diagrams={
+                    d.diagram_id: DirectoryEntry(name=d.name, kind=d.kind)
+                    for d in session.diagrams.values()
+                },
+                walkthroughs=frozenset(session.walkthroughs),
+                active_diagram_id=session.active_diagram_id,
+                active_walkthrough_id=session.active_walkthrough_id,
+                selection=session.selected_object_refs,
+                startup_diagrams=tuple(session.diagrams[k] for k in sorted(session.diagrams)),
+                startup_walkthroughs=tuple(
+                    session.walkthroughs[k] for k in sorted(session.walkthroughs)
+                ),
+            ),
+        )
+        handle = SessionHandle(
+            runtime=runtime,
+            config=config,
+            diagrams_supervisor=diagrams,
+            walkthroughs_supervisor=walkthroughs,
+        )
+        try:
+            yield handle
+        finally:
+            with trio.move_on_after(_FINAL_FLUSH_TIMEOUT, shield=True):
+                try:
+                    await handle.flush()
+                except NereidError as err:
+                    _log.error("final save of the session failed: %s", err)

@@ -1,0 +1,174 @@
+"""WalkthroughActor (``walkthrough:<id>``): owns one walkthrough, its rev and history.
+
+Same pattern and commit rule as `DiagramActor` (commit, persist — flushed in durable mode —,
+publish `WalkthroughChanged`, then reply); requests are `WalkthroughRequest` in
+`nereid.actors.protocol`. Walkthrough node refs are evidence links: their existence is never
+checked, so this actor needs nobody but the persister.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+import msgspec
+
+from nereid.actors._actor import Actor
+from nereid.actors.persist_link import PersistConfig, PersistLink
+from nereid.actors.persister import PersistWalkthrough
+from nereid.actors.protocol import (
+    ApplyWalkthroughOps,
+    ApplyWalkthroughOpsReply,
+    DiffWalkthrough,
+    GetWalkthrough,
+    GetWalkthroughNode,
+    GetWalkthroughSummary,
+    ResendToPersister,
+    StatWalkthrough,
+    WalkthroughChanged,
+    WalkthroughRequest,
+    WalkthroughStat,
+    WalkthroughSummary,
+)
+from nereid.actors.refusals import check_id_param, from_op_error
+from nereid.errors import ResourceNotFound
+from nereid.model import Walkthrough, WalkthroughNode
+from nereid.ops import OpError, WalkthroughState
+
+__all__ = [
+    "WalkthroughActor",
+    "WalkthroughActorState",
+    "walkthrough_actor_name",
+    "walkthrough_summary",
+]
+
+
+def walkthrough_actor_name(walkthrough_id: str) -> str:
+    """The registry name of a walkthrough's actor."""
+    return f"walkthrough:{walkthrough_id}"
+
+
+def walkthrough_summary(walkthrough: Walkthrough) -> WalkthroughSummary:
+    return WalkthroughSummary(
+        walkthrough_id=walkthrough.walkthrough_id,
+        title=walkthrough.title,
+        rev=walkthrough.rev,
+        nodes=len(walkthrough.nodes),
+        edges=len(walkthrough.edges),
+    )
+
+
+class WalkthroughActorState(msgspec.Struct, frozen=True, kw_only=True):
+    """The committed snapshot; `persisted_rev` as in `DiagramActorState`."""
+
+    state: WalkthroughState
+    persisted_rev: int | None = None
+
+    @classmethod
+    def of(cls, walkthrough: Walkthrough, *, persisted: bool) -> WalkthroughActorState:
+        return cls(
+            state=WalkthroughState(walkthrough=walkthrough),
+            persisted_rev=walkthrough.rev if persisted else None,
+        )
+
+
+class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
+    """One walkthrough. See the module docstring."""
+
+    def __init__(self, config: PersistConfig) -> None:
+        self._link = PersistLink(self, config)
+        self._s: WalkthroughActorState | None = None
+
+    @property
+    def current(self) -> WalkthroughActorState:
+        assert self._s is not None, "init has not run"
+        return self._s
+
+    @property
+    def walkthrough(self) -> Walkthrough:
+        return self.current.state.walkthrough
+
+    async def init(self, snapshot: WalkthroughActorState) -> None:
+        self._s = snapshot
+        if snapshot.persisted_rev != snapshot.state.rev:
+            await self._persist()
+
+    async def handle(self, message: WalkthroughRequest) -> object:
+        match message:
+            case GetWalkthrough():
+                return self.walkthrough
+            case GetWalkthroughSummary():
+                return walkthrough_summary(self.walkthrough)
+            case GetWalkthroughNode(node_id=node_id):
+                return self._node(node_id)
+            case StatWalkthrough():
+                w = self.walkthrough
+                return WalkthroughStat(rev=w.rev, nodes=len(w.nodes), edges=len(w.edges))
+            case ApplyWalkthroughOps():
+                return await self._apply(message)
+            case DiffWalkthrough(since_rev=since_rev):
+                try:
+                    return self.current.state.diff(since_rev)
+                except OpError as err:
+                    raise from_op_error(err) from None
+            case ResendToPersister():
+                await self._link.resend()
+                self._note_persisted()
+                return None
+            case _:
+                assert_never(message)
+
+    def _node(self, node_id: str) -> WalkthroughNode:
+        check_id_param("node_id", node_id)
+        walkthrough = self.walkthrough
+        for node in walkthrough.nodes:
+            if node.node_id == node_id:
+                return node
+        raise ResourceNotFound(
+            "walkthrough node not found",
+            data={"walkthrough_id": walkthrough.walkthrough_id, "node_id": node_id},
+        )
+
+    async def _apply(self, message: ApplyWalkthroughOps) -> ApplyWalkthroughOpsReply:
+        state = self.current.state
+        try:
+            if message.dry_run:
+                outcome = state.propose(message.base_rev, message.ops)
+                return ApplyWalkthroughOpsReply(
+                    new_rev=outcome.new_rev,
+                    applied=outcome.applied,
+                    delta=outcome.delta,
+                    dry_run=True,
+                )
+            new_state, outcome = state.apply(message.base_rev, message.ops)
+        except OpError as err:
+            raise from_op_error(err) from None
+        durable = False
+        if new_state is not state:
+            self._s = msgspec.structs.replace(self.current, state=new_state)
+            self.commit(self._s)
+            durable = await self._persist()
+            self.runtime.bus.publish(
+                WalkthroughChanged(
+                    walkthrough_id=new_state.walkthrough.walkthrough_id,
+                    rev=new_state.rev,
+                    delta=outcome.delta,
+                )
+            )
+        return ApplyWalkthroughOpsReply(
+            new_rev=outcome.new_rev, applied=outcome.applied, delta=outcome.delta, durable=durable
+        )
+
+    async def _persist(self) -> bool:
+        durable = await self._link.send(
+            "walkthrough", PersistWalkthrough(walkthrough=self.walkthrough)
+        )
+        self._note_persisted()
+        return durable
+
+    def _note_persisted(self) -> None:
+        current = self.current
+        if not self._link.enabled or self._link.unsent:
+            return
+        if current.persisted_rev != current.state.rev:
+            self._s = msgspec.structs.replace(current, persisted_rev=current.state.rev)
+            self.commit(self._s)

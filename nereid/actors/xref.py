@@ -1,0 +1,192 @@
+"""XrefActor (``xref``): owns the xrefs, derives their status, and knows which objects exist.
+
+- **Xrefs** are committed in its snapshot and persisted through ``index`` (the session meta).
+  Statuses are never stored: `xref.list` derives them from existence at the time of the
+  call, so they follow deletes, re-creates and ops at once (spec: "recomputed on delete").
+- **Existence index**: the latest `Diagram` snapshot of every live diagram. Diagram actors
+  cast `DiagramObserved` when they start and *before acknowledging* each new rev, and
+  ``session`` casts `DiagramRemoved` before acknowledging a delete; mailboxes are FIFO, so
+  any `CheckRefs` sent after an acknowledged change sees it (read-your-writes). That is why
+  this actor is fed by casts rather than by a bus subscription, which could lag behind a
+  client's next call. On (re)start it rebuilds the index by asking every ``diagram:*``
+  actor for its snapshot; a cast that arrives later with an older rev is ignored.
+
+Requests: `ListXrefs`, `XrefNeighbors`, `AddXref`, `RemoveXref`, `CheckRefs` (for the
+selection and spotlight checks of ``session`` and ``attention``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import assert_never
+
+import msgspec
+import trio
+
+from nereid.actors._actor import Actor
+from nereid.actors.persist_link import StoreXrefs
+from nereid.actors.protocol import (
+    AddXref,
+    AddXrefReply,
+    CheckRefs,
+    DiagramObserved,
+    DiagramRemoved,
+    GetDiagram,
+    ListXrefs,
+    RefsExistence,
+    RemoveXref,
+    RemoveXrefReply,
+    ResendToPersister,
+    XrefNeighbors,
+    XrefRequest,
+    XrefsChanged,
+)
+from nereid.actors.refusals import check_id_param, from_query_error, parse_ref_param
+from nereid.errors import InvalidParams, NereidError, ResourceNotFound
+from nereid.model import Diagram, ObjectRef, XRef, object_exists, xref_status
+from nereid.query.errors import QueryError
+from nereid.query.scope import QueryScope
+from nereid.query.xrefs import xref_list, xref_neighbors
+
+__all__ = ["XrefActor", "XrefActorState"]
+
+_log = logging.getLogger(__name__)
+
+_REBUILD_TIMEOUT = 5.0
+
+
+class XrefActorState(msgspec.Struct, frozen=True, kw_only=True):
+    """The committed snapshot: the xrefs, and whether ``index`` has taken them."""
+
+    xrefs: dict[str, XRef] = msgspec.field(default_factory=dict)
+    stored: bool = True
+
+
+class XrefActor(Actor[XrefActorState, XrefRequest]):
+    """See the module docstring."""
+
+    def __init__(self, *, index: str | None = "index", call_timeout: float = 5.0) -> None:
+        self._index = index
+        self._call_timeout = call_timeout
+        self._s = XrefActorState()
+        self._diagrams: dict[str, Diagram] = {}
+
+    async def init(self, snapshot: XrefActorState) -> None:
+        self._s = snapshot
+        await self._rebuild()
+
+    async def handle(self, message: XrefRequest) -> object:
+        if not self._s.stored:
+            await self._store()
+        match message:
+            case ListXrefs():
+                try:
+                    return xref_list(
+                        self._scope(),
+                        dangling_only=message.dangling_only,
+                        status=message.status,
+                        kind=message.kind,
+                        from_ref=message.from_ref,
+                        to_ref=message.to_ref,
+                        involves_ref=message.involves_ref,
+                        label_contains=message.label_contains,
+                        limit=message.limit,
+                    )
+                except QueryError as err:
+                    raise from_query_error(err) from None
+            case XrefNeighbors(object_ref=object_ref, direction=direction):
+                try:
+                    return xref_neighbors(self._scope(), object_ref=object_ref, direction=direction)
+                except QueryError as err:
+                    raise from_query_error(err) from None
+            case AddXref():
+                return await self._add(message)
+            case RemoveXref(xref_id=xref_id):
+                return await self._remove(xref_id)
+            case CheckRefs(refs=refs):
+                return RefsExistence(exists=tuple(self._exists(ref) for ref in refs))
+            case DiagramObserved(diagram=diagram):
+                known = self._diagrams.get(diagram.diagram_id)
+                if known is None or diagram.rev >= known.rev:
+                    self._diagrams[diagram.diagram_id] = diagram
+                return None
+            case DiagramRemoved(diagram_id=diagram_id):
+                self._diagrams.pop(diagram_id, None)
+                return None
+            case ResendToPersister():
+                return None  # `index` does the persisting; `stored` was retried above
+            case _:
+                assert_never(message)
+
+    # -- xrefs -----------------------------------------------------------------------------
+
+    async def _add(self, message: AddXref) -> AddXrefReply:
+        xref_id = check_id_param("xref_id", message.xref_id)
+        from_ref = parse_ref_param("from", message.from_ref)
+        to_ref = parse_ref_param("to", message.to_ref)
+        if xref_id in self._s.xrefs:
+            raise InvalidParams("xref_id already exists", data={"xref_id": xref_id})
+        xref = XRef(from_ref=from_ref, to_ref=to_ref, kind=message.kind, label=message.label)
+        self._set({**self._s.xrefs, xref_id: xref})
+        await self._store()
+        self.runtime.bus.publish(XrefsChanged(added=(xref_id,)))
+        status = xref_status(not self._exists(from_ref), not self._exists(to_ref))
+        return AddXrefReply(xref_id=xref_id, status=status)
+
+    async def _remove(self, xref_id: str) -> RemoveXrefReply:
+        check_id_param("xref_id", xref_id)
+        if xref_id not in self._s.xrefs:
+            raise ResourceNotFound("xref not found", data={"xref_id": xref_id})
+        self._set({k: v for k, v in self._s.xrefs.items() if k != xref_id})
+        await self._store()
+        self.runtime.bus.publish(XrefsChanged(removed=(xref_id,)))
+        return RemoveXrefReply(removed=True)
+
+    def _set(self, xrefs: dict[str, XRef]) -> None:
+        self._s = XrefActorState(xrefs=xrefs, stored=False)
+        self.commit(self._s)
+
+    async def _store(self) -> None:
+        """Hand the xrefs to ``index`` (bounded); on failure retried with the next message."""
+        if self._index is None:
+            return
+        index = self.runtime.registry.get(self._index)
+        if index is None:
+            return
+        try:
+            await index.call(StoreXrefs(xrefs=dict(self._s.xrefs)), timeout=self._call_timeout)
+        except NereidError as err:
+            _log.warning("xref: index did not take the xrefs: %s", err)
+            return
+        self._s = msgspec.structs.replace(self._s, stored=True)
+        self.commit(self._s)
+
+    # -- existence -------------------------------------------------------------------------
+
+    def _scope(self) -> QueryScope:
+        return QueryScope(diagrams=self._diagrams, xrefs=self._s.xrefs)
+
+    def _exists(self, ref: ObjectRef) -> bool:
+        diagram = self._diagrams.get(ref.diagram_id)
+        return diagram is not None and object_exists(diagram, ref)
+
+    async def _rebuild(self) -> None:
+        """Ask every live diagram actor for its snapshot (in parallel, bounded)."""
+        registry = self.runtime.registry
+        found: dict[str, Diagram] = {}
+
+        async def fetch(name: str) -> None:
+            address = registry.get(name)
+            if address is None:
+                return
+            try:
+                diagram = await address.call(GetDiagram(), timeout=_REBUILD_TIMEOUT)
+            except NereidError as err:
+                _log.warning("xref: no snapshot from %s: %s", name, err)
+                return
+            found[diagram.diagram_id] = diagram
+
+        async with trio.open_nursery() as nursery:
+            for name in registry.names("diagram:"):
+                nursery.start_soon(fetch, name)
+        self._diagrams = found

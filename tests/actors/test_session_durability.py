@@ -1,0 +1,156 @@
+"""The commit rule: acknowledged revs survive actor restarts and reach the folder."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+from session_testkit import Gate, add_node, create, inline, memory_session, saved_session
+
+from nereid.actors.persist_link import PersistConfig
+from nereid.actors.persister import PersisterState, spawn_persister
+from nereid.actors.protocol import (
+    ApplyDiagramOps,
+    CheckRefs,
+    DeleteDiagram,
+    GetActive,
+    GetDiagram,
+    ListDiagrams,
+    OpenDiagram,
+)
+from nereid.actors.tree import open_session
+from nereid.model import Session, parse_ref
+from nereid.store.files import MemoryFiles
+from nereid.store.session_io import load_session
+
+
+@pytest.mark.parametrize("with_files", [True, False], ids=["folder", "memory-only"])
+async def test_a_killed_diagram_actor_restarts_at_the_acknowledged_rev(with_files: bool) -> None:
+    tree = (
+        memory_session()
+        if with_files
+        else open_session(Session(session_id="s:mem"), files=None, durable=False)
+    )
+    async with tree as handle:
+        await create(handle, diagram_id="d")
+        diagram = handle.diagram("d")
+        reply = await diagram.call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+        handle.registry.crash("diagram:d")
+        snapshot = await diagram.call(GetDiagram())
+        assert snapshot.rev == reply.new_rev == 1
+        exists = await handle.xref.call(CheckRefs(refs=(parse_ref("d:d/flow/node/n:c"),)))
+        assert exists.exists == (True,)
+        again = await diagram.call(ApplyDiagramOps(base_rev=1, ops=(add_node("n:e"),)))
+        assert again.new_rev == 2
+
+
+async def test_acknowledged_revs_reach_the_folder_after_a_persister_crash(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    files = MemoryFiles()
+    gate = Gate()
+    async with memory_session(files=files, run_blocking=gate) as handle:
+        await create(handle, diagram_id="d")
+        await handle.flush()
+        diagram = handle.diagram("d")
+        gate.close()  # the next save hangs in the middle
+        for rev in range(3):
+            await diagram.call(ApplyDiagramOps(base_rev=rev, ops=(add_node(f"n:r{rev}"),)))
+        await trio.sleep(1)  # the debounced save started and is stuck
+        assert gate.started >= 2
+        handle.registry.crash("persister")
+        await diagram.call(ApplyDiagramOps(base_rev=3, ops=(add_node("n:last"),)))
+        gate.open.set()
+        await handle.flush()
+        stored = saved_session(files).diagrams["d"]
+        assert stored.rev == 4
+
+
+async def test_durable_replies_wait_for_the_disk() -> None:
+    files = MemoryFiles()
+    async with memory_session(files=files, durable=True) as handle:
+        created = await create(handle, diagram_id="d")
+        assert "d" in saved_session(files).diagrams
+        assert created.diagram.rev == 0
+        reply = await handle.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+        assert reply.durable
+        assert saved_session(files).diagrams["d"].rev == 1
+
+
+async def test_a_stuck_persister_never_hangs_a_reply(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    files = MemoryFiles()
+    gate = Gate()
+    config = PersistConfig(cast_timeout=1.0, flush_timeout=2.0)
+    async with memory_session(files=files, durable=True, run_blocking=gate, config=config) as h:
+        await create(h, diagram_id="d")
+        gate.close()
+        started = trio.current_time()
+        reply = await h.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+        waited = trio.current_time() - started
+        assert reply.new_rev == 1 and not reply.durable
+        assert waited <= config.cast_timeout + 2 * config.flush_timeout
+        gate.open.set()
+        await h.flush()
+        assert saved_session(files).diagrams["d"].rev == 1
+
+
+async def test_state_the_persister_missed_is_sent_again(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The persister is gone for a while (stopped, later respawned with the folder's
+    state): the diagram keeps what it could not hand over and re-sends it."""
+    files = MemoryFiles()
+    config = PersistConfig(retry_delay=1.0)
+    async with memory_session(files=files, config=config) as handle:
+        await create(handle, diagram_id="d")
+        await handle.flush()
+        root = handle.runtime.root
+        await root.stop("persister")
+        await root.stop("persister.timer")
+        reply = await handle.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+        assert reply.new_rev == 1
+        await spawn_persister(
+            root,
+            files=files,
+            initial=PersisterState.loaded(load_session(files)),
+            run_blocking=inline,
+        )
+        assert saved_session(files).diagrams["d"].rev == 0
+        await trio.sleep(5)  # the retry timer fires, the diagram re-sends rev 1
+        await handle.flush()
+        assert saved_session(files).diagrams["d"].rev == 1
+
+
+async def test_delete_removes_the_files_and_session_restarts_keep_the_directory() -> None:
+    files = MemoryFiles()
+    async with memory_session(files=files) as handle:
+        await create(handle, diagram_id="a")
+        await create(handle, diagram_id="b")
+        await handle.session.call(OpenDiagram(diagram_id="a"))
+        await handle.flush()
+        assert {"diagrams/a.mmd", "diagrams/b.mmd"} <= set(files.files)
+        handle.registry.crash("session")
+        active = await handle.session.call(GetActive())
+        assert active.active_diagram_id == "a"
+        await handle.session.call(DeleteDiagram(diagram_id="b"))
+        await handle.flush()
+        assert "diagrams/b.mmd" not in files.files
+        stored = saved_session(files)
+        assert set(stored.diagrams) == {"a"} and stored.active_diagram_id == "a"
+
+
+async def test_a_loaded_folder_comes_back_as_actors() -> None:
+    files = MemoryFiles()
+    async with memory_session(files=files) as handle:
+        await create(handle, diagram_id="a")
+        await handle.diagram("a").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+    # leaving the block saved everything
+    loaded = load_session(files)
+    async with memory_session(files=files, session=loaded.session) as handle:
+        listing = await handle.session.call(ListDiagrams())
+        assert [(d.diagram_id, d.rev) for d in listing.diagrams] == [("a", 1)]
+        assert listing.active_diagram_id == "a"
+        exists = await handle.xref.call(CheckRefs(refs=(parse_ref("d:a/flow/node/n:c"),)))
+        assert exists.exists == (True,)
