@@ -1,1 +1,80 @@
-"""nereid.render."""
+"""Text rendering of diagrams and walkthroughs, with a span map for highlighting.
+
+Pure functions of the model (no I/O): `render_diagram(diagram, options)` dispatches on the
+diagram kind; every renderer returns a `Rendered` (text, lines, spans, width, height). The
+building blocks (canvas, glyph sets, spans, text measurement) are public for the renderers
+and for tests; `nereid/render/README.md` describes them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nereid.model.diagram import Diagram
+from nereid.model.flowchart import FlowchartAst
+from nereid.render.canvas import Canvas, CanvasError
+from nereid.render.errors import RenderError
+from nereid.render.glyphs import ASCII, UNICODE, GlyphSet, glyph_set
+from nereid.render.options import Rendered, RenderOptions
+from nereid.render.spans import Span, SpanMap, SpanRecorder
+from nereid.render.text import slice_cells, text_width, truncate, wrap_text
+
+if TYPE_CHECKING:
+    from nereid.model.sequence import SequenceAst
+    from nereid.model.walkthrough import Walkthrough
+
+__all__ = [
+    "ASCII",
+    "UNICODE",
+    "Canvas",
+    "CanvasError",
+    "GlyphSet",
+    "RenderError",
+    "RenderOptions",
+    "Rendered",
+    "Span",
+    "SpanMap",
+    "SpanRecorder",
+    "glyph_set",
+    "render_diagram",
+    "render_flowchart",
+    "render_sequence",
+    "render_walkthrough",
+    "slice_cells",
+    "text_width",
+    "truncate",
+    "wrap_text",
+]
+
+
+def render_flowchart(
+    ast: FlowchartAst, diagram_id: str, options: RenderOptions | None = None
+) -> Rendered:
+    """Render a flowchart (nereid.render.flowchart)."""
+    from nereid.render.flowchart import render_flowchart as _render_flowchart
+
+    return _render_flowchart(ast, diagram_id, options or RenderOptions())
+
+
+def render_sequence(
+    ast: SequenceAst, diagram_id: str, options: RenderOptions | None = None
+) -> Rendered:
+    """Render a sequence diagram (nereid.render.sequence)."""
+    from nereid.render.sequence import render_sequence as _render_sequence
+
+    return _render_sequence(ast, diagram_id, options or RenderOptions())
+
+
+def render_walkthrough(walkthrough: Walkthrough, options: RenderOptions | None = None) -> Rendered:
+    """Render a walkthrough (nereid.render.walkthrough)."""
+    from nereid.render.walkthrough import render_walkthrough as _render_walkthrough
+
+    return _render_walkthrough(walkthrough, options or RenderOptions())
+
+
+def render_diagram(diagram: Diagram, options: RenderOptions | None = None) -> Rendered:
+    """Render a diagram of either kind; raises RenderError if the model is inconsistent."""
+    options = options or RenderOptions()
+    if isinstance(diagram.ast, FlowchartAst):
+        return render_flowchart(diagram.ast, diagram.diagram_id, options)
+    return render_sequence(diagram.ast, diagram.diagram_id, options)

@@ -1,0 +1,99 @@
+"""Channel routing between two layers: a track row for every segment that changes column.
+
+The classic left-edge algorithm with vertical constraints: a segment leaving the upper layer
+at column a turns above any segment entering the lower layer at column a, so vertical runs
+never overlap; a cycle of such constraints (two edges swapping columns) is broken with a
+dogleg through a free column. Runs that share a track keep a blank cell between them.
+"""
+
+from __future__ import annotations
+
+__all__ = ["assign_tracks"]
+
+
+def assign_tracks(
+    segments: list[tuple[int, int, int, int]], busy: set[int]
+) -> tuple[int, dict[tuple[int, int], list[tuple[int, int]]]]:
+    """Give every segment (edge, index in its chain, upper column, lower column) that
+    changes column a track; `busy` holds columns a dogleg must not use (frame sides).
+
+    Returns the number of tracks and, per bent segment keyed by (edge, index), its bend
+    points as (column, track) pairs from top to bottom: two points, or four for a dogleg.
+    """
+    # part: 0 whole segment, 1 first half of a dogleg, 2 second half
+    parts: list[tuple[int, int, int, int, int]] = [
+        (edge, j, a, b, 0) for edge, j, a, b in segments if a != b
+    ]
+    if not parts:
+        return 0, {}
+    busy = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
+    placed: dict[int, int] = {}
+    track = 0
+    above = _vertical_constraints(parts)
+    remaining = _by_left_end(parts, placed)
+    while remaining:
+        last_end = -(1 << 30)
+        taken: list[int] = []
+        for s in remaining:
+            if any(placed.get(p, track) >= track for p in above[s]):
+                continue
+            low, high = min(parts[s][2:4]), max(parts[s][2:4])
+            if low > last_end + 1:
+                taken.append(s)
+                last_end = high
+        if not taken:
+            whole = [s for s in remaining if parts[s][4] == 0]
+            if not whole:  # cannot happen: halves of a dogleg are ordered
+                taken = [remaining[0]]
+            else:
+                _dogleg(parts, whole[0], busy)
+                above = _vertical_constraints(parts)
+                remaining = _by_left_end(parts, placed)
+                continue
+        for s in taken:
+            placed[s] = track
+        taken_set = set(taken)
+        remaining = [s for s in remaining if s not in taken_set]
+        track += 1
+    bends: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for s, (edge, j, a, b, _) in enumerate(parts):
+        bends.setdefault((edge, j), []).extend(((a, placed[s]), (b, placed[s])))
+    return track, bends
+
+
+def _by_left_end(parts: list[tuple[int, int, int, int, int]], placed: dict[int, int]) -> list[int]:
+    return sorted(
+        (s for s in range(len(parts)) if s not in placed),
+        key=lambda s: (min(parts[s][2:4]), max(parts[s][2:4]), s),
+    )
+
+
+def _vertical_constraints(parts: list[tuple[int, int, int, int, int]]) -> list[list[int]]:
+    """For each part, the parts that must take a higher track."""
+    enters_at: dict[int, list[int]] = {}
+    for index, (_, _, _, b, part) in enumerate(parts):
+        if part != 1:
+            enters_at.setdefault(b, []).append(index)
+    firsts = {(p[0], p[1]): k for k, p in enumerate(parts) if p[4] == 1}
+    above: list[list[int]] = [[] for _ in parts]
+    for index, (edge, j, a, _, part) in enumerate(parts):
+        if part != 2:
+            for other in enters_at.get(a, ()):
+                if other != index:
+                    above[other].append(index)
+        else:
+            above[index].append(firsts[(edge, j)])
+    return above
+
+
+def _dogleg(parts: list[tuple[int, int, int, int, int]], index: int, busy: set[int]) -> None:
+    edge, j, a, b, _ = parts[index]
+    step = 1
+    while True:
+        for c in (b + step, b - step):
+            if c >= 0 and c not in busy:
+                busy.add(c)
+                parts[index] = (edge, j, a, c, 1)
+                parts.append((edge, j, c, b, 2))
+                return
+        step += 1

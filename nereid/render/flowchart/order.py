@@ -1,0 +1,194 @@
+"""Crossing reduction: the order of items inside each layer.
+
+Alternating down/up barycenter sweeps over the layered graph (dummy nodes included, so long
+edges take part), then adjacent transposition on small graphs; the ordering with the fewest
+crossings seen is kept. Members of a subgraph stay contiguous in every layer and sibling
+subgraphs keep one left-to-right order in all layers, so their frames can be rectangles.
+Work is bounded: the sweep count shrinks as the graph grows.
+"""
+
+from __future__ import annotations
+
+__all__ = ["count_crossings", "order_layers"]
+
+_MAX_SWEEPS = 12
+_SWEEP_BUDGET = 400_000  # item visits across all sweeps
+_TRANSPOSE_LIMIT = 600  # items; transposition is quadratic in degree per pair
+_TRANSPOSE_EVERY_SWEEP = 120  # items; small graphs also transpose after every sweep
+_PATIENCE = 3  # sweeps without improvement before giving up
+
+
+def order_layers(
+    layers: list[list[int]],
+    up: list[list[int]],
+    down: list[list[int]],
+    paths: list[tuple[int, ...]],
+    cluster_count: int,
+) -> list[list[int]]:
+    """Reorder `layers` (lists of item ids) to reduce edge crossings.
+
+    `up[i]` / `down[i]` are item i's neighbours in the layer above / below; `paths[i]` the
+    subgraph indices containing item i, outermost first.
+    """
+    item_count = len(paths)
+    pos = [0] * item_count
+    layers = [list(layer) for layer in layers]
+    _index(layers, pos)
+    if item_count == 0:
+        return layers
+    if cluster_count:
+        # Make every subgraph contiguous before anything else (sweeps keep it so).
+        initial = _group_keys(layers, paths, pos, cluster_count)
+        no_neighbours: list[list[int]] = [[] for _ in range(item_count)]
+        for layer in layers:
+            _sort_layer(layer, no_neighbours, pos, max(len(layer), 1), paths, initial)
+        _index(layers, pos)
+    sweeps = max(2, min(_MAX_SWEEPS, _SWEEP_BUDGET // max(item_count, 1)))
+    best = [list(layer) for layer in layers]
+    best_crossings = count_crossings(layers, down, pos)
+    stale = 0
+    for sweep in range(sweeps):
+        if best_crossings == 0 or stale >= _PATIENCE:
+            break
+        downward = sweep % 2 == 0
+        groups = _group_keys(layers, paths, pos, cluster_count) if cluster_count else None
+        span = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
+        for index in span:
+            neighbours = up if downward else down
+            other = layers[index - 1] if downward else layers[index + 1]
+            _sort_layer(layers[index], neighbours, pos, len(other), paths, groups)
+            for p, item in enumerate(layers[index]):
+                pos[item] = p
+        if item_count <= _TRANSPOSE_EVERY_SWEEP:
+            _transpose(layers, up, down, pos, paths)
+        crossings = count_crossings(layers, down, pos)
+        if crossings < best_crossings:
+            best_crossings = crossings
+            best = [list(layer) for layer in layers]
+            stale = 0
+        else:
+            stale += 1
+    if item_count <= _TRANSPOSE_LIMIT and best_crossings:
+        _index(best, pos)
+        _transpose(best, up, down, pos, paths)
+    return best
+
+
+def count_crossings(layers: list[list[int]], down: list[list[int]], pos: list[int]) -> int:
+    """Edge crossings between all pairs of consecutive layers (inversion counting)."""
+    total = 0
+    for index in range(len(layers) - 1):
+        lower = len(layers[index + 1])
+        pairs = sorted((pos[a], pos[b]) for a in layers[index] for b in down[a])
+        if len(pairs) < 2:
+            continue
+        tree = [0] * (lower + 1)
+        seen = 0
+        for _, target in pairs:
+            # count earlier pairs whose lower end is right of `target`
+            i = target + 1
+            not_greater = 0
+            while i > 0:
+                not_greater += tree[i]
+                i -= i & -i
+            total += seen - not_greater
+            i = target + 1
+            while i <= lower:
+                tree[i] += 1
+                i += i & -i
+            seen += 1
+    return total
+
+
+def _index(layers: list[list[int]], pos: list[int]) -> None:
+    for layer in layers:
+        for p, item in enumerate(layer):
+            pos[item] = p
+
+
+def _group_keys(
+    layers: list[list[int]], paths: list[tuple[int, ...]], pos: list[int], cluster_count: int
+) -> list[float]:
+    """Mean relative position of every subgraph's items: one global order per subgraph."""
+    sums = [0.0] * cluster_count
+    counts = [0] * cluster_count
+    for layer in layers:
+        size = len(layer)
+        for item in layer:
+            rel = (pos[item] + 0.5) / size
+            for cluster in paths[item]:
+                sums[cluster] += rel
+                counts[cluster] += 1
+    return [sums[c] / counts[c] if counts[c] else 0.5 for c in range(cluster_count)]
+
+
+def _sort_layer(
+    layer: list[int],
+    neighbours: list[list[int]],
+    pos: list[int],
+    other_size: int,
+    paths: list[tuple[int, ...]],
+    groups: list[float] | None,
+) -> None:
+    size = len(layer)
+    keys: dict[int, float] = {}
+    for item in layer:
+        adjacent = neighbours[item]
+        if len(adjacent) == 1:
+            keys[item] = (pos[adjacent[0]] + 0.5) / other_size
+        elif adjacent:
+            total = 0
+            for n in adjacent:
+                total += pos[n]
+            keys[item] = (total / len(adjacent) + 0.5) / other_size
+        else:
+            keys[item] = (pos[item] + 0.5) / size
+    if groups is None:
+        layer.sort(key=lambda item: (keys[item], pos[item]))
+        return
+
+    def hierarchical(item: int) -> tuple[tuple[float, int], ...]:
+        path = paths[item]
+        return (*((groups[c], c) for c in path), (keys[item], -1 - pos[item]))
+
+    # Items of the same subgraph compare equal on the outer levels, so they stay together;
+    # a plain item sorts among subgraphs by its own key.
+    layer.sort(key=lambda item: _flatten(hierarchical(item), pos[item]))
+
+
+def _flatten(key: tuple[tuple[float, int], ...], position: int) -> tuple[object, ...]:
+    return (*key, position)
+
+
+def _transpose(
+    layers: list[list[int]],
+    up: list[list[int]],
+    down: list[list[int]],
+    pos: list[int],
+    paths: list[tuple[int, ...]],
+) -> None:
+    for _ in range(4):
+        improved = False
+        for layer in layers:
+            for p in range(len(layer) - 1):
+                a, b = layer[p], layer[p + 1]
+                if paths[a] != paths[b]:
+                    continue  # swapping across subgraph borders would split a subgraph
+                before = _pair_crossings(a, b, up, pos) + _pair_crossings(a, b, down, pos)
+                after = _pair_crossings(b, a, up, pos) + _pair_crossings(b, a, down, pos)
+                if after < before:
+                    layer[p], layer[p + 1] = b, a
+                    pos[a], pos[b] = p + 1, p
+                    improved = True
+        if not improved:
+            break
+
+
+def _pair_crossings(left: int, right: int, neighbours: list[list[int]], pos: list[int]) -> int:
+    count = 0
+    for a in neighbours[left]:
+        pa = pos[a]
+        for b in neighbours[right]:
+            if pos[b] < pa:
+                count += 1
+    return count

@@ -1,0 +1,142 @@
+"""Draw a laid-out flowchart onto a canvas and return text plus span map."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from nereid.model.flowchart import FlowchartAst
+from nereid.model.refs import FLOW_EDGE, FLOW_NODE, FLOW_NOTE, FLOW_SUBGRAPH, ObjectRef
+from nereid.render.canvas import Canvas
+from nereid.render.flowchart.geometry import EdgeDraw, FrameDraw, NodeDraw
+from nereid.render.flowchart.layout import layout_flowchart
+from nereid.render.flowchart.shapes import draw_shape
+from nereid.render.glyphs import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    STYLE_DOTTED,
+    STYLE_HEAVY,
+    STYLE_LIGHT,
+    STYLE_ROUND,
+    UP,
+    GlyphSet,
+    glyph_set,
+)
+from nereid.render.options import Rendered, RenderOptions
+from nereid.render.text import text_width
+
+__all__ = ["render_flowchart"]
+
+_BACK: Final = {"down": UP, "up": DOWN, "right": LEFT, "left": RIGHT}
+_LINE_STYLE: Final = {"solid": STYLE_LIGHT, "dotted": STYLE_DOTTED, "thick": STYLE_HEAVY}
+
+
+def render_flowchart(ast: FlowchartAst, diagram_id: str, options: RenderOptions) -> Rendered:
+    """Render a flowchart as text with a span per node, edge (path, heads, label) and
+    subgraph frame. Raises RenderError if an edge names an unknown node."""
+    geometry = layout_flowchart(ast, options)
+    glyphs = glyph_set(options.ascii)
+    canvas = Canvas(geometry.width, geometry.height, glyphs)
+    for frame in geometry.frames:
+        _draw_frame(canvas, frame, diagram_id, frame.title_col)
+    for node in geometry.nodes:
+        _draw_node(canvas, node, diagram_id, options.ascii)
+    for edge in geometry.edges:
+        _draw_edge(canvas, edge, diagram_id, glyphs)
+    for frame in geometry.frames:
+        _draw_title(canvas, frame, diagram_id, frame.title_col)
+    return Rendered.from_canvas(canvas)
+
+
+def _draw_frame(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -> None:
+    """The frame's border; on a TD/BT frame the top border leaves room for the title
+    (starting at column `start`, with a blank either side)."""
+    owner = ObjectRef(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
+    top, left, bottom, right = frame.rect
+    if not (frame.title_on_border and frame.title):
+        canvas.box(top, left, bottom, right, STYLE_ROUND, owner)
+        return
+    gap_start, gap_end = start - 1, start + text_width(frame.title[0])
+    canvas.vline(left, top, bottom, STYLE_ROUND, owner)
+    canvas.vline(right, top, bottom, STYLE_ROUND, owner)
+    canvas.hline(bottom, left, right, STYLE_ROUND, owner)
+    if gap_start - 1 > left:
+        canvas.hline(top, left, gap_start - 1, STYLE_ROUND, owner)
+    else:
+        canvas.add_arms(top, left, RIGHT, STYLE_ROUND)
+    if gap_end + 1 < right:
+        canvas.hline(top, gap_end + 1, right, STYLE_ROUND, owner)
+    else:
+        canvas.add_arms(top, right, LEFT, STYLE_ROUND)
+
+
+def _draw_title(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -> None:
+    owner = ObjectRef(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
+    top, left, _, _ = frame.rect
+    if frame.title_on_border:
+        for line in frame.title:
+            canvas.put_text(top, start, line, owner)
+    else:
+        for k, line in enumerate(frame.title):
+            canvas.put_text(top + 1 + k, left + 2, line, owner)
+
+
+def _draw_node(canvas: Canvas, node: NodeDraw, diagram_id: str, ascii: bool) -> None:
+    owner = ObjectRef(diagram_id, FLOW_NODE, node.node_id)
+    top, left, bottom, right = node.rect
+    draw_shape(canvas, node.style, top, left, bottom, right, owner, ascii)
+    width = right - left + 1
+    row = top + 1 + (1 if node.style.lid else 0)
+    note_lines = node.note.split("\n") if node.note is not None else []
+    rows = len(node.lines) + len(note_lines)
+    row += max(0, (bottom - row - rows) // 2)
+    for line in node.lines:
+        canvas.put_text(row, left + (width - text_width(line)) // 2, line, owner)
+        row += 1
+    note_owner = ObjectRef(diagram_id, FLOW_NOTE, node.node_id)
+    for line in note_lines:
+        canvas.put_text(row, left + (width - text_width(line)) // 2, line, note_owner)
+        row += 1
+
+
+def _draw_edge(canvas: Canvas, edge: EdgeDraw, diagram_id: str, glyphs: GlyphSet) -> None:
+    owner = ObjectRef(diagram_id, FLOW_EDGE, edge.edge_id)
+    if edge.line != "invisible":
+        style = _LINE_STYLE.get(edge.line, STYLE_LIGHT)
+        for piece in edge.pieces:
+            points = _trim_to_lines(canvas, piece, edge.anchors)
+            for (r0, c0), (r1, c1) in zip(points, points[1:], strict=False):
+                if r0 == r1 and c0 == c1:
+                    continue
+                if r0 == r1:
+                    canvas.hline(r0, c0, c1, style, owner)
+                else:
+                    canvas.vline(c0, r0, r1, style, owner)
+        for row, col, travel, kind in edge.heads:
+            if kind == "arrow":
+                glyph = glyphs.arrow[travel]
+            elif kind == "circle":
+                glyph = glyphs.circle
+            else:
+                glyph = glyphs.cross
+            canvas.put_char(row, col, glyph, owner, joins=_BACK[travel])
+    for label in edge.labels:
+        canvas.put_text(label.row, label.col, label.text, owner)
+
+
+def _trim_to_lines(
+    canvas: Canvas, piece: list[tuple[int, int]], anchors: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Stop a piece one cell short of an anchor that is a marker glyph, not a line cell, so
+    the line does not erase a shape's side marker."""
+    points = list(piece)
+    for index, neighbour in ((0, 1), (-1, -2)):
+        if len(points) < 2:
+            break
+        cell = points[index]
+        if cell in anchors and canvas.arms(*cell) == 0 and not canvas.is_blank(*cell):
+            other = points[neighbour]
+            step_r = (other[0] > cell[0]) - (other[0] < cell[0])
+            step_c = (other[1] > cell[1]) - (other[1] < cell[1])
+            points[index] = (cell[0] + step_r, cell[1] + step_c)
+    return points

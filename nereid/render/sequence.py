@@ -1,0 +1,283 @@
+"""Sequence diagram rendering: draws a `SequenceLayout` on a canvas and records the span map.
+
+Drawing order matters because line cells merge and text replaces: heads and lifelines first,
+then block frames (their lines cross lifelines as `┼`), message lines with their inline label
+and arrowheads, notes (which blank the lifelines they cover), activation bars (the lifeline
+turns heavy `┃` where it still shows as a lifeline, not where a border crosses it), and the
+remaining text last. Lifeline and activation spans are read back from the finished canvas, so
+they hold exactly the cells that still show those lines.
+
+Span categories (render.md §11, with Nereid's additions): `seq/participant` (head and visible
+lifeline cells), `seq/message` (line, heads and label), `seq/block` (frame and labels),
+`seq/section` (its band of the frame), `seq/note` (the note box), `seq/activation` (the bar of
+an `activate` statement, also owned by the `deactivate` that ends it; bars opened by a `+`
+marker belong to the participant only, as they have no object of their own).
+"""
+
+from __future__ import annotations
+
+from nereid.model.refs import (
+    SEQ_ACTIVATION,
+    SEQ_BLOCK,
+    SEQ_MESSAGE,
+    SEQ_NOTE,
+    SEQ_PARTICIPANT,
+    SEQ_SECTION,
+    ObjectRef,
+)
+from nereid.model.sequence import SequenceAst
+from nereid.render.canvas import Canvas
+from nereid.render.glyphs import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    STYLE_DOTTED,
+    STYLE_HEAVY,
+    STYLE_LIGHT,
+    STYLE_ROUND,
+    UP,
+    GlyphSet,
+    glyph_set,
+)
+from nereid.render.options import Rendered, RenderOptions
+from nereid.render.sequence_arrows import HeadKind
+from nereid.render.sequence_heads import draw_head
+from nereid.render.sequence_layout import (
+    SELF_LOOP,
+    FramePlan,
+    MessagePlan,
+    NotePlan,
+    SequenceLayout,
+    layout_sequence,
+)
+from nereid.render.text import text_width
+
+__all__ = ["render_sequence"]
+
+
+def render_sequence(ast: SequenceAst, diagram_id: str, options: RenderOptions) -> Rendered:
+    """Render `ast` as text art with a span map keyed by `d:<diagram_id>/seq/...` refs.
+
+    Raises RenderError when the AST refers to unknown participants or messages.
+    """
+    layout = layout_sequence(ast, options)
+    if not layout.heads and not layout.title:
+        return Rendered.from_lines([], {})
+    canvas = Canvas(layout.width, layout.height, glyph_set(options.ascii))
+    _Painter(canvas, layout, diagram_id).paint()
+    return Rendered.from_canvas(canvas)
+
+
+def _line_runs(canvas: Canvas, col: int, top: int, bottom: int) -> list[tuple[int, int]]:
+    """Runs of rows of column `col` between `top` and `bottom` that still show a line."""
+    arms = canvas.arms
+    runs: list[tuple[int, int]] = []
+    first = -1
+    for row in range(top, bottom + 1):
+        if arms(row, col):
+            if first < 0:
+                first = row
+        elif first >= 0:
+            runs.append((first, row - 1))
+            first = -1
+    if first >= 0:
+        runs.append((first, bottom))
+    return runs
+
+
+class _Painter:
+    def __init__(self, canvas: Canvas, layout: SequenceLayout, diagram_id: str) -> None:
+        self.canvas = canvas
+        self.glyphs: GlyphSet = canvas.glyphs
+        self.layout = layout
+        self.diagram_id = diagram_id
+        self._message_refs: dict[str, ObjectRef] = {}
+
+    def ref(self, category: tuple[str, str], object_id: str) -> ObjectRef:
+        return ObjectRef(diagram_id=self.diagram_id, category=category, object_id=object_id)
+
+    def message_ref(self, plan: MessagePlan) -> ObjectRef:
+        ref = self._message_refs.get(plan.message.message_id)
+        if ref is None:
+            ref = self._message_refs[plan.message.message_id] = self.ref(
+                SEQ_MESSAGE, plan.message.message_id
+            )
+        return ref
+
+    def paint(self) -> None:
+        layout = self.layout
+        canvas = self.canvas
+        if layout.title:
+            col = (layout.width - text_width(layout.title)) // 2
+            canvas.put_text(layout.title_row, col, layout.title)
+        starts = self._heads_and_lifelines()
+        for frame in layout.frames:
+            self._frame(frame)
+        for message in layout.messages:
+            self._message_lines(message)
+        for note in layout.notes:
+            self._note(note)
+        for bar in layout.activations:
+            self._activation_bar(bar.x, bar.top, bar.bottom)
+        for message in layout.messages:
+            self._message_label(message)
+        for frame in layout.frames:
+            canvas.put_text(frame.top, frame.label_col, frame.label)
+            for section in frame.sections[1:]:
+                canvas.put_text(section.start, section.label_col, section.label)
+        self._lifeline_spans(starts)
+
+    # -- heads, lifelines, activations -------------------------------------------------------
+
+    def _heads_and_lifelines(self) -> list[int]:
+        layout = self.layout
+        starts: list[int] = []
+        for head in layout.heads:
+            owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
+            top = layout.head_top + layout.head_height - head.shape.height
+            start = draw_head(self.canvas, head.shape, top, head.x, owner)
+            if start < layout.bottom:
+                self.canvas.vline(head.x, start, layout.bottom)
+            starts.append(start)
+        return starts
+
+    def _activation_bar(self, x: int, top: int, bottom: int) -> None:
+        """Make the lifeline heavy over `top..bottom`, where it shows as a lifeline: frame
+        and note borders crossing it keep their own look."""
+        canvas = self.canvas
+        for row in range(top, bottom + 1):
+            arms = canvas.arms(row, x)
+            if arms & (UP | DOWN) and (arms & (LEFT | RIGHT)) != (LEFT | RIGHT):
+                canvas.add_arms(row, x, 0, STYLE_HEAVY, force_style=True)
+
+    def _lifeline_spans(self, starts: list[int]) -> None:
+        canvas = self.canvas
+        bottom = self.layout.bottom
+        for head, start in zip(self.layout.heads, starts, strict=True):
+            owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
+            for first, last in _line_runs(canvas, head.x, start, bottom):
+                canvas.spans.add_column(owner, head.x, first, last)
+        for bar in self.layout.activations:
+            for aid in bar.activation_ids:
+                owner = self.ref(SEQ_ACTIVATION, aid)
+                for first, last in _line_runs(canvas, bar.x, bar.top, bar.bottom):
+                    canvas.spans.add_column(owner, bar.x, first, last)
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _frame(self, frame: FramePlan) -> None:
+        canvas = self.canvas
+        block = self.ref(SEQ_BLOCK, frame.block.block_id)
+        canvas.box(frame.top, frame.left, frame.bottom, frame.right, STYLE_LIGHT, block)
+        for section in frame.sections[1:]:
+            canvas.hline(section.start, frame.left, frame.right, STYLE_DOTTED, block)
+        for section in frame.sections:
+            owner = self.ref(SEQ_SECTION, section.section.section_id)
+            canvas.claim(owner, section.start, frame.left, frame.right)
+            canvas.claim(owner, section.end, frame.left, frame.right)
+            for row in range(section.start + 1, section.end):
+                canvas.claim(owner, row, frame.left, frame.left)
+                canvas.claim(owner, row, frame.right, frame.right)
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def _head_glyph(self, kind: HeadKind, direction: str) -> str:
+        if kind == "arrow":
+            return self.glyphs.arrow[direction]
+        if kind == "cross":
+            return self.glyphs.cross
+        if self.glyphs.name == "ascii":  # Mermaid's own async mark reads better than `>`
+            return ")" if direction == "right" else "("
+        return self.glyphs.hollow_arrow[direction]
+
+    def _message_lines(self, plan: MessagePlan) -> None:
+        canvas = self.canvas
+        owner = self.message_ref(plan)
+        look = plan.look
+        style = STYLE_DOTTED if look.dashed else STYLE_LIGHT
+        row = plan.arrow_row
+        if plan.is_self:
+            x = plan.from_x
+            corner = x + SELF_LOOP
+            bottom = plan.head_row
+            canvas.hline(row, x + 1 if look.tail != "none" else x, corner, style, owner)
+            canvas.vline(corner, row, bottom, style, owner)
+            canvas.hline(bottom, x + 1 if look.head != "none" else x, corner, style, owner)
+            if look.head != "none":
+                canvas.put_char(bottom, x + 1, self._head_glyph(look.head, "left"), owner)
+            if look.tail != "none":
+                canvas.put_char(row, x + 1, self._head_glyph(look.tail, "left"), owner)
+            return
+        sx, tx = plan.from_x, plan.to_x
+        step = 1 if tx > sx else -1
+        start = sx + step if look.tail != "none" else sx
+        end = tx - step if look.head != "none" else tx
+        if plan.lines:
+            # The label's last line sits in a gap of the line, a blank cell either side.
+            inline = plan.lines[-1]
+            lo, hi = self._label_room(plan)
+            width = text_width(inline)
+            col = lo + (hi - lo + 1 - width - 2) // 2 + 1
+            left, right = min(start, end), max(start, end)
+            canvas.hline(row, left, col - 2, style, owner)
+            canvas.hline(row, col + width + 1, right, style, owner)
+            canvas.put_text(row, col, inline)
+            canvas.claim(owner, row, col - 1, col + width)
+        else:
+            canvas.hline(row, start, end, style, owner)
+        if look.head != "none":
+            direction = "right" if step > 0 else "left"
+            canvas.put_char(row, tx - step, self._head_glyph(look.head, direction), owner)
+        if look.tail != "none":
+            direction = "left" if step > 0 else "right"
+            canvas.put_char(row, sx + step, self._head_glyph(look.tail, direction), owner)
+
+    def _message_label(self, plan: MessagePlan) -> None:
+        if not plan.lines:
+            return
+        canvas = self.canvas
+        owner = self.message_ref(plan)
+        if plan.is_self:
+            col = plan.from_x + SELF_LOOP + 2
+            for k, line in enumerate(plan.lines):
+                if line:
+                    canvas.put_text(plan.top + k, col, line)
+                    canvas.claim(owner, plan.top + k, col, col + text_width(line) - 1)
+            return
+        lo, hi = self._label_room(plan)
+        room = hi - lo + 1
+        for k, line in enumerate(plan.lines[:-1]):  # the last one is on the line
+            width = text_width(line)
+            if width:
+                col = lo + (room - width) // 2
+                canvas.put_text(plan.top + k, col, line)
+                canvas.claim(owner, plan.top + k, col, col + width - 1)
+
+    def _label_room(self, plan: MessagePlan) -> tuple[int, int]:
+        """The cells a label may take: between the message's ends (heads excluded, one line
+        cell kept each side); for a message passing other lifelines, the sender's gap only, so
+        the label stays by its sender and never covers a lifeline."""
+        look = plan.look
+        sx, tx = plan.from_x, plan.to_x
+        step = 1 if tx > sx else -1
+        first = sx + step * (2 if look.tail != "none" else 1)
+        if abs(plan.from_index - plan.to_index) > 1:
+            last = self.layout.heads[plan.from_index + step].x - step
+        else:
+            last = tx - step * (2 if look.head != "none" else 1)
+        return min(first, last) + 1, max(first, last) - 1
+
+    # -- notes -------------------------------------------------------------------------------
+
+    def _note(self, plan: NotePlan) -> None:
+        canvas = self.canvas
+        owner = self.ref(SEQ_NOTE, plan.note.note_id)
+        left, right = plan.left, plan.right
+        canvas.box(plan.top, left, plan.bottom, right, STYLE_ROUND, owner)
+        inner = right - left - 1
+        blank = " " * inner
+        for k, line in enumerate(plan.lines):
+            row = plan.top + 1 + k
+            canvas.put_text(row, left + 1, blank)
+            canvas.claim(owner, row, left + 1, right - 1)
+            canvas.put_text(row, left + 1 + (inner - text_width(line)) // 2, line)

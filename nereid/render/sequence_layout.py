@@ -1,0 +1,607 @@
+"""Sequence layout: where every participant, message, note, frame and activation bar goes.
+
+Rows are assigned in one pass over the timeline (messages, notes and activation statements by
+`(order_key, id)`), with block frames opened, split and closed around their messages. Columns
+come from spacing constraints between lifelines (labels never cut: gaps grow to fit them, long
+labels wrap at `max_label_width`), solved left to right as a longest path. Frames then take the
+extent of what they hold, padded 2 cells per nesting level and kept off lifelines. Everything is
+finally shifted so the leftmost cell is column 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from nereid.model.sequence import (
+    SeqActivation,
+    SeqBlock,
+    SeqMessage,
+    SeqNote,
+    SeqSection,
+    SequenceAst,
+)
+from nereid.render.errors import RenderError
+from nereid.render.options import RenderOptions
+from nereid.render.sequence_arrows import ArrowLook, arrow_look
+from nereid.render.sequence_heads import HeadShape, head_shape
+from nereid.render.text import text_width, wrap_text
+
+__all__ = [
+    "ActivationPlan",
+    "FramePlan",
+    "HeadPlan",
+    "MessagePlan",
+    "NotePlan",
+    "SectionPlan",
+    "SequenceLayout",
+    "layout_sequence",
+    "self_reach",
+]
+
+LABEL_PREFIX = "▴ "
+HEAD_GAP = 3  # blank cells between neighbouring participant heads
+FRAME_PAD = 2  # cells between a frame side and what it holds
+LIFELINE_CLEARANCE = 2  # a frame side keeps this far from any lifeline
+SELF_LOOP = 3  # the loop of a self message reaches this far right of its lifeline
+
+
+@dataclass(slots=True)
+class HeadPlan:
+    participant_id: str
+    shape: HeadShape
+    x: int = 0  # lifeline column
+
+
+@dataclass(slots=True)
+class MessagePlan:
+    """One message: its wrapped label, columns and rows.
+
+    The last label line sits on the arrow row, inside the line (`├── text ──▶│`); earlier lines
+    of a wrapped label go on the rows above it. A self message is a loop right of its lifeline
+    (`├──┐` … `│◀─┘`), as tall as its label, with the label right of the loop.
+    """
+
+    message: SeqMessage
+    look: ArrowLook
+    lines: list[str]
+    from_index: int
+    to_index: int
+    top: int  # first row the message takes
+    from_x: int = 0
+    to_x: int = 0
+    is_self: bool = False
+    rows: int = 1  # rows the message takes
+    arrow_row: int = 0  # the row of the line (of the loop's top, for a self message)
+    head_row: int = 0  # the row where the arrow reaches its target
+
+    def __post_init__(self) -> None:
+        self.is_self = self.from_index == self.to_index
+        self.rows = max(2 if self.is_self else 1, len(self.lines))
+        self.head_row = self.top + self.rows - 1
+        self.arrow_row = self.top if self.is_self else self.head_row
+
+    @property
+    def label_width(self) -> int:
+        return max((text_width(t) for t in self.lines), default=0)
+
+    def extent(self) -> tuple[int, int]:
+        """The leftmost and rightmost column this message paints."""
+        if self.is_self:
+            return self.from_x, self.from_x + self_reach(self.label_width)
+        return min(self.from_x, self.to_x), max(self.from_x, self.to_x)
+
+    def span_need(self) -> int:
+        """The least lifeline distance that shows this (non-self) message and its label."""
+        ends = (self.look.head != "none") + (self.look.tail != "none")
+        return max(self.label_width + 2 + 2 + ends + 1, 5)
+
+
+def self_reach(label_width: int) -> int:
+    """How far right of its lifeline a self message paints (loop, gap, label)."""
+    return max(SELF_LOOP, SELF_LOOP + 1 + label_width) if label_width else SELF_LOOP
+
+
+@dataclass(slots=True)
+class NotePlan:
+    note: SeqNote
+    lines: list[str]
+    indexes: tuple[int, ...]
+    top: int
+    width: int  # box width in cells, borders included
+    left: int = 0
+
+    @property
+    def bottom(self) -> int:
+        return self.top + len(self.lines) + 1
+
+    @property
+    def right(self) -> int:
+        return self.left + self.width - 1
+
+
+@dataclass(slots=True)
+class SectionPlan:
+    section: SeqSection
+    label: str
+    start: int  # the frame top or this section's separator row
+    end: int = 0  # the next separator or the frame bottom row
+    label_col: int = 0
+
+
+@dataclass(slots=True)
+class FramePlan:
+    block: SeqBlock
+    depth: int
+    label: str
+    top: int
+    sections: list[SectionPlan] = field(default_factory=list)
+    bottom: int = 0
+    left: int = 0
+    right: int = 0
+    items: list[MessagePlan | NotePlan] = field(default_factory=list)
+    children: list[FramePlan] = field(default_factory=list)
+    first_index: int = 0  # leftmost participant the frame holds something of
+    label_col: int = 0
+
+    def first_participant(self) -> int:
+        indexes = [c.first_participant() for c in self.children]
+        for item in self.items:
+            if isinstance(item, MessagePlan):
+                indexes.append(min(item.from_index, item.to_index))
+            else:
+                indexes.append(min(item.indexes))
+        self.first_index = min(indexes, default=0)
+        return self.first_index
+
+
+@dataclass(slots=True)
+class ActivationPlan:
+    """An activation bar over rows `top..bottom` (empty when `top > bottom`)."""
+
+    participant_index: int
+    top: int
+    bottom: int
+    activation_ids: list[str]
+    x: int = 0
+
+
+@dataclass(slots=True)
+class SequenceLayout:
+    heads: list[HeadPlan]
+    head_top: int
+    head_height: int
+    title: str | None
+    title_row: int
+    messages: list[MessagePlan]
+    notes: list[NotePlan]
+    frames: list[FramePlan]  # every frame, outer before inner
+    activations: list[ActivationPlan]
+    lifeline_top: int
+    bottom: int  # last lifeline row
+    width: int = 0
+
+    @property
+    def height(self) -> int:
+        return self.bottom + 1
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """`wrap_text`, skipped for the common short single-line label."""
+    if len(text) <= width and text.isascii() and text.isprintable() and "<br" not in text:
+        return [text]
+    return wrap_text(text, width)
+
+
+def _err(message: str) -> RenderError:
+    return RenderError(f"sequence layout error: {message}")
+
+
+def _frame_label(kind: str, header: str | None) -> str:
+    header = (header or "").strip()
+    return f" {kind} [{header}] " if header else f" {kind} "
+
+
+def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
+    """Place everything of `ast`; raises RenderError if it refers to unknown objects."""
+    index_of = {pid: i for i, pid in enumerate(ast.participants)}
+    heads = _heads(ast, options)
+    title_rows = 2 if ast.title else 0
+    head_height = max((h.shape.height for h in heads), default=0)
+    lifeline_top = title_rows + head_height
+    builder = _RowBuilder(ast, options, index_of, lifeline_top + 1)
+    builder.run()
+    layout = SequenceLayout(
+        heads=heads,
+        head_top=title_rows,
+        head_height=head_height,
+        title=ast.title,
+        title_row=0,
+        messages=builder.messages,
+        notes=builder.notes,
+        frames=builder.frames,
+        activations=builder.activations,
+        lifeline_top=lifeline_top - 1,
+        bottom=builder.y,
+    )
+    _place_columns(layout, options)
+    return layout
+
+
+def _heads(ast: SequenceAst, options: RenderOptions) -> list[HeadPlan]:
+    heads: list[HeadPlan] = []
+    for pid, participant in ast.participants.items():
+        name = participant.alias or participant.mermaid_name
+        if options.prefix_object_labels:
+            name = LABEL_PREFIX + name
+        lines = list(wrap_text(name, options.max_label_width))
+        if options.show_notes:
+            lines.extend(wrap_text(participant.note or "", options.max_label_width))
+        heads.append(HeadPlan(pid, head_shape(participant.role, tuple(lines))))
+    return heads
+
+
+class _RowBuilder:
+    """One pass over the timeline assigning rows; collects frames and activation bars."""
+
+    def __init__(
+        self,
+        ast: SequenceAst,
+        options: RenderOptions,
+        index_of: dict[str, int],
+        first_row: int,
+    ) -> None:
+        self.ast = ast
+        self.options = options
+        self.index_of = index_of
+        self.y = first_row
+        self.messages: list[MessagePlan] = []
+        self.notes: list[NotePlan] = []
+        self.frames: list[FramePlan] = []
+        self.activations: list[ActivationPlan] = []
+        self._open: list[FramePlan] = []
+        self._active: dict[int, list[ActivationPlan]] = {}
+        self._pending: list[ActivationPlan] = []  # `activate`d, waiting for their first row
+        self._last_content_row = first_row - 1
+
+    def _participant(self, pid: str, what: str) -> int:
+        index = self.index_of.get(pid)
+        if index is None:
+            raise _err(f"{what} references unknown participant {pid}")
+        return index
+
+    def run(self) -> None:
+        timeline: list[tuple[int, str, SeqMessage | SeqNote | SeqActivation]] = []
+        timeline.extend((m.order_key, m.message_id, m) for m in self.ast.messages)
+        timeline.extend((n.order_key, n.note_id, n) for n in self.ast.notes)
+        timeline.extend((a.order_key, a.activation_id, a) for a in self.ast.activations)
+        timeline.sort(key=lambda item: (item[0], item[1]))
+        position = {
+            item[1]: i for i, item in enumerate(timeline) if isinstance(item[2], SeqMessage)
+        }
+        before: dict[int, list[tuple[int, int, SeqBlock, SeqSection | None]]] = {}
+        after: dict[int, list[tuple[int, SeqBlock]]] = {}
+        for block in self.ast.blocks:
+            self._index_block(block, 0, position, before, after)
+        number = self.ast.autonumber.start if self.ast.autonumber else 0
+        step = self.ast.autonumber.step if self.ast.autonumber else 0
+        for i, (_, _, item) in enumerate(timeline):
+            for depth, _, block, section in sorted(before.get(i, ()), key=lambda e: e[:2]):
+                if section is None:
+                    self._open_frame(block, depth)
+                else:
+                    self._separate(block, section)
+            if isinstance(item, SeqMessage):
+                prefix = f"{number}. " if self.ast.autonumber else ""
+                number += step
+                self._message(item, prefix)
+            elif isinstance(item, SeqNote):
+                self._note(item)
+            else:
+                self._activation(item)
+            for _, block in sorted(after.get(i, ()), key=lambda e: -e[0]):
+                self._close_frame(block)
+        last = self._last_content_row
+        for bar in self._pending:  # nothing came after the `activate`: no bar
+            bar.top, bar.bottom = last + 1, last
+        for bars in self._active.values():
+            for bar in bars:
+                if bar not in self._pending:
+                    bar.bottom = max(bar.top, last)
+        self._pending.clear()
+        self._active.clear()
+
+    def _index_block(
+        self,
+        block: SeqBlock,
+        depth: int,
+        position: dict[str, int],
+        before: dict[int, list[tuple[int, int, SeqBlock, SeqSection | None]]],
+        after: dict[int, list[tuple[int, SeqBlock]]],
+    ) -> None:
+        if not block.sections:
+            raise _err(f"invalid block membership (block_id={block.block_id}): has no sections")
+        first = last = -1
+        for n, section in enumerate(block.sections):
+            if not section.message_ids:
+                raise _err(
+                    f"invalid block membership (block_id={block.block_id}): "
+                    f"section {section.section_id} is empty"
+                )
+            spots = []
+            for mid in section.message_ids:
+                if mid not in position:
+                    raise _err(
+                        f"invalid block membership (block_id={block.block_id}): section "
+                        f"{section.section_id} references missing message id {mid}"
+                    )
+                spots.append(position[mid])
+            start = min(spots)
+            if n > 0:
+                before.setdefault(start, []).append((depth, 0, block, section))
+            first = start if first < 0 else min(first, start)
+            last = max(last, max(spots))
+        before.setdefault(first, []).append((depth, 1, block, None))
+        after.setdefault(last, []).append((depth, block))
+        for child in block.blocks:
+            self._index_block(child, depth + 1, position, before, after)
+
+    # -- timeline items ----------------------------------------------------------------------
+
+    def _add_item(self, item: MessagePlan | NotePlan) -> None:
+        if self._open:
+            self._open[-1].items.append(item)
+        for bar in self._pending:
+            bar.top = bar.bottom = item.top
+        self._pending.clear()
+
+    def _message(self, message: SeqMessage, prefix: str) -> None:
+        what = f"message {message.message_id}"
+        source = self._participant(message.from_participant_id, what)
+        target = self._participant(message.to_participant_id, what)
+        text = prefix + message.text
+        if self.options.prefix_object_labels:
+            text = LABEL_PREFIX + text
+        lines = _wrap(text, self.options.max_label_width) if text.strip() else []
+        plan = MessagePlan(message, arrow_look(message), lines, source, target, self.y)
+        self.messages.append(plan)
+        self._add_item(plan)
+        arrow_row = plan.head_row
+        self.y = plan.top + plan.rows
+        self._last_content_row = self.y - 1
+        if message.activation == "+":
+            bar = ActivationPlan(target, arrow_row, arrow_row, [])
+            self._active.setdefault(target, []).append(bar)
+            self.activations.append(bar)
+        elif message.activation == "-":
+            self._deactivate(source, arrow_row, None)
+
+    def _note(self, note: SeqNote) -> None:
+        what = f"note {note.note_id}"
+        if not note.participant_ids:
+            raise _err(f"{what} names no participant")
+        indexes = tuple(self._participant(pid, what) for pid in note.participant_ids)
+        lines = wrap_text(note.text, self.options.max_label_width)
+        width = max(text_width(line) for line in lines) + 4
+        if note.placement == "over" and len(set(indexes)) == 1:
+            width += 1 - width % 2  # odd, so it centres on the lifeline
+        plan = NotePlan(note, lines, indexes, self.y, width)
+        self.notes.append(plan)
+        self._add_item(plan)
+        self.y = plan.bottom + 1
+        self._last_content_row = plan.bottom
+
+    def _activation(self, statement: SeqActivation) -> None:
+        index = self._participant(statement.participant_id, f"activation {statement.activation_id}")
+        if statement.active:
+            bar = ActivationPlan(index, self.y, self.y, [statement.activation_id])
+            self._active.setdefault(index, []).append(bar)
+            self.activations.append(bar)
+            self._pending.append(bar)
+        else:
+            self._deactivate(index, self._last_content_row, statement.activation_id)
+
+    def _deactivate(self, index: int, row: int, activation_id: str | None) -> None:
+        bars = self._active.get(index)
+        if not bars:
+            return  # Mermaid ignores a deactivate of an inactive participant too
+        bar = bars.pop()
+        if bar in self._pending:  # activated and deactivated with nothing in between: no bar
+            self._pending.remove(bar)
+            bar.top, bar.bottom = row + 1, row
+        else:
+            bar.bottom = max(bar.top, row)
+        if activation_id is not None:
+            bar.activation_ids.append(activation_id)
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _open_frame(self, block: SeqBlock, depth: int) -> None:
+        frame = FramePlan(block, depth, _frame_label(block.kind, block.header), self.y)
+        first = block.sections[0]
+        frame.sections.append(SectionPlan(first, "", self.y))
+        if self._open:
+            self._open[-1].children.append(frame)
+        self._open.append(frame)
+        self.frames.append(frame)
+        self.y += 1
+
+    def _separate(self, block: SeqBlock, section: SeqSection) -> None:
+        frame = self._frame_of(block)
+        frame.sections[-1].end = self.y
+        frame.sections.append(
+            SectionPlan(section, _frame_label(section.kind, section.header), self.y)
+        )
+        self.y += 1
+
+    def _close_frame(self, block: SeqBlock) -> None:
+        frame = self._frame_of(block)
+        frame.bottom = self.y
+        frame.sections[-1].end = self.y
+        self._open.remove(frame)
+        self.y += 1
+
+    def _frame_of(self, block: SeqBlock) -> FramePlan:
+        for frame in reversed(self._open):
+            if frame.block is block:
+                return frame
+        raise _err(f"block {block.block_id} overlaps another block")
+
+
+# -- columns ---------------------------------------------------------------------------------
+
+
+def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
+    heads = layout.heads
+    count = len(heads)
+    need: list[dict[int, int]] = [{} for _ in range(count)]  # need[j][i]: x[j] - x[i] >= d
+
+    def require(i: int, j: int, distance: int) -> None:
+        if i > j:
+            i, j = j, i
+        if i == j or j >= count:
+            return
+        if distance > need[j].get(i, 0):
+            need[j][i] = distance
+
+    for j in range(1, count):
+        require(j - 1, j, heads[j - 1].shape.right + HEAD_GAP - heads[j].shape.left + 1)
+    for plan in layout.messages:
+        if plan.is_self:
+            reach = self_reach(plan.label_width)
+            require(plan.from_index, plan.from_index + 1, reach + LIFELINE_CLEARANCE + FRAME_PAD)
+        else:
+            need_gap = plan.span_need()
+            require(plan.from_index, plan.to_index, need_gap)
+            if abs(plan.from_index - plan.to_index) > 1:
+                # The label may have to sit in the sender's gap to keep off other lifelines.
+                step = 1 if plan.to_index > plan.from_index else -1
+                require(plan.from_index, plan.from_index + step, need_gap)
+    for note in layout.notes:
+        _note_constraints(note, require)
+    for frame in layout.frames:
+        if frame.depth == 0:
+            frame.first_participant()
+    for frame in layout.frames:
+        # Room for the frame's labels in the first gap, so they sit between lifelines.
+        widest = max(
+            text_width(label) for label in (frame.label, *(s.label for s in frame.sections))
+        )
+        require(frame.first_index, frame.first_index + 1, widest + 1)
+    x = [0] * count
+    for j in range(1, count):
+        x[j] = max(x[i] + d for i, d in need[j].items())
+    for head, col in zip(heads, x, strict=True):
+        head.x = col
+    for plan in layout.messages:
+        plan.from_x = x[plan.from_index]
+        plan.to_x = x[plan.to_index]
+    for note in layout.notes:
+        _place_note(note, x)
+    for bar in layout.activations:
+        bar.x = x[bar.participant_index]
+    lifelines = sorted(set(x))
+    for frame in layout.frames:
+        if frame.depth == 0:
+            _place_frame(frame, lifelines)
+    _shift(layout)
+
+
+def _note_constraints(note: NotePlan, require: Callable[[int, int, int], None]) -> None:
+    first, last = min(note.indexes), max(note.indexes)
+    if note.note.placement == "right_of":
+        require(first, first + 1, note.width + 1 + LIFELINE_CLEARANCE + 1)
+    elif note.note.placement == "left_of":
+        if first > 0:
+            require(first - 1, first, note.width + 1 + LIFELINE_CLEARANCE + 1)
+    elif first == last:
+        half = note.width // 2
+        require(first, first + 1, half + 1 + LIFELINE_CLEARANCE)
+        if first > 0:
+            require(first - 1, first, half + 1 + LIFELINE_CLEARANCE)
+    else:
+        require(first, last, note.width - 2 * FRAME_PAD - 1)
+
+
+def _place_note(note: NotePlan, x: list[int]) -> None:
+    first, last = min(note.indexes), max(note.indexes)
+    if note.note.placement == "right_of":
+        note.left = x[first] + 2
+    elif note.note.placement == "left_of":
+        note.left = x[first] - 1 - note.width
+    elif first == last:
+        note.left = x[first] - note.width // 2
+    else:
+        note.left = x[first] - FRAME_PAD
+        note.width = max(note.width, x[last] - x[first] + 2 * FRAME_PAD + 1)
+
+
+def _place_frame(frame: FramePlan, lifelines: list[int]) -> None:
+    """Size `frame` around its items and inner frames (post-order), off every lifeline."""
+    lo, hi = 1 << 60, -(1 << 60)
+    for child in frame.children:
+        _place_frame(child, lifelines)
+        lo, hi = min(lo, child.left), max(hi, child.right)
+    for item in frame.items:
+        if isinstance(item, MessagePlan):
+            a, b = item.extent()
+        else:
+            a, b = item.left, item.right
+        lo, hi = min(lo, a), max(hi, b)
+    left, right = lo - FRAME_PAD, hi + FRAME_PAD
+    while any(abs(left - col) < LIFELINE_CLEARANCE for col in lifelines):
+        left -= 1
+    frame.label_col = _label_col(left + 2, text_width(frame.label), lifelines)
+    right = max(right, frame.label_col + text_width(frame.label) + 1)
+    for section in frame.sections[1:]:
+        section.label_col = _label_col(left + 2, text_width(section.label), lifelines)
+        right = max(right, section.label_col + text_width(section.label) + 1)
+    while any(abs(right - col) < LIFELINE_CLEARANCE for col in lifelines):
+        right += 1
+    frame.left, frame.right = left, right
+
+
+def _label_col(start: int, width: int, lifelines: list[int]) -> int:
+    """The first column from `start` where a label of `width` cells covers no lifeline."""
+    col = start
+    for line_col in lifelines:
+        if line_col < col:
+            continue
+        if col + width - 1 < line_col:
+            break
+        col = line_col + 1
+    return col
+
+
+def _shift(layout: SequenceLayout) -> None:
+    lo, hi = 0, 0
+    for head in layout.heads:
+        lo = min(lo, head.x + head.shape.left)
+        hi = max(hi, head.x + head.shape.right)
+    for plan in layout.messages:
+        a, b = plan.extent()
+        lo, hi = min(lo, a), max(hi, b)
+    for note in layout.notes:
+        lo, hi = min(lo, note.left), max(hi, note.right)
+    for frame in layout.frames:
+        lo, hi = min(lo, frame.left), max(hi, frame.right)
+    shift = -lo
+    for head in layout.heads:
+        head.x += shift
+    for plan in layout.messages:
+        plan.from_x += shift
+        plan.to_x += shift
+    for note in layout.notes:
+        note.left += shift
+    for frame in layout.frames:
+        frame.left += shift
+        frame.right += shift
+        frame.label_col += shift
+        for section in frame.sections:
+            section.label_col += shift
+    for bar in layout.activations:
+        bar.x += shift
+    width = hi + shift + 1
+    if layout.title:
+        width = max(width, text_width(layout.title))
+    layout.width = width

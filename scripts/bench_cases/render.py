@@ -1,0 +1,111 @@
+"""Text rendering speed on the shared generated corpus (`shared/bench/gen_corpus.py`).
+
+Each file is parsed once (not timed); then `render_flowchart` / `render_sequence` (layout,
+drawing, text and span map) is timed, best and median of N runs, against Nereid's targets
+(flow-0100 <= 20 ms, flow-1000 <= 500 ms, seq-2000 <= 100 ms) and beautiful-mermaid 1.1.3's
+ASCII render times on the same files (peer figures from `shared/bench/README.md`; the ratio is
+peer time / Nereid time, > 1 means faster). Without `--corpus DIR` the corpus is generated
+into a temporary directory first. Exit status 1 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from ._common import Timing, time_sync
+
+DESCRIPTION = "Text rendering: ms per corpus file vs targets and beautiful-mermaid"
+
+#: Nereid's targets (ms per render, median) and beautiful-mermaid's ASCII render times (ms).
+TARGET_MS = {"flow-0100": 20.0, "flow-1000": 500.0, "seq-2000": 100.0}
+BEAUTIFUL_MERMAID_MS = {"flow-0030": 72.0, "flow-0100": 1091.0, "seq-0200": 4.2, "seq-2000": 122.0}
+GEN_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "gen_corpus.py"
+
+
+def _generate(directory: Path) -> None:
+    if not GEN_CORPUS.exists():
+        raise SystemExit(f"corpus generator not found: {GEN_CORPUS} (pass --corpus DIR)")
+    subprocess.run([sys.executable, str(GEN_CORPUS), str(directory)], check=True)
+
+
+def _prepare(path: Path) -> tuple[Callable[[], object] | None, str]:
+    """A no-argument render call for one file (parsed here, untimed), or None and why not."""
+    from nereid.mermaid import MermaidError, parse_mermaid
+    from nereid.model.sequence import SequenceAst
+    from nereid.render import RenderError, render_flowchart, render_sequence
+
+    try:
+        ast = parse_mermaid(path.read_text(encoding="utf-8"))
+    except (MermaidError, ImportError) as err:
+        return None, f"cannot parse: {err}"
+    if isinstance(ast, SequenceAst):
+        seq_ast = ast
+
+        def run() -> object:
+            return render_sequence(seq_ast, path.stem)
+    else:
+        flow_ast = ast
+
+        def run() -> object:
+            return render_flowchart(flow_ast, path.stem)
+
+    try:
+        run()  # warm-up, and a check that it renders at all
+    except (RenderError, ImportError) as err:
+        return None, f"cannot render: {err}"
+    return run, ""
+
+
+def _measure(corpus: Path, runs: int) -> int:
+    files = sorted(corpus.glob("flow-*.mmd")) + sorted(corpus.glob("seq-*.mmd"))
+    if not files:
+        print(f"no flow-*.mmd or seq-*.mmd files in {corpus}", file=sys.stderr)
+        return 1
+    print(f"Text rendering (parse excluded), {runs} runs per file, corpus {corpus}")
+    print(
+        f"  {'file':<10} {'best ms':>9} {'median ms':>10} {'target':>8} "
+        f"{'b-mermaid':>10} {'peer/ours':>10}"
+    )
+    missed = 0
+    for path in files:
+        name = path.stem
+        run, why = _prepare(path)
+        if run is None:
+            print(f"  {name:<10}  ({why})")
+            missed += name in TARGET_MS
+            continue
+        timing: Timing = time_sync(run, runs=runs)
+        target = TARGET_MS.get(name)
+        verdict = ""
+        if target is not None:
+            ok = timing.median_ms <= target
+            missed += not ok
+            verdict = f"{'<=' if ok else '>'}{target:.0f}"
+        peer = BEAUTIFUL_MERMAID_MS.get(name)
+        peer_text = f"{peer:.1f}" if peer is not None else "-"
+        ratio_text = f"{peer / timing.median_ms:.1f}x" if peer is not None else "-"
+        print(
+            f"  {name:<10} {timing.best_ms:>9.2f} {timing.median_ms:>10.2f} {verdict:>8} "
+            f"{peer_text:>10} {ratio_text:>10}"
+        )
+    print("  (target: Nereid's goal in ms, median; peer/ours: beautiful-mermaid ASCII ms / ours)")
+    return 1 if missed else 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/bench render", description=__doc__)
+    parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
+    parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
+    args = parser.parse_args(argv)
+    if args.corpus is not None:
+        if not args.corpus.is_dir():
+            parser.error(f"--corpus {args.corpus}: not a directory")
+        return _measure(args.corpus, args.runs)
+    with tempfile.TemporaryDirectory(prefix="nereid-bench-") as tmp:
+        _generate(Path(tmp))
+        return _measure(Path(tmp), args.runs)

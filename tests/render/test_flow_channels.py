@@ -1,0 +1,62 @@
+"""Channel routing: vertical runs of different edges never overlap inside a channel."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nereid.render.flowchart.channels import assign_tracks
+
+
+def _vertical_cells(
+    segments: list[tuple[int, int, int, int]],
+    bends: dict[tuple[int, int], list[tuple[int, int]]],
+    tracks: int,
+) -> dict[tuple[int, int], set[int]]:
+    """(column, row) -> edges with a vertical run there; row -1 is the upper layer's edge,
+    row `tracks` the lower one's."""
+    cells: dict[tuple[int, int], set[int]] = {}
+    for edge, j, a, b in segments:
+        points = [(a, -1), *bends.get((edge, j), []), (b, tracks)]
+        for (c0, r0), (c1, r1) in zip(points, points[1:], strict=False):
+            if c0 == c1:
+                for row in range(min(r0, r1), max(r0, r1) + 1):
+                    cells.setdefault((c0, row), set()).add(edge)
+    return cells
+
+
+def test_swapping_columns_get_a_dogleg() -> None:
+    segments = [(0, 0, 2, 6), (1, 0, 6, 2)]
+    tracks, bends = assign_tracks(segments, set())
+    assert len(bends[(0, 0)]) + len(bends[(1, 0)]) == 6  # one of them has four bend points
+    cells = _vertical_cells(segments, bends, tracks)
+    assert all(len(owners) == 1 for owners in cells.values())
+
+
+def test_straight_segments_need_no_track() -> None:
+    assert assign_tracks([(0, 0, 3, 3), (1, 0, 7, 7)], set()) == (0, {})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 12), min_size=1, max_size=8, unique=True),
+    st.randoms(use_true_random=False),
+)
+def test_vertical_runs_never_overlap(uppers: list[int], rnd: random.Random) -> None:
+    lowers = rnd.sample(range(0, 14), len(uppers))
+    segments = [(edge, 0, a, b) for edge, (a, b) in enumerate(zip(uppers, lowers, strict=True))]
+    tracks, bends = assign_tracks(segments, set())
+    for owners in _vertical_cells(segments, bends, tracks).values():
+        assert len(owners) == 1
+    # Runs sharing a track keep a blank cell between them.
+    by_track: dict[int, list[tuple[int, int]]] = {}
+    for points in bends.values():
+        for (c0, t0), (c1, t1) in zip(points, points[1:], strict=False):
+            if t0 == t1:
+                by_track.setdefault(t0, []).append((min(c0, c1), max(c0, c1)))
+    for runs in by_track.values():
+        runs.sort()
+        for (_, end), (start, _) in zip(runs, runs[1:], strict=False):
+            assert start > end + 1
