@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -36,16 +36,61 @@ DESCRIPTION = "MCP over Streamable HTTP: p50/p99 tool-call latency, 1 and 8 agen
 
 @dataclass(frozen=True)
 class Workload:
-    """One tool called with the same arguments again and again."""
+    """One tool called again and again by each agent.
+
+    `arguments(agent, run)` gives an agent's first arguments; `setup(client, agent, run)`
+    prepares what the agent works on (untimed); `follow(arguments, reply)` gives the next
+    call's arguments from the last reply (e.g. the next `base_rev`). `run` numbers the
+    measurement rounds so each round can use fresh objects.
+    """
 
     tool: str
-    arguments: Callable[[], dict[str, Any]]
+    arguments: Callable[[int, int], dict[str, Any]]
+    setup: Callable[[Any, int, int], Awaitable[None]] | None = None
+    follow: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+
+
+def _bench_diagram(agent: int, run: int) -> str:
+    return f"bench-{run}-{agent}"
+
+
+async def _create_bench_diagram(client: Any, agent: int, run: int) -> None:
+    """Each agent edits its own small flowchart (no base_rev conflicts in the timing)."""
+    await client.call_tool(
+        "diagram.create_from_mermaid",
+        {
+            "mermaid": "flowchart LR\n  x[Start] --> y[Done]\n",
+            "diagram_id": _bench_diagram(agent, run),
+            "make_active": False,
+        },
+    )
+
+
+def _apply_arguments(agent: int, run: int) -> dict[str, Any]:
+    return {
+        "diagram_id": _bench_diagram(agent, run),
+        "base_rev": 0,
+        "ops": [{"type": "flow_update_node", "node_id": "n:x", "label": "label 0"}],
+    }
+
+
+def _next_apply(arguments: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+    rev = reply["new_rev"]
+    ops = [{"type": "flow_update_node", "node_id": "n:x", "label": f"label {rev}"}]
+    return {**arguments, "base_rev": rev, "ops": ops}
 
 
 WORKLOADS: list[Workload] = [
-    Workload("nereid.ping", dict),
-    Workload("diagram.stat", lambda: {"diagram_id": "flow"}),
-    Workload("diagram.apply_ops", lambda: {"diagram_id": "flow", "base_rev": 0, "ops": []}),
+    Workload("nereid.ping", lambda agent, run: {}),
+    # A read: the demo's order flowchart (snapshot from its actor + the read context).
+    Workload("diagram.stat", lambda agent, run: {"diagram_id": "order-flow"}),
+    # A real write: one op, a new rev every call (in-memory demo session: no disk I/O).
+    Workload(
+        "diagram.apply_ops",
+        _apply_arguments,
+        setup=_create_bench_diagram,
+        follow=_next_apply,
+    ),
 ]
 
 
@@ -114,16 +159,28 @@ async def _serve_forever() -> None:
 # -- agents (this process) ----------------------------------------------------------
 
 
-async def _agent(url: str, workload: Workload, calls: int, warmup: int, out: list[float]) -> None:
+async def _agent(
+    url: str, workload: Workload, agent: int, run: int, calls: int, warmup: int, out: list[float]
+) -> None:
     from mcp import Client
 
     async with Client(url) as client:
-        arguments = workload.arguments()
+        if workload.setup is not None:
+            await workload.setup(client, agent, run)
+        arguments = workload.arguments(agent, run)
+
+        async def once() -> None:
+            nonlocal arguments
+            result = await client.call_tool(workload.tool, arguments)
+            if workload.follow is not None:
+                assert result.structured_content is not None, result
+                arguments = workload.follow(arguments, result.structured_content)
+
         for _ in range(warmup):
-            await client.call_tool(workload.tool, arguments)
+            await once()
         for _ in range(calls):
             start = time.perf_counter()
-            await client.call_tool(workload.tool, arguments)
+            await once()
             out.append((time.perf_counter() - start) * 1000.0)
 
 
@@ -139,6 +196,7 @@ async def _measure(
 ) -> list[Result]:
     served = await _served_tools(url)
     results: list[Result] = []
+    run = 0
     for workload in WORKLOADS:
         if workload.tool not in served:
             print(f"  {workload.tool:<20} skipped (not served by this build)")
@@ -147,9 +205,10 @@ async def _measure(
             latencies: list[float] = []
             cpu_before = _cpu_seconds(server_pid)
             start = time.perf_counter()
+            run += 1
             async with trio.open_nursery() as nursery:
-                for _ in range(agents):
-                    nursery.start_soon(_agent, url, workload, calls, warmup, latencies)
+                for agent in range(agents):
+                    nursery.start_soon(_agent, url, workload, agent, run, calls, warmup, latencies)
             wall = time.perf_counter() - start
             cpu_after = _cpu_seconds(server_pid)
             cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before

@@ -1,0 +1,388 @@
+"""The main (session) mode: open a session folder (or the demo), run its actors, serve MCP.
+
+- `open_session_handle(...)`: load the folder (or initialise a new one with the seed
+  session, cli.md §5 / session-folder.md §12), or take the demo in memory; report per-file
+  load problems on stderr; run the actor tree; yield its `SessionHandle`.
+- `open_mcp_session(...)`: the same, yielding the MCP endpoint's `EndpointParts` (what
+  `nereid serve` and the benchmarks use).
+- `run_main(opts)`: `nereid [DIR] --mcp` serves stdio; otherwise TUI mode: Streamable HTTP on
+  127.0.0.1 (`--mcp-http-port`, default 27435) and the TUI in the foreground. One `trio.run`.
+
+Where we differ from the reference, on purpose (cli.md §11): a non-empty folder without a
+session meta is refused unless it only holds files the seed would write (§11.9); the seed's
+session id comes from the resolved folder name (§11.8); the endpoint URL is printed before
+the TUI starts (§11.4); a taken port says so and suggests `--mcp-http-port` (§11.5); the
+TUI demo's temporary copy is removed on exit (§11.10); SIGINT in stdio mode exits 130.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from functools import partial
+from pathlib import Path
+from typing import Final, TypeVar
+
+import trio
+
+from nereid.actors import Tracer
+from nereid.actors.tree import SessionHandle, open_session
+from nereid.cli import MainOptions
+from nereid.errors import NereidError
+from nereid.mcp import EndpointParts, McpEndpoint, serve_http, serve_stdio
+from nereid.mcp.catalog import session_endpoint_parts
+from nereid.model import Session
+from nereid.store.contents import seed_session
+from nereid.store.demo import demo_folder, load_demo_session
+from nereid.store.files import FolderFiles
+from nereid.store.naming import (
+    LEGACY_META_FILE,
+    META_FILE,
+)
+from nereid.store.schema import StoreFileError
+from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_session
+
+__all__ = [
+    "DEFAULT_HTTP_PORT",
+    "SessionOpenError",
+    "TuiFailed",
+    "open_mcp_session",
+    "open_session_handle",
+    "run_main",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HTTP_PORT: Final = 27435
+_EXIT_SIGINT: Final = 130
+_SIGINT_FLUSH_TIMEOUT: Final = 10.0
+_SEED_FILES: Final = frozenset({"flow.mmd", "flow.meta.json", "flow.ascii.txt"})
+"""What a seed session writes under `diagrams/` (session-folder.md §12)."""
+
+ExcT = TypeVar("ExcT", bound=BaseException)
+
+
+class SessionOpenError(Exception):
+    """The session cannot be opened (folder unreadable, broken meta, not ours to initialise)."""
+
+
+# -- loading -------------------------------------------------------------------------------
+
+
+def _foreign_entries(folder: Path) -> list[str]:
+    """Entries of a meta-less folder that a seed session would not write (cli.md §11.9)."""
+    if not folder.exists():
+        return []
+    foreign: list[str] = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name in (META_FILE, LEGACY_META_FILE) and entry.is_file():
+            continue
+        if entry.name == "diagrams" and entry.is_dir() and not entry.is_symlink():
+            foreign.extend(
+                f"diagrams/{child.name}"
+                for child in sorted(entry.iterdir())
+                if child.name not in _SEED_FILES or not child.is_file()
+            )
+            continue
+        if entry.name == "walkthroughs" and entry.is_dir() and not any(entry.iterdir()):
+            continue
+        foreign.append(entry.name)
+    return foreign
+
+
+def load_or_seed(folder: Path, files: FolderFiles) -> tuple[LoadResult, bool]:
+    """The folder's session, or the seed for a folder without one; True if it is a new seed.
+
+    Raises SessionOpenError for a broken meta or a folder that holds other things.
+    """
+    try:
+        return load_session(files), False
+    except SessionNotFound:
+        pass
+    except StoreFileError as err:
+        raise SessionOpenError(f"cannot load the session in {folder}: {err}") from None
+    except OSError as err:
+        raise SessionOpenError(f"cannot read {folder}: {err}") from None
+    if folder.exists() and not folder.is_dir():
+        raise SessionOpenError(f"{folder} is not a directory")
+    try:
+        foreign = _foreign_entries(folder)
+    except OSError as err:
+        raise SessionOpenError(f"cannot read {folder}: {err}") from None
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise SessionOpenError(
+            f"{folder} has no Nereid session ({META_FILE}) but is not empty ({shown}); "
+            "refusing to initialise a session there: use an empty or new folder"
+        )
+    return LoadResult(session=seed_session(folder.resolve().name)), True
+
+
+def _report_issues(result: LoadResult) -> None:
+    for issue in result.issues:
+        print(
+            f"nereid: warning: {issue} (left out of the session; its files are kept as they are)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+@asynccontextmanager
+async def open_session_handle(
+    session_dir: str | Path | None,
+    *,
+    demo: bool,
+    durable_writes: bool,
+    tracer: Tracer | None = None,
+) -> AsyncIterator[SessionHandle]:
+    """Run the session of `session_dir` (default `.`), or the demo in memory with `demo`.
+
+    A new folder gets the seed session, written before this yields. Raises
+    SessionOpenError when the folder cannot be used.
+    """
+    if demo:
+        if session_dir is not None:
+            raise SessionOpenError("--demo cannot be combined with a session directory")
+        session: Session = load_demo_session()
+        async with open_session(session, files=None, durable=False, tracer=tracer) as handle:
+            yield handle
+        return
+    folder = Path(session_dir if session_dir is not None else ".")
+    files = FolderFiles(folder, durable=durable_writes)
+    result, fresh = load_or_seed(folder, files)
+    _report_issues(result)
+    kept: Kept = result.kept
+    async with open_session(
+        result.session,
+        files=files,
+        durable=durable_writes,
+        tracer=tracer,
+        kept=kept,
+        unsaved=fresh,
+    ) as handle:
+        if fresh:
+            await handle.flush()
+        yield handle
+
+
+@asynccontextmanager
+async def open_mcp_session(
+    session_dir: str | Path | None,
+    *,
+    demo: bool,
+    durable_writes: bool,
+    tracer: Tracer | None = None,
+) -> AsyncIterator[EndpointParts]:
+    """`open_session_handle`, yielding what the MCP endpoint serves (`EndpointParts`)."""
+    async with open_session_handle(
+        session_dir, demo=demo, durable_writes=durable_writes, tracer=tracer
+    ) as handle:
+        yield session_endpoint_parts(handle)
+
+
+# -- running -------------------------------------------------------------------------------
+
+
+def _leaf(error: BaseException, kind: type[ExcT]) -> ExcT | None:
+    """The first `kind` in `error` or, through exception groups, in what it wraps."""
+    if isinstance(error, kind):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = _leaf(inner, kind)
+            if found is not None:
+                return found
+    return None
+
+
+def _open_tracer(path: str | None) -> Tracer | None:
+    if path is None:
+        return None
+    from nereid.commands.trace import open_trace_sink
+
+    try:
+        return Tracer(open_trace_sink(path))
+    except OSError as err:
+        raise SessionOpenError(f"cannot open the trace file {path}: {err}") from None
+
+
+async def _serve_stdio_main(opts: MainOptions, tracer: Tracer | None) -> int:
+    async with open_session_handle(
+        opts.session_dir, demo=opts.demo, durable_writes=opts.durable_writes, tracer=tracer
+    ) as handle:
+        parts = session_endpoint_parts(handle)
+        endpoint = McpEndpoint(
+            parts.runtime, parts.tools, resources=parts.resources, hooks=parts.hooks
+        )
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_exit_on_sigint, handle, tracer)
+            await serve_stdio(endpoint)
+            nursery.cancel_scope.cancel()
+    return 0
+
+
+async def _exit_on_sigint(handle: SessionHandle, tracer: Tracer | None) -> None:
+    """SIGINT in stdio mode: save what is pending, then exit 130 at once.
+
+    The stdio transport reads stdin in a worker thread that no cancellation can
+    interrupt, so an orderly unwind would wait for the client's next line; the session
+    is flushed here first, so nothing committed is lost.
+    """
+    with trio.open_signal_receiver(signal.SIGINT) as signals:
+        async for _ in signals:
+            with trio.move_on_after(_SIGINT_FLUSH_TIMEOUT):
+                try:
+                    await handle.flush(timeout=_SIGINT_FLUSH_TIMEOUT)
+                except NereidError as err:
+                    print(f"nereid: saving the session failed: {err}", file=sys.stderr)
+            if tracer is not None:
+                tracer.close()
+            sys.stderr.flush()
+            os._exit(_EXIT_SIGINT)
+
+
+TuiRunner = Callable[..., Awaitable[int]]
+
+
+def _tui_runner() -> TuiRunner | None:
+    try:
+        module = importlib.import_module("nereid.ui")
+    except ImportError as err:
+        log.warning("the TUI cannot be imported: %s", err)
+        return None
+    runner = getattr(module, "run_tui", None)
+    return runner if callable(runner) else None
+
+
+class _HeldLog(logging.Handler):
+    """Keeps warnings while the TUI owns the screen (cli.md §11.12); printed after it."""
+
+    def __init__(self, limit: int = 200) -> None:
+        super().__init__(logging.WARNING)
+        self.setFormatter(logging.Formatter("nereid: %(levelname)s %(name)s: %(message)s"))
+        self.lines: collections.deque[str] = collections.deque(maxlen=limit)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@contextmanager
+def _quiet_while_tui() -> Iterator[None]:
+    """Hold log output while the TUI runs, then print what was held to stderr."""
+    root = logging.getLogger()
+    held = _HeldLog()
+    saved = root.handlers[:]
+    root.handlers = [held]
+    try:
+        yield
+    finally:
+        root.handlers = saved
+        for line in held.lines:
+            print(line, file=sys.stderr)
+
+
+class TuiFailed(Exception):
+    """The TUI stopped with an error (terminal, I/O); the message says what."""
+
+
+async def _stop_on_signals(scope: trio.CancelScope, caught: list[int]) -> None:
+    """SIGTERM / SIGHUP in TUI mode: stop the TUI and the server in order (cli.md §11.11)."""
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+        async for signum in signals:
+            caught.append(signum)
+            scope.cancel()
+            return
+
+
+def _describe(error: BaseException) -> str:
+    """The innermost error's text (a TUI failure often arrives wrapped in groups)."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return f"{type(error).__name__}: {error}" if not str(error) else str(error)
+
+
+async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise SessionOpenError(
+            "the TUI needs a terminal (stdin and stdout are not both a TTY); "
+            "use --mcp for MCP over stdio, or `nereid serve` for MCP over HTTP without a TUI"
+        )
+    port = opts.mcp_http_port if opts.mcp_http_port is not None else DEFAULT_HTTP_PORT
+    caught: list[int] = []
+    code = 0
+    async with AsyncExitStack() as stack:
+        folder: str | Path | None = opts.session_dir
+        if opts.demo:
+            folder = stack.enter_context(demo_folder(durable=opts.durable_writes))
+            print(f"nereid: demo session copied to {folder} (removed on exit)", file=sys.stderr)
+        handle = await stack.enter_async_context(
+            open_session_handle(
+                folder, demo=False, durable_writes=opts.durable_writes, tracer=tracer
+            )
+        )
+        parts = session_endpoint_parts(handle)
+        endpoint = McpEndpoint(
+            parts.runtime, parts.tools, resources=parts.resources, hooks=parts.hooks
+        )
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught)
+            try:
+                url = await nursery.start(partial(serve_http, endpoint, port=port))
+            except BaseException as error:
+                bind = _leaf(error, OSError)
+                if bind is None:
+                    raise
+                raise SessionOpenError(
+                    f"cannot listen on 127.0.0.1:{port}: {bind.strerror or bind} "
+                    "(is another nereid running? choose another port with --mcp-http-port, "
+                    "0 for any free one)"
+                ) from None
+            print(f"nereid: MCP listening on {url}", file=sys.stderr, flush=True)
+            runner = _tui_runner()
+            if runner is None:
+                print(
+                    "nereid: the TUI is not available in this build; serving MCP only until Ctrl-C",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                await trio.sleep_forever()
+            try:
+                with _quiet_while_tui():
+                    code = await runner(handle, mcp_url=url)
+            except Exception as error:
+                raise TuiFailed(f"the TUI failed: {_describe(error)}") from error
+            nursery.cancel_scope.cancel()
+    if caught:
+        return 128 + caught[0]
+    return code
+
+
+def run_main(opts: MainOptions) -> int:
+    """Run the main mode chosen on the command line; returns the exit status."""
+    try:
+        tracer = _open_tracer(opts.trace)
+    except SessionOpenError as err:
+        print(f"nereid: {err}", file=sys.stderr)
+        return 1
+    if opts.mcp:
+        logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    main = _serve_stdio_main if opts.mcp else _serve_tui_main
+    try:
+        return trio.run(main, opts, tracer)
+    except BaseException as error:
+        opening = _leaf(error, SessionOpenError) or _leaf(error, TuiFailed)
+        if opening is not None:
+            print(f"nereid: {opening}", file=sys.stderr)
+            return 1
+        if _leaf(error, KeyboardInterrupt) is not None:
+            return _EXIT_SIGINT
+        raise
+    finally:
+        if tracer is not None:
+            tracer.close()

@@ -1,0 +1,277 @@
+"""`diagram.get_ast`'s `ast` object: the model's AST in the contract's JSON shape.
+
+Contract keys are kept exactly (mcp-tools.md §13.3). What our model holds beyond them is
+added as extra keys in the same style, so nothing a client may need is hidden:
+
+- flowchart: `direction`, `subgraphs` (`{subgraph_id, mermaid_id, title, direction,
+  node_ids, subgraph_ids}`), `class_defs` (`{name: css}`), `default_edge_style`; nodes
+  also carry `classes`, `style`, `click`; edges also carry the structural link
+  (`line`, `head_start`, `head_end`, `length`);
+- sequence: `title`, `autonumber` (`{start, step}` or null), `notes`
+  (`{note_id, placement, participant_ids, text, order_key}`), `activations`
+  (`{activation_id, participant_id, active, order_key}`); participants also carry `alias`
+  and `links` (`[{label, url}]`); messages also carry `activation` (`"+"`, `"-"`, null).
+
+Order (decision 10): document order everywhere — nodes and edges as written,
+participants in declaration order, messages in sequence, blocks and sections as stored —
+not sorted by id as the reference does.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from nereid.model import FlowchartAst, SequenceAst
+from nereid.model.sequence import SeqBlock
+
+__all__ = [
+    "AstView",
+    "FlowAstView",
+    "SeqAstView",
+    "ast_view",
+]
+
+
+class FlowNodeView(msgspec.Struct, frozen=True, kw_only=True):
+    node_id: str
+    label: str
+    shape: str
+    mermaid_id: str | None
+    note: str | None
+    classes: list[str]
+    style: str | None
+    click: str | None
+
+
+class FlowEdgeView(msgspec.Struct, frozen=True, kw_only=True):
+    edge_id: str
+    from_node_id: str
+    to_node_id: str
+    label: str | None
+    connector: str | None
+    style: str | None
+    line: str
+    head_start: str
+    head_end: str
+    length: int
+
+
+class FlowSubgraphView(msgspec.Struct, frozen=True, kw_only=True):
+    subgraph_id: str
+    mermaid_id: str
+    title: str | None
+    direction: str | None
+    node_ids: list[str]
+    subgraph_ids: list[str]
+
+
+class FlowAstView(msgspec.Struct, frozen=True, kw_only=True, tag="flowchart", tag_field="type"):
+    nodes: list[FlowNodeView]
+    edges: list[FlowEdgeView]
+    direction: str | None
+    subgraphs: list[FlowSubgraphView]
+    class_defs: dict[str, str]
+    default_edge_style: str | None
+
+
+class SeqLinkView(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    url: str
+
+
+class SeqParticipantView(msgspec.Struct, frozen=True, kw_only=True):
+    participant_id: str
+    mermaid_name: str
+    role: str | None
+    note: str | None
+    alias: str | None
+    links: list[SeqLinkView]
+
+
+class SeqMessageView(msgspec.Struct, frozen=True, kw_only=True):
+    message_id: str
+    from_participant_id: str
+    to_participant_id: str
+    kind: Literal["sync", "async", "return"]
+    arrow: str | None
+    text: str
+    order_key: int
+    activation: Literal["+", "-"] | None
+
+
+class SeqSectionView(msgspec.Struct, frozen=True, kw_only=True):
+    section_id: str
+    kind: str
+    header: str | None
+    message_ids: list[str]
+
+
+class SeqBlockView(msgspec.Struct, frozen=True, kw_only=True):
+    block_id: str
+    kind: str
+    header: str | None
+    sections: list[SeqSectionView]
+    blocks: list[SeqBlockView]
+
+
+class SeqNoteView(msgspec.Struct, frozen=True, kw_only=True):
+    note_id: str
+    placement: str
+    participant_ids: list[str]
+    text: str
+    order_key: int
+
+
+class SeqActivationView(msgspec.Struct, frozen=True, kw_only=True):
+    activation_id: str
+    participant_id: str
+    active: bool
+    order_key: int
+
+
+class SeqAutonumberView(msgspec.Struct, frozen=True, kw_only=True):
+    start: int
+    step: int
+
+
+class SeqAstView(msgspec.Struct, frozen=True, kw_only=True, tag="sequence", tag_field="type"):
+    participants: list[SeqParticipantView]
+    messages: list[SeqMessageView]
+    blocks: list[SeqBlockView]
+    title: str | None
+    autonumber: SeqAutonumberView | None
+    notes: list[SeqNoteView]
+    activations: list[SeqActivationView]
+
+
+AstView = FlowAstView | SeqAstView
+
+
+def _flow_view(ast: FlowchartAst) -> FlowAstView:
+    return FlowAstView(
+        nodes=[
+            FlowNodeView(
+                node_id=node_id,
+                label=node.label,
+                shape=node.shape,
+                mermaid_id=node.mermaid_id,
+                note=node.note,
+                classes=list(node.classes),
+                style=node.style,
+                click=node.click,
+            )
+            for node_id, node in ast.nodes.items()
+        ],
+        edges=[
+            FlowEdgeView(
+                edge_id=edge_id,
+                from_node_id=edge.from_node_id,
+                to_node_id=edge.to_node_id,
+                label=edge.label,
+                connector=edge.connector,
+                style=edge.style,
+                line=edge.line,
+                head_start=edge.head_start,
+                head_end=edge.head_end,
+                length=edge.length,
+            )
+            for edge_id, edge in ast.edges.items()
+        ],
+        direction=ast.direction,
+        subgraphs=[
+            FlowSubgraphView(
+                subgraph_id=subgraph_id,
+                mermaid_id=sub.mermaid_id,
+                title=sub.title,
+                direction=sub.direction,
+                node_ids=list(sub.node_ids),
+                subgraph_ids=list(sub.subgraph_ids),
+            )
+            for subgraph_id, sub in ast.subgraphs.items()
+        ],
+        class_defs=dict(ast.class_defs),
+        default_edge_style=ast.default_edge_style,
+    )
+
+
+def _block_view(block: SeqBlock) -> SeqBlockView:
+    return SeqBlockView(
+        block_id=block.block_id,
+        kind=block.kind,
+        header=block.header,
+        sections=[
+            SeqSectionView(
+                section_id=s.section_id,
+                kind=s.kind,
+                header=s.header,
+                message_ids=list(s.message_ids),
+            )
+            for s in block.sections
+        ],
+        blocks=[_block_view(child) for child in block.blocks],
+    )
+
+
+def _seq_view(ast: SequenceAst) -> SeqAstView:
+    autonumber = ast.autonumber
+    return SeqAstView(
+        participants=[
+            SeqParticipantView(
+                participant_id=pid,
+                mermaid_name=p.mermaid_name,
+                role=p.role,
+                note=p.note,
+                alias=p.alias,
+                links=[SeqLinkView(label=label, url=url) for label, url in p.links],
+            )
+            for pid, p in ast.participants.items()
+        ],
+        messages=[
+            SeqMessageView(
+                message_id=m.message_id,
+                from_participant_id=m.from_participant_id,
+                to_participant_id=m.to_participant_id,
+                kind=m.kind,
+                arrow=m.arrow,
+                text=m.text,
+                order_key=m.order_key,
+                activation=m.activation,
+            )
+            for m in ast.messages
+        ],
+        blocks=[_block_view(b) for b in ast.blocks],
+        title=ast.title,
+        autonumber=(
+            None
+            if autonumber is None
+            else SeqAutonumberView(start=autonumber.start, step=autonumber.step)
+        ),
+        notes=[
+            SeqNoteView(
+                note_id=n.note_id,
+                placement=n.placement,
+                participant_ids=list(n.participant_ids),
+                text=n.text,
+                order_key=n.order_key,
+            )
+            for n in ast.notes
+        ],
+        activations=[
+            SeqActivationView(
+                activation_id=a.activation_id,
+                participant_id=a.participant_id,
+                active=a.active,
+                order_key=a.order_key,
+            )
+            for a in ast.activations
+        ],
+    )
+
+
+def ast_view(ast: FlowchartAst | SequenceAst) -> AstView:
+    """The `ast` object of `diagram.get_ast` for a model AST."""
+    if isinstance(ast, FlowchartAst):
+        return _flow_view(ast)
+    return _seq_view(ast)

@@ -1,0 +1,155 @@
+"""The whole MCP surface of a session: every tool, the diagram resources, the session hooks.
+
+`session_endpoint_parts(handle)` is what the session layer hands the MCP endpoint
+(`EndpointParts`): the `ToolTable` of all tool modules, `SessionDiagramResources` (diagrams
+as `nereid://diagram/<id>` resources, following the EventBus) and `AgentSessionHooks`
+(an agent's spotlight goes when its MCP session ends).
+
+Tool modules each expose `TOOLS`. Modules written in parallel by other work
+(`tools_collab`, `tools_xref`, `tools_queries`) are imported only if present: a missing
+one is skipped with a logged warning — never replaced by stand-ins.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import AsyncIterator, Iterator
+from types import ModuleType
+from typing import Any, Final, final
+
+from nereid.actors import ResyncNeeded
+from nereid.actors.protocol import (
+    AgentSessionEnded,
+    DiagramChanged,
+    DiagramCreated,
+    DiagramDeleted,
+    GetDiagram,
+    ListDiagrams,
+)
+from nereid.actors.tree import SessionHandle
+from nereid.errors import ActorNotFound, MailboxClosed, ResourceNotFound
+from nereid.store.diagram_files import export_mermaid
+
+from .agents import Agent
+from .endpoint import EndpointParts
+from .tools import Tool, ToolTable
+
+__all__ = [
+    "OPTIONAL_TOOL_MODULES",
+    "TOOL_MODULES",
+    "AgentSessionHooks",
+    "SessionDiagramResources",
+    "all_tools",
+    "session_endpoint_parts",
+]
+
+log = logging.getLogger(__name__)
+
+TOOL_MODULES: Final = (
+    "nereid.mcp.tools_diagrams",
+    "nereid.mcp.tools_diagram_reads",
+    "nereid.mcp.tools_walkthroughs",
+)
+"""Tool modules that are part of this package for sure."""
+
+OPTIONAL_TOOL_MODULES: Final = (
+    "nereid.mcp.tools_collab",
+    "nereid.mcp.tools_xref",
+    "nereid.mcp.tools_queries",
+)
+"""Tool modules that may not exist yet in a build; skipped (with a warning) when missing."""
+
+
+def _import_optional(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise  # the module exists but something it imports is missing: a real bug
+        log.warning("MCP tool module %s is not in this build; its tools are not served", name)
+        return None
+
+
+def _modules() -> Iterator[ModuleType]:
+    for name in TOOL_MODULES:
+        yield importlib.import_module(name)
+    for name in OPTIONAL_TOOL_MODULES:
+        module = _import_optional(name)
+        if module is not None:
+            yield module
+
+
+def all_tools() -> ToolTable:
+    """Every tool of every present tool module (duplicate names are a ValueError)."""
+    table = ToolTable()
+    for module in _modules():
+        tools: tuple[Tool[Any, Any], ...] = module.TOOLS
+        for item in tools:
+            table.add(item)
+    return table
+
+
+@final
+class SessionDiagramResources:
+    """Diagrams as MCP resources, read from the diagram actors (`DiagramResources`)."""
+
+    def __init__(self, handle: SessionHandle) -> None:
+        self._handle = handle
+
+    async def list_diagrams(self) -> list[tuple[str, str]]:
+        reply = await self._handle.session.call(ListDiagrams())
+        return [(d.diagram_id, d.name) for d in reply.diagrams]
+
+    async def read_text(self, diagram_id: str) -> str:
+        address = self._handle.registry.get(f"diagram:{diagram_id}")
+        missing = ResourceNotFound("diagram not found", data={"diagram_id": diagram_id})
+        if address is None:
+            raise missing
+        try:
+            diagram = await address.call(GetDiagram())
+        except (ActorNotFound, MailboxClosed):
+            raise missing from None  # deleted meanwhile
+        return export_mermaid(diagram)
+
+    def changes(self) -> AsyncIterator[str | None]:
+        """Subscribes now (not on the first iteration), so no later change is missed."""
+        subscription = self._handle.bus.subscribe(DiagramChanged, DiagramCreated, DiagramDeleted)
+
+        async def follow() -> AsyncIterator[str | None]:
+            with subscription:
+                async for event in subscription:
+                    if isinstance(event, ResyncNeeded):
+                        yield None
+                    elif isinstance(event, DiagramChanged | DiagramDeleted):
+                        yield event.diagram_id
+                    elif isinstance(event, DiagramCreated):
+                        yield event.diagram.diagram_id
+
+        return follow()
+
+
+@final
+class AgentSessionHooks:
+    """Tells ``attention`` when an agent's MCP session ends (its spotlight is dropped)."""
+
+    def __init__(self, handle: SessionHandle) -> None:
+        self._handle = handle
+
+    async def session_started(self, agent: Agent) -> None:
+        return None
+
+    async def session_ended(self, agent: Agent) -> None:
+        attention = self._handle.registry.get("attention")
+        if attention is not None:
+            await attention.cast(AgentSessionEnded(agent_id=agent.agent_id), timeout=1.0)
+
+
+def session_endpoint_parts(handle: SessionHandle) -> EndpointParts:
+    """Everything the MCP endpoint of this session serves."""
+    return EndpointParts(
+        runtime=handle.runtime,
+        tools=all_tools(),
+        resources=SessionDiagramResources(handle),
+        hooks=AgentSessionHooks(handle),
+    )

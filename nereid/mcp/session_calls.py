@@ -1,0 +1,143 @@
+"""How tool handlers reach the session actors: addressing, defaults and the read context.
+
+Shared by the tool modules so every tool resolves ids and reports "not found" the same way
+(spec README: unknown diagram / walkthrough → -32002, malformed id → -32602):
+
+- `diagram_id_or_active` applies mcp-tools.md §3.5 (given → checked; omitted → active;
+  none → `diagram_id is required (no active diagram)`);
+- `ask_diagram` / `ask_walkthrough` send one request to ``diagram:<id>`` /
+  ``walkthrough:<id>``; an actor that is not (or no longer) there is `diagram not found` /
+  `walkthrough not found` with data naming the id — one rule for every tool;
+- `read_context` is the contract's `context` object (keys omitted when unset);
+- `note_mutation` tells ``attention`` a mutating tool succeeded (bumps `ui_session_rev`).
+
+The MCP layer keeps no state: everything here is a message to an actor.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final, Literal, TypeVar
+
+from nereid.actors import Address, Request
+from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.protocol import ActiveIds, GetActive, GetReadContext, NoteSessionMutation
+from nereid.actors.protocol import ReadContext as ReadContext
+from nereid.actors.refusals import check_id_param
+from nereid.actors.walkthrough import walkthrough_actor_name
+from nereid.errors import (
+    ActorError,
+    ActorNotFound,
+    InvalidParams,
+    MailboxClosed,
+    ResourceNotFound,
+)
+from nereid.model import DiagramKind
+
+from .tools import ToolCall
+
+__all__ = [
+    "KIND_NAMES",
+    "KindName",
+    "ReadContext",
+    "active_ids",
+    "ask_diagram",
+    "ask_session",
+    "ask_walkthrough",
+    "diagram_id_or_active",
+    "kind_name",
+    "note_mutation",
+    "read_context",
+]
+
+log = logging.getLogger(__name__)
+
+ReplyT = TypeVar("ReplyT")
+
+KindName = Literal["Flowchart", "Sequence"]
+"""How diagram kinds are spelled on the wire (mcp-tools.md §3.6)."""
+
+KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
+    "flowchart": "Flowchart",
+    "sequence": "Sequence",
+}
+
+_NOTE_TIMEOUT: Final = 1.0
+"""Seconds a mutation notice may wait for room in ``attention``'s mailbox."""
+
+
+def kind_name(kind: DiagramKind) -> KindName:
+    """`"Flowchart"` / `"Sequence"` for a model kind."""
+    return KIND_NAMES[kind]
+
+
+async def ask_session(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
+    """One request to ``session``."""
+    return await call.registry.lookup("session").call(request)
+
+
+async def read_context(call: ToolCall) -> ReadContext:
+    """The `context` object of read tools (mcp-tools.md §3.4)."""
+    return await ask_session(call, GetReadContext())
+
+
+async def active_ids(call: ToolCall) -> ActiveIds:
+    """The active diagram and walkthrough ids."""
+    return await ask_session(call, GetActive())
+
+
+def diagram_id_or_active(diagram_id: str | None, active: str | None) -> str:
+    """The diagram a tool works on: the checked `diagram_id`, else the active one (§3.5)."""
+    if diagram_id is not None:
+        return check_id_param("diagram_id", diagram_id)
+    if active is None:
+        raise InvalidParams("diagram_id is required (no active diagram)")
+    return active
+
+
+def _not_found(what: str, param: str, item_id: str) -> ResourceNotFound:
+    return ResourceNotFound(f"{what} not found", data={param: item_id})
+
+
+async def _ask(
+    call: ToolCall, name: str, request: Request[ReplyT], missing: ResourceNotFound
+) -> ReplyT:
+    address: Address | None = call.registry.get(name)
+    if address is None:
+        raise missing
+    try:
+        return await address.call(request)
+    except (ActorNotFound, MailboxClosed):
+        # Deleted between the lookup and the reply: the item is gone.
+        raise missing from None
+
+
+async def ask_diagram(call: ToolCall, diagram_id: str, request: Request[ReplyT]) -> ReplyT:
+    """One request to ``diagram:<id>``; `diagram not found` (data `{diagram_id}`) if absent.
+
+    `diagram_id` must already be checked (`diagram_id_or_active` / `check_id_param`).
+    """
+    missing = _not_found("diagram", "diagram_id", diagram_id)
+    return await _ask(call, diagram_actor_name(diagram_id), request, missing)
+
+
+async def ask_walkthrough(call: ToolCall, walkthrough_id: str, request: Request[ReplyT]) -> ReplyT:
+    """One request to ``walkthrough:<id>`` after checking the id (`invalid walkthrough_id: …`);
+    `walkthrough not found` (data `{walkthrough_id}`) if absent."""
+    check_id_param("walkthrough_id", walkthrough_id)
+    missing = _not_found("walkthrough", "walkthrough_id", walkthrough_id)
+    return await _ask(call, walkthrough_actor_name(walkthrough_id), request, missing)
+
+
+async def note_mutation(call: ToolCall) -> None:
+    """Tell ``attention`` a mutating tool succeeded (the TUI's `ui_session_rev`).
+
+    Best effort: the change is already committed, so a full mailbox only costs the bump.
+    """
+    attention = call.registry.get("attention")
+    if attention is None:
+        return
+    try:
+        await attention.cast(NoteSessionMutation(), timeout=_NOTE_TIMEOUT)
+    except ActorError as err:
+        log.warning("attention did not take a session-mutation notice: %s", err)

@@ -1,0 +1,269 @@
+"""Diagram read tools (mcp-tools.md group I): stat, read, get_ast, get_slice, render_text, diff.
+
+Each asks ``diagram:<id>`` for its immutable snapshot (`GetDiagram`) and runs the pure layer
+on it here, in the handler's task, so a slow render never holds the actor; `diagram.diff`
+asks the actor (it owns the history). The diagram defaults to the active one (§3.5), except
+for `diagram.get_slice`, which works in `center_ref`'s diagram.
+
+Decisions applied: `diagram.read` is the canonical export the session files hold
+(decision 5); renders draw cycles (decision 2); `get_ast` keeps document order and adds
+what our model holds beyond the contract (`nereid.mcp.ast_view`, decision 10).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from nereid.actors.protocol import DiffDiagram, GetDiagram
+from nereid.actors.refusals import check_id_param, parse_ref_param
+from nereid.errors import NereidError, ResourceNotFound
+from nereid.mermaid import MermaidExportError
+from nereid.model import Diagram
+from nereid.ops import DiffResult, stat_digest
+from nereid.query import QueryScope, SliceFilters, SliceResult, diagram_get_slice
+from nereid.render import RenderError, render_diagram
+from nereid.store.diagram_files import export_mermaid
+
+from .ast_view import AstView, ast_view
+from .schema import U64
+from .session_calls import (
+    KindName,
+    ReadContext,
+    active_ids,
+    ask_diagram,
+    diagram_id_or_active,
+    kind_name,
+    read_context,
+)
+from .tools import READ_ONLY, Tool, ToolCall, tool
+
+__all__ = [
+    "TOOLS",
+    "diagram_diff",
+    "diagram_get_ast",
+    "diagram_get_slice_tool",
+    "diagram_read",
+    "diagram_render_text",
+    "diagram_stat",
+]
+
+
+class DiagramParams(msgspec.Struct, frozen=True, kw_only=True):
+    diagram_id: str | None = None
+
+
+async def _snapshot_with_context(
+    call: ToolCall, diagram_id: str | None
+) -> tuple[Diagram, ReadContext]:
+    """The diagram (given or active) and the read context, in two actor calls."""
+    context = await read_context(call)
+    chosen = diagram_id_or_active(diagram_id, context.session_active_diagram_id)
+    return await ask_diagram(call, chosen, GetDiagram()), context
+
+
+async def _snapshot(call: ToolCall, diagram_id: str | None) -> Diagram:
+    if diagram_id is not None:
+        chosen = check_id_param("diagram_id", diagram_id)
+    else:
+        chosen = diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
+    return await ask_diagram(call, chosen, GetDiagram())
+
+
+# -- diagram.stat --------------------------------------------------------------------------
+
+
+class Counts(msgspec.Struct, frozen=True, kw_only=True):
+    participants: U64
+    messages: U64
+    nodes: U64
+    edges: U64
+
+
+class StatResult(msgspec.Struct, frozen=True, kw_only=True):
+    rev: U64
+    counts: Counts
+    key_names: list[str]
+    context: ReadContext
+
+
+@tool(
+    "diagram.stat",
+    "Revision, object counts and key names of a diagram (default: the active one); "
+    "the base_rev source for diagram.apply_ops.",
+    params=DiagramParams,
+    result=StatResult,
+    hints=READ_ONLY,
+)
+async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
+    diagram, context = await _snapshot_with_context(call, params.diagram_id)
+    digest: dict[str, Any] = stat_digest(diagram.ast, diagram.rev)
+    return StatResult(
+        rev=digest["rev"],
+        counts=Counts(**digest["counts"]),
+        key_names=digest["key_names"],
+        context=context,
+    )
+
+
+# -- diagram.read --------------------------------------------------------------------------
+
+
+class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
+    rev: U64
+    kind: KindName
+    mermaid: str
+    context: ReadContext
+
+
+def _export(diagram: Diagram) -> str:
+    try:
+        return export_mermaid(diagram)
+    except MermaidExportError as err:
+        # The ops refuse what Mermaid cannot hold (decision 9); reaching this is a bug.
+        raise NereidError(
+            f"cannot export diagram as Mermaid: {err}", data={"diagram_id": diagram.diagram_id}
+        ) from err
+
+
+@tool(
+    "diagram.read",
+    "The diagram's canonical Mermaid text (the same text as its session file) and its rev.",
+    params=DiagramParams,
+    result=ReadResult,
+    hints=READ_ONLY,
+)
+async def diagram_read(call: ToolCall, params: DiagramParams) -> ReadResult:
+    diagram, context = await _snapshot_with_context(call, params.diagram_id)
+    return ReadResult(
+        rev=diagram.rev, kind=kind_name(diagram.kind), mermaid=_export(diagram), context=context
+    )
+
+
+# -- diagram.get_ast -----------------------------------------------------------------------
+
+
+class AstResult(msgspec.Struct, frozen=True, kw_only=True):
+    diagram_id: str
+    kind: KindName
+    rev: U64
+    ast: AstView
+
+
+@tool(
+    "diagram.get_ast",
+    "The diagram's full structure in document order: the contract's keys plus what Nereid "
+    "also models (subgraphs, classes, directions, notes, activations, aliases...).",
+    params=DiagramParams,
+    result=AstResult,
+    hints=READ_ONLY,
+)
+async def diagram_get_ast(call: ToolCall, params: DiagramParams) -> AstResult:
+    diagram = await _snapshot(call, params.diagram_id)
+    return AstResult(
+        diagram_id=diagram.diagram_id,
+        kind=kind_name(diagram.kind),
+        rev=diagram.rev,
+        ast=ast_view(diagram.ast),
+    )
+
+
+# -- diagram.get_slice ---------------------------------------------------------------------
+
+
+class SliceParams(msgspec.Struct, frozen=True, kw_only=True):
+    center_ref: str
+    diagram_id: str | None = None
+    depth: U64 | None = None
+    radius: U64 | None = None
+    filters: SliceFilters | None = None
+
+
+@tool(
+    "diagram.get_slice",
+    "The neighbourhood of one object (default 1 hop) in center_ref's diagram: "
+    "objects and edges/messages, sorted.",
+    params=SliceParams,
+    result=SliceResult,
+    hints=READ_ONLY,
+)
+async def diagram_get_slice_tool(call: ToolCall, params: SliceParams) -> SliceResult:
+    if params.diagram_id is not None:
+        check_id_param("diagram_id", params.diagram_id)
+    center = parse_ref_param("center_ref", params.center_ref)
+    diagrams: dict[str, Diagram] = {}
+    if params.diagram_id is None or params.diagram_id == center.diagram_id:
+        # A missing diagram leaves the scope empty: the query then refuses in its order.
+        try:
+            diagrams[center.diagram_id] = await ask_diagram(
+                call, check_id_param("diagram_id", center.diagram_id), GetDiagram()
+            )
+        except ResourceNotFound:
+            pass
+    return diagram_get_slice(
+        QueryScope(diagrams=diagrams),
+        center_ref=params.center_ref,
+        diagram_id=params.diagram_id,
+        depth=params.depth,
+        radius=params.radius,
+        filters=params.filters,
+    )
+
+
+# -- diagram.render_text -------------------------------------------------------------------
+
+
+class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
+    text: str
+    context: ReadContext
+
+
+@tool(
+    "diagram.render_text",
+    "A deterministic Unicode text drawing of the diagram, for people.",
+    params=DiagramParams,
+    result=RenderResult,
+    hints=READ_ONLY,
+)
+async def diagram_render_text(call: ToolCall, params: DiagramParams) -> RenderResult:
+    diagram, context = await _snapshot_with_context(call, params.diagram_id)
+    try:
+        text = render_diagram(diagram).text
+    except RenderError as err:
+        raise NereidError(f"render error: {err}", data={"diagram_id": diagram.diagram_id}) from err
+    return RenderResult(text=text, context=context)
+
+
+# -- diagram.diff --------------------------------------------------------------------------
+
+
+class DiffParams(msgspec.Struct, frozen=True, kw_only=True):
+    since_rev: U64
+    diagram_id: str | None = None
+
+
+@tool(
+    "diagram.diff",
+    "What changed since since_rev (from recent history): added / removed / updated refs; "
+    "if the window is exhausted, take a snapshot with diagram.read.",
+    params=DiffParams,
+    result=DiffResult,
+    hints=READ_ONLY,
+)
+async def diagram_diff(call: ToolCall, params: DiffParams) -> DiffResult:
+    if params.diagram_id is not None:
+        chosen = check_id_param("diagram_id", params.diagram_id)
+    else:
+        chosen = diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
+    return await ask_diagram(call, chosen, DiffDiagram(since_rev=params.since_rev))
+
+
+TOOLS: tuple[Tool[Any, Any], ...] = (
+    diagram_stat,
+    diagram_read,
+    diagram_get_ast,
+    diagram_get_slice_tool,
+    diagram_render_text,
+    diagram_diff,
+)

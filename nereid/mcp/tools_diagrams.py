@@ -1,0 +1,293 @@
+"""Diagram lifecycle and mutation tools (mcp-tools.md groups A and J).
+
+Group A: `diagram.list`, `diagram.create_from_mermaid`, `diagram.open`, `diagram.delete`,
+`diagram.current` — requests to ``session``. Group J: `diagram.apply_ops`,
+`diagram.propose_ops` — `ApplyDiagramOps` to ``diagram:<id>``, which checks op ids, then
+`base_rev`, then runs the batch all-or-nothing.
+
+Where we differ from the contract, on purpose (spec README decisions):
+
+- no render preflight (decision 2): cycles and self-loops are drawn, so nothing is refused
+  for being hard to draw; values Mermaid could not hold are refused by the ops (decision 9);
+- an empty batch changes nothing: no rev bump, no history entry, no write (decision 7);
+- `diagram not found` always carries `{"diagram_id"}`; a stale `base_rev` is the conflict
+  error with `current_rev`, `snapshot_tool` and `digest` for both apply and propose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from nereid.actors.protocol import (
+    ApplyDiagramOps,
+    ApplyDiagramOpsReply,
+    CreateDiagramFromMermaid,
+    DeleteDiagram,
+    DiagramSummary,
+    ListDiagrams,
+    OpenDiagram,
+)
+from nereid.actors.refusals import check_id_param
+from nereid.ops import DiagramOp
+
+from .schema import U64
+from .session_calls import (
+    KindName,
+    ReadContext,
+    active_ids,
+    ask_diagram,
+    ask_session,
+    diagram_id_or_active,
+    kind_name,
+    note_mutation,
+    read_context,
+)
+from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Hints, Tool, ToolCall, tool
+
+__all__ = [
+    "SET_STATE",
+    "TOOLS",
+    "DeltaOut",
+    "DiagramSummaryOut",
+    "diagram_apply_ops",
+    "diagram_create_from_mermaid",
+    "diagram_current",
+    "diagram_delete",
+    "diagram_list",
+    "diagram_open",
+    "diagram_propose_ops",
+]
+
+
+SET_STATE = Hints(read_only=False, destructive=False, idempotent=True)
+"""Sets a piece of session state (the active diagram): repeating it changes nothing more."""
+
+
+class NoParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Tools without parameters ignore whatever is sent."""
+
+
+class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
+    """`{diagram_id, name, kind, rev}` with the kind spelled `Flowchart` / `Sequence`."""
+
+    diagram_id: str
+    name: str
+    kind: KindName
+    rev: U64
+
+    @classmethod
+    def of(cls, summary: DiagramSummary) -> DiagramSummaryOut:
+        return cls(
+            diagram_id=summary.diagram_id,
+            name=summary.name,
+            kind=kind_name(summary.kind),
+            rev=summary.rev,
+        )
+
+
+# -- diagram.list ----------------------------------------------------------------------
+
+
+class ListResult(msgspec.Struct, frozen=True, kw_only=True):
+    diagrams: list[DiagramSummaryOut]
+    context: ReadContext
+
+
+@tool(
+    "diagram.list",
+    "List every diagram with its kind and revision (sorted by id); the usual first call.",
+    params=NoParams,
+    result=ListResult,
+    hints=READ_ONLY,
+)
+async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
+    reply = await ask_session(call, ListDiagrams())
+    context = await read_context(call)
+    diagrams = sorted(reply.diagrams, key=lambda d: d.diagram_id)
+    return ListResult(diagrams=[DiagramSummaryOut.of(d) for d in diagrams], context=context)
+
+
+# -- diagram.create_from_mermaid -----------------------------------------------------------
+
+
+class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
+    mermaid: str
+    diagram_id: str | None = None
+    name: str | None = None
+    make_active: bool = True
+
+
+class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
+    diagram: DiagramSummaryOut
+    active_diagram_id: str | None
+
+
+@tool(
+    "diagram.create_from_mermaid",
+    "Import Mermaid text (flowchart/graph or sequenceDiagram) as a new diagram at rev 0; "
+    "the id defaults to flow / seq (then -2, -3, ...).",
+    params=CreateParams,
+    result=CreateResult,
+    hints=ADDITIVE,
+)
+async def diagram_create_from_mermaid(call: ToolCall, params: CreateParams) -> CreateResult:
+    reply = await ask_session(
+        call,
+        CreateDiagramFromMermaid(
+            mermaid=params.mermaid,
+            diagram_id=params.diagram_id,
+            name=params.name,
+            make_active=params.make_active,
+        ),
+    )
+    await note_mutation(call)
+    return CreateResult(
+        diagram=DiagramSummaryOut.of(reply.diagram), active_diagram_id=reply.active_diagram_id
+    )
+
+
+# -- diagram.open / diagram.delete / diagram.current ---------------------------------------
+
+
+class DiagramIdParams(msgspec.Struct, frozen=True, kw_only=True):
+    diagram_id: str
+
+
+class OpenResult(msgspec.Struct, frozen=True, kw_only=True):
+    active_diagram_id: str
+
+
+@tool(
+    "diagram.open",
+    "Make a diagram the active one (the default target of diagram-scoped tools).",
+    params=DiagramIdParams,
+    result=OpenResult,
+    hints=SET_STATE,
+)
+async def diagram_open(call: ToolCall, params: DiagramIdParams) -> OpenResult:
+    check_id_param("diagram_id", params.diagram_id)
+    reply = await ask_session(call, OpenDiagram(diagram_id=params.diagram_id))
+    await note_mutation(call)
+    return OpenResult(active_diagram_id=reply.active_diagram_id)
+
+
+class DeleteResult(msgspec.Struct, frozen=True, kw_only=True):
+    deleted_diagram_id: str
+    active_diagram_id: str | None
+
+
+@tool(
+    "diagram.delete",
+    "Delete a diagram and its files; xrefs into it go dangling, and an active diagram is "
+    "re-targeted to the first remaining id.",
+    params=DiagramIdParams,
+    result=DeleteResult,
+    hints=DESTRUCTIVE,
+)
+async def diagram_delete(call: ToolCall, params: DiagramIdParams) -> DeleteResult:
+    check_id_param("diagram_id", params.diagram_id)
+    reply = await ask_session(call, DeleteDiagram(diagram_id=params.diagram_id))
+    await note_mutation(call)
+    return DeleteResult(
+        deleted_diagram_id=reply.deleted_diagram_id, active_diagram_id=reply.active_diagram_id
+    )
+
+
+class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
+    active_diagram_id: str | None
+    context: ReadContext
+
+
+@tool(
+    "diagram.current",
+    "The active diagram id (or null).",
+    params=NoParams,
+    result=CurrentResult,
+    hints=READ_ONLY,
+)
+async def diagram_current(call: ToolCall, params: NoParams) -> CurrentResult:
+    context = await read_context(call)
+    return CurrentResult(active_diagram_id=context.session_active_diagram_id, context=context)
+
+
+# -- diagram.apply_ops / diagram.propose_ops -------------------------------------------------
+
+
+class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
+    base_rev: U64
+    ops: list[DiagramOp]
+    diagram_id: str | None = None
+
+
+class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
+    """Refs added, removed and updated, each list in ref order (netted within the batch)."""
+
+    added: list[str]
+    removed: list[str]
+    updated: list[str]
+
+
+class OpsResult(msgspec.Struct, frozen=True, kw_only=True):
+    new_rev: U64
+    applied: U64
+    delta: DeltaOut
+
+    @classmethod
+    def of(cls, reply: ApplyDiagramOpsReply) -> OpsResult:
+        delta = reply.delta.to_json()
+        return cls(
+            new_rev=reply.new_rev,
+            applied=reply.applied,
+            delta=DeltaOut(
+                added=delta["added"], removed=delta["removed"], updated=delta["updated"]
+            ),
+        )
+
+
+async def _run_ops(call: ToolCall, params: OpsParams, *, dry_run: bool) -> ApplyDiagramOpsReply:
+    if params.diagram_id is not None:
+        diagram_id = check_id_param("diagram_id", params.diagram_id)
+    else:
+        diagram_id = diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
+    request = ApplyDiagramOps(base_rev=params.base_rev, ops=tuple(params.ops), dry_run=dry_run)
+    return await ask_diagram(call, diagram_id, request)
+
+
+@tool(
+    "diagram.apply_ops",
+    "Apply a batch of ops to a diagram (default: the active one), all-or-nothing, gated by "
+    "base_rev; on a stale base_rev rebase with diagram.diff and retry.",
+    params=OpsParams,
+    result=OpsResult,
+    hints=DESTRUCTIVE,
+)
+async def diagram_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
+    reply = await _run_ops(call, params, dry_run=False)
+    if params.ops:
+        await note_mutation(call)
+    return OpsResult.of(reply)
+
+
+@tool(
+    "diagram.propose_ops",
+    "Dry run of diagram.apply_ops: validate a batch and return what apply would return now, "
+    "changing nothing.",
+    params=OpsParams,
+    result=OpsResult,
+    hints=READ_ONLY,
+)
+async def diagram_propose_ops(call: ToolCall, params: OpsParams) -> OpsResult:
+    return OpsResult.of(await _run_ops(call, params, dry_run=True))
+
+
+TOOLS: tuple[Tool[Any, Any], ...] = (
+    diagram_list,
+    diagram_create_from_mermaid,
+    diagram_open,
+    diagram_delete,
+    diagram_current,
+    diagram_apply_ops,
+    diagram_propose_ops,
+)

@@ -1,0 +1,445 @@
+"""Walkthrough tools (mcp-tools.md groups B and D, plus decision 8's create / delete).
+
+Lifecycle (`walkthrough.list`, `.open`, `.current`, `.create`, `.delete`) asks ``session``;
+reads and ops (`walkthrough.read`, `.get_node`, `.stat`, `.render_text`, `.diff`,
+`.apply_ops`) ask ``walkthrough:<id>``. `walkthrough_id` is always required (walkthrough
+tools never default). In `update_*` ops an explicit `null` clears a field and an absent key
+keeps it (decision 8); every batch is all-or-nothing (decision 7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from nereid.actors.protocol import (
+    ApplyWalkthroughOps,
+    CreateWalkthrough,
+    DeleteWalkthrough,
+    DiffWalkthrough,
+    GetWalkthrough,
+    GetWalkthroughNode,
+    ListWalkthroughs,
+    OpenWalkthrough,
+    StatWalkthrough,
+    WalkthroughSummary,
+)
+from nereid.actors.refusals import check_id_param
+from nereid.errors import InvalidRequest
+from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
+from nereid.ops import DiffResult, WalkthroughOp
+from nereid.render import RenderError, render_walkthrough
+
+from .schema import U64
+from .session_calls import (
+    ReadContext,
+    active_ids,
+    ask_session,
+    ask_walkthrough,
+    note_mutation,
+    read_context,
+)
+from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Hints, Tool, ToolCall, tool
+
+__all__ = [
+    "TOOLS",
+    "walkthrough_apply_ops",
+    "walkthrough_create",
+    "walkthrough_current",
+    "walkthrough_delete",
+    "walkthrough_diff",
+    "walkthrough_get_node",
+    "walkthrough_list",
+    "walkthrough_open",
+    "walkthrough_read",
+    "walkthrough_render_text",
+    "walkthrough_stat",
+]
+
+_SET_STATE = Hints(read_only=False, destructive=False, idempotent=True)
+
+
+class NoParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Tools without parameters ignore whatever is sent."""
+
+
+class WalkthroughIdParams(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough_id: str
+
+
+class SummaryOut(msgspec.Struct, frozen=True, kw_only=True):
+    """`{walkthrough_id, title, rev, nodes, edges}` (node and edge counts)."""
+
+    walkthrough_id: str
+    title: str
+    rev: U64
+    nodes: U64
+    edges: U64
+
+    @classmethod
+    def of(cls, summary: WalkthroughSummary) -> SummaryOut:
+        return cls(
+            walkthrough_id=summary.walkthrough_id,
+            title=summary.title,
+            rev=summary.rev,
+            nodes=summary.nodes,
+            edges=summary.edges,
+        )
+
+
+# -- lifecycle -----------------------------------------------------------------------------
+
+
+class ListResult(msgspec.Struct, frozen=True, kw_only=True):
+    walkthroughs: list[SummaryOut]
+    context: ReadContext
+
+
+@tool(
+    "walkthrough.list",
+    "List walkthroughs (sorted by id) with revision and node / edge counts.",
+    params=NoParams,
+    result=ListResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_list(call: ToolCall, params: NoParams) -> ListResult:
+    reply = await ask_session(call, ListWalkthroughs())
+    context = await read_context(call)
+    ordered = sorted(reply.walkthroughs, key=lambda w: w.walkthrough_id)
+    return ListResult(walkthroughs=[SummaryOut.of(w) for w in ordered], context=context)
+
+
+class OpenResult(msgspec.Struct, frozen=True, kw_only=True):
+    active_walkthrough_id: str
+
+
+@tool(
+    "walkthrough.open",
+    "Mark a walkthrough as the active one (informational: no tool defaults to it).",
+    params=WalkthroughIdParams,
+    result=OpenResult,
+    hints=_SET_STATE,
+)
+async def walkthrough_open(call: ToolCall, params: WalkthroughIdParams) -> OpenResult:
+    check_id_param("walkthrough_id", params.walkthrough_id)
+    reply = await ask_session(call, OpenWalkthrough(walkthrough_id=params.walkthrough_id))
+    await note_mutation(call)
+    return OpenResult(active_walkthrough_id=reply.active_walkthrough_id)
+
+
+class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
+    active_walkthrough_id: str | None
+    context: ReadContext
+
+
+@tool(
+    "walkthrough.current",
+    "The active walkthrough id (or null).",
+    params=NoParams,
+    result=CurrentResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_current(call: ToolCall, params: NoParams) -> CurrentResult:
+    active = await active_ids(call)
+    context = await read_context(call)
+    return CurrentResult(active_walkthrough_id=active.active_walkthrough_id, context=context)
+
+
+class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
+    title: str
+    walkthrough_id: str | None = None
+    make_active: bool = False
+
+
+class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough: SummaryOut
+    active_walkthrough_id: str | None
+
+
+@tool(
+    "walkthrough.create",
+    "Create an empty walkthrough at rev 0 (the id defaults to wt, then wt-2, ...); "
+    "fill it with walkthrough.apply_ops.",
+    params=CreateParams,
+    result=CreateResult,
+    hints=ADDITIVE,
+)
+async def walkthrough_create(call: ToolCall, params: CreateParams) -> CreateResult:
+    reply = await ask_session(
+        call,
+        CreateWalkthrough(
+            title=params.title,
+            walkthrough_id=params.walkthrough_id,
+            make_active=params.make_active,
+        ),
+    )
+    await note_mutation(call)
+    return CreateResult(
+        walkthrough=SummaryOut.of(reply.walkthrough),
+        active_walkthrough_id=reply.active_walkthrough_id,
+    )
+
+
+class DeleteResult(msgspec.Struct, frozen=True, kw_only=True):
+    deleted_walkthrough_id: str
+    active_walkthrough_id: str | None
+
+
+@tool(
+    "walkthrough.delete",
+    "Delete a walkthrough and its file; an active walkthrough is re-targeted to the first "
+    "remaining id.",
+    params=WalkthroughIdParams,
+    result=DeleteResult,
+    hints=DESTRUCTIVE,
+)
+async def walkthrough_delete(call: ToolCall, params: WalkthroughIdParams) -> DeleteResult:
+    check_id_param("walkthrough_id", params.walkthrough_id)
+    reply = await ask_session(call, DeleteWalkthrough(walkthrough_id=params.walkthrough_id))
+    await note_mutation(call)
+    return DeleteResult(
+        deleted_walkthrough_id=reply.deleted_walkthrough_id,
+        active_walkthrough_id=reply.active_walkthrough_id,
+    )
+
+
+# -- reads ---------------------------------------------------------------------------------
+
+
+class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
+    node_id: str
+    title: str
+    body_md: str | None
+    refs: list[str]
+    tags: list[str]
+    status: str | None
+
+    @classmethod
+    def of(cls, node: WalkthroughNode) -> NodeOut:
+        return cls(
+            node_id=node.node_id,
+            title=node.title,
+            body_md=node.body_md,
+            refs=[str(r) for r in node.refs],
+            tags=list(node.tags),
+            status=node.status,
+        )
+
+
+class EdgeOut(msgspec.Struct, frozen=True, kw_only=True):
+    from_node_id: str
+    to_node_id: str
+    kind: str
+    label: str | None
+
+    @classmethod
+    def of(cls, edge: WalkthroughEdge) -> EdgeOut:
+        return cls(
+            from_node_id=edge.from_node_id,
+            to_node_id=edge.to_node_id,
+            kind=edge.kind,
+            label=edge.label,
+        )
+
+
+class WalkthroughOut(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough_id: str
+    title: str
+    rev: U64
+    nodes: list[NodeOut]
+    edges: list[EdgeOut]
+
+    @classmethod
+    def of(cls, walkthrough: Walkthrough) -> WalkthroughOut:
+        return cls(
+            walkthrough_id=walkthrough.walkthrough_id,
+            title=walkthrough.title,
+            rev=walkthrough.rev,
+            nodes=[NodeOut.of(n) for n in walkthrough.nodes],
+            edges=[EdgeOut.of(e) for e in walkthrough.edges],
+        )
+
+
+class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough: WalkthroughOut
+    context: ReadContext
+
+
+@tool(
+    "walkthrough.read",
+    "A walkthrough's whole content: title, rev, nodes and edges in stored order.",
+    params=WalkthroughIdParams,
+    result=ReadResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_read(call: ToolCall, params: WalkthroughIdParams) -> ReadResult:
+    walkthrough = await ask_walkthrough(call, params.walkthrough_id, GetWalkthrough())
+    context = await read_context(call)
+    return ReadResult(walkthrough=WalkthroughOut.of(walkthrough), context=context)
+
+
+class NodeParams(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough_id: str
+    node_id: str
+
+
+class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
+    node: NodeOut
+    context: ReadContext
+
+
+@tool(
+    "walkthrough.get_node",
+    "One node of a walkthrough.",
+    params=NodeParams,
+    result=NodeResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_get_node(call: ToolCall, params: NodeParams) -> NodeResult:
+    check_id_param("walkthrough_id", params.walkthrough_id)
+    check_id_param("node_id", params.node_id)
+    node = await ask_walkthrough(
+        call, params.walkthrough_id, GetWalkthroughNode(node_id=params.node_id)
+    )
+    context = await read_context(call)
+    return NodeResult(node=NodeOut.of(node), context=context)
+
+
+class WalkthroughCounts(msgspec.Struct, frozen=True, kw_only=True):
+    nodes: U64
+    edges: U64
+
+
+class WalkthroughDigest(msgspec.Struct, frozen=True, kw_only=True):
+    rev: U64
+    counts: WalkthroughCounts
+
+
+class StatResult(msgspec.Struct, frozen=True, kw_only=True):
+    digest: WalkthroughDigest
+    context: ReadContext
+
+
+@tool(
+    "walkthrough.stat",
+    "A walkthrough's rev and node / edge counts: the base_rev source for walkthrough.apply_ops.",
+    params=WalkthroughIdParams,
+    result=StatResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatResult:
+    stat = await ask_walkthrough(call, params.walkthrough_id, StatWalkthrough())
+    context = await read_context(call)
+    digest = WalkthroughDigest(
+        rev=stat.rev, counts=WalkthroughCounts(nodes=stat.nodes, edges=stat.edges)
+    )
+    return StatResult(digest=digest, context=context)
+
+
+class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
+    text: str
+    context: ReadContext
+
+
+@tool(
+    "walkthrough.render_text",
+    "A Unicode text drawing of the walkthrough (a box per node, arrows between); "
+    "empty text for an empty walkthrough.",
+    params=WalkthroughIdParams,
+    result=RenderResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_render_text(call: ToolCall, params: WalkthroughIdParams) -> RenderResult:
+    walkthrough = await ask_walkthrough(call, params.walkthrough_id, GetWalkthrough())
+    try:
+        text = render_walkthrough(walkthrough).text
+    except RenderError as err:
+        raise InvalidRequest(
+            f"render error: {err.message}", data={"walkthrough_id": params.walkthrough_id}
+        ) from err
+    context = await read_context(call)
+    return RenderResult(text=text, context=context)
+
+
+class DiffParams(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough_id: str
+    since_rev: U64
+
+
+@tool(
+    "walkthrough.diff",
+    "What changed in a walkthrough since since_rev (from recent history); if the window "
+    "is exhausted, take a snapshot with walkthrough.read.",
+    params=DiffParams,
+    result=DiffResult,
+    hints=READ_ONLY,
+)
+async def walkthrough_diff(call: ToolCall, params: DiffParams) -> DiffResult:
+    return await ask_walkthrough(
+        call, params.walkthrough_id, DiffWalkthrough(since_rev=params.since_rev)
+    )
+
+
+# -- walkthrough.apply_ops -----------------------------------------------------------------
+
+
+class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
+    walkthrough_id: str
+    base_rev: U64
+    ops: list[WalkthroughOp]
+
+
+class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
+    """Walkthrough pseudo-refs (`w:<id>/node/<node>` ...), each list in string order."""
+
+    added: list[str]
+    removed: list[str]
+    updated: list[str]
+
+
+class OpsResult(msgspec.Struct, frozen=True, kw_only=True):
+    new_rev: U64
+    applied: U64
+    delta: DeltaOut
+
+
+@tool(
+    "walkthrough.apply_ops",
+    "Apply a batch of walkthrough ops all-or-nothing, gated by base_rev "
+    "(from walkthrough.stat); in update ops null clears a field, an absent key keeps it.",
+    params=OpsParams,
+    result=OpsResult,
+    hints=DESTRUCTIVE,
+)
+async def walkthrough_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
+    reply = await ask_walkthrough(
+        call,
+        params.walkthrough_id,
+        ApplyWalkthroughOps(base_rev=params.base_rev, ops=tuple(params.ops)),
+    )
+    if params.ops:
+        await note_mutation(call)
+    delta = reply.delta
+    return OpsResult(
+        new_rev=reply.new_rev,
+        applied=reply.applied,
+        delta=DeltaOut(
+            added=list(delta.added), removed=list(delta.removed), updated=list(delta.updated)
+        ),
+    )
+
+
+TOOLS: tuple[Tool[Any, Any], ...] = (
+    walkthrough_list,
+    walkthrough_open,
+    walkthrough_current,
+    walkthrough_create,
+    walkthrough_delete,
+    walkthrough_read,
+    walkthrough_get_node,
+    walkthrough_stat,
+    walkthrough_render_text,
+    walkthrough_diff,
+    walkthrough_apply_ops,
+)

@@ -1,0 +1,266 @@
+"""`run_tui`: the TUI as one task in the session's trio run (tui.md §2, style §3).
+
+Three tasks share one `ViewModel`: urwid's input handling (keys/mouse → view model →
+effects), the event pump (bus events → `SessionUpdate`s → view model → invalidate), and the
+effect sender (effects → actor requests, the `$EDITOR` round trip, OSC 52). urwid redraws
+when the loop goes idle, so a change is painted as soon as it is applied: no polling.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import signal
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, cast
+
+import trio
+import urwid
+
+from nereid.errors import NereidError
+from nereid.ui import effects as fx
+from nereid.ui.client import ActorClient, export_text
+from nereid.ui.editor import edit_round_trip, editor_command, run_editor_blocking
+from nereid.ui.palette import Colors, PaletteError, theme_from_env
+from nereid.ui.session_state import Resynced
+from nereid.ui.viewmodel import ViewModel
+from nereid.ui.widgets import TuiWidget
+
+__all__ = ["TuiApp", "run_tui"]
+
+EFFECT_BUFFER = 256
+
+
+class _ToastLogHandler(logging.Handler):
+    """Log records become messages on the status line (and in the help's message log)."""
+
+    def __init__(self, app: TuiApp) -> None:
+        super().__init__(logging.WARNING)
+        self.app = app
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = f"{record.levelname.lower()}: {record.getMessage()}"
+        except Exception:  # a broken log call must not break the TUI
+            text = f"{record.levelname.lower()}: {record.msg!r}"
+        self.app.vm.toast(text, error=record.levelno >= logging.ERROR)
+        self.app.widget.refresh()
+
+
+@contextmanager
+def logs_off_the_terminal(app: TuiApp) -> Iterator[None]:
+    """While the TUI owns the screen, log lines meant for stderr/stdout become messages
+    (tui.md §16.18); file handlers keep working. Restored on exit."""
+    root = logging.getLogger()
+    moved = [
+        h
+        for h in root.handlers
+        if type(h) is logging.StreamHandler and h.stream in (sys.stderr, sys.stdout)
+    ]
+    for handler in moved:
+        root.removeHandler(handler)
+    toast = _ToastLogHandler(app)
+    root.addHandler(toast)
+    try:
+        yield
+    finally:
+        root.removeHandler(toast)
+        for handler in moved:
+            root.addHandler(handler)
+
+
+class TuiApp:
+    """One running TUI: the view model, the widget, the urwid loop and the actor client."""
+
+    def __init__(
+        self,
+        client: ActorClient,
+        vm: ViewModel,
+        *,
+        screen: urwid.display.raw.Screen | None = None,
+        palette: list[tuple[str, ...]] | None = None,
+        colors: Colors = 16,
+        environ: Mapping[str, str] = os.environ,
+    ) -> None:
+        self.client = client
+        self.vm = vm
+        self.environ = environ
+        self.exit_code = 0
+        self._send, self._receive = trio.open_memory_channel[fx.Effect](EFFECT_BUFFER)
+        self.widget = TuiWidget(vm, self.on_effects)
+        self.screen = screen if screen is not None else urwid.display.raw.Screen()
+        self.loop = urwid.MainLoop(
+            self.widget,
+            palette=cast(Any, palette or []),
+            screen=self.screen,
+            event_loop=urwid.TrioEventLoop(),
+            handle_mouse=True,
+        )
+        self.screen.set_terminal_properties(colors=colors)
+        # Ctrl-C arrives as a key (and quits cleanly) instead of a SIGINT mid-draw.
+        self.screen.tty_signal_keys(intr="undefined", quit="undefined", stop="undefined")
+        self._message_posted = trio.Event()
+        vm.on_message = self._message_posted.set
+
+    def on_effects(self, effects: list[fx.Effect]) -> None:
+        """Queue effects for the sender task; `Quit` ends the urwid loop right away."""
+        for effect in effects:
+            if isinstance(effect, fx.Quit):
+                self.exit_code = effect.code
+                raise urwid.ExitMainLoop()
+            try:
+                self._send.send_nowait(effect)
+            except trio.WouldBlock:
+                self.vm.toast("Too many pending requests; dropped one", error=True)
+
+    def _exit_soon(self, code: int) -> None:
+        self.exit_code = code
+
+        def stop() -> None:
+            raise urwid.ExitMainLoop()
+
+        self.loop.event_loop.alarm(0, stop)
+
+    async def pump_events(self, subscription: Any) -> None:
+        """Bus events → view model → repaint. Never polls: it sleeps until an event comes."""
+        async for event in subscription:
+            try:
+                updates = await self.client.translate(event)
+            except NereidError as err:  # an actor restarting or slow: re-read everything
+                self.vm.toast(f"lost track of a change ({err}); re-reading the session", error=True)
+                try:
+                    updates = [Resynced(await self.client.snapshot())]
+                except NereidError as again:
+                    self.vm.toast(f"re-reading the session failed: {again}", error=True)
+                    updates = []
+            for update in updates:
+                self.on_effects(self.vm.apply(update))
+            self.widget.refresh()
+
+    async def send_effects(self) -> None:
+        async for effect in self._receive:
+            try:
+                await self._perform(effect)
+            except Exception as err:  # a failed request is shown, never fatal to the TUI
+                self.vm.toast(f"{type(effect).__name__} failed: {err}", error=True)
+            self.widget.refresh()
+
+    async def _perform(self, effect: fx.Effect) -> None:
+        match effect:
+            case fx.RunEditor(diagram_id=diagram_id):
+                await self._edit(diagram_id)
+            case fx.Yank(text=text):
+                payload = base64.b64encode(text.encode()).decode()
+                sys.stdout.write(f"\x1b]52;c;{payload}\x1b\\")
+                sys.stdout.flush()
+            case _:
+                await self.client.perform(effect)
+
+    async def _edit(self, diagram_id: str) -> None:
+        vm = self.vm
+        diagram = vm.diagrams.get(diagram_id)
+        if diagram is None:
+            vm.toast(f"External action failed: no diagram {diagram_id}", error=True)
+            return
+        command = editor_command(self.environ)
+
+        async def run_editor(path: Any) -> int:
+            with self.loop.paused():
+                status: int = await trio.to_thread.run_sync(run_editor_blocking, command, path)
+            return status
+
+        async def apply(text: str) -> Any:
+            return await self.client.replace_text(diagram_id, text, diagram.rev)
+
+        kept = vm.pending_edit.get(diagram_id)
+        outcome = await edit_round_trip(
+            diagram_id,
+            export_text(diagram),
+            run_editor=run_editor,
+            apply=apply,
+            kept_text=kept,
+            kept_error=vm.sticky_error if kept is not None else None,
+            environ=self.environ,
+        )
+        if outcome.kind == "applied" and outcome.result is not None:
+            vm.edit_applied(outcome.result, diagram.rev)
+        elif outcome.kind == "rejected" and outcome.text is not None:
+            vm.edit_failed(diagram_id, outcome.text, outcome.message)
+        elif outcome.kind == "failed":
+            vm.toast(f"External action failed: {outcome.message}", error=True)
+        else:
+            vm.pending_edit.pop(diagram_id, None)
+            vm.sticky_error = None
+            vm.toast(outcome.message)
+
+    async def expire_messages(self) -> None:
+        """Repaint when a transient message runs out (a timer, not a poll)."""
+        while True:
+            expiry = self.vm.toast_expiry()
+            if expiry is None or expiry < self.vm.clock():
+                await self._message_posted.wait()
+                self._message_posted = trio.Event()
+                self.vm.on_message = self._message_posted.set
+                continue
+            with trio.move_on_after(expiry - self.vm.clock() + 0.05):
+                await self._message_posted.wait()
+                self._message_posted = trio.Event()
+                self.vm.on_message = self._message_posted.set
+                continue
+            self.widget.refresh()
+
+    async def watch_signals(self) -> None:
+        """SIGTERM / SIGHUP end the loop normally, so the terminal is restored."""
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+            async for signum in signals:
+                self._exit_soon(128 + signum)
+                return
+
+    async def run(self, subscription: Any) -> int:
+        """Run until `q` (or a signal); the terminal is restored however it ends."""
+        self.on_effects([self.vm.human_report()])  # the view is reported by the first frame
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.pump_events, subscription)
+            nursery.start_soon(self.send_effects)
+            nursery.start_soon(self.watch_signals)
+            nursery.start_soon(self.expire_messages)
+            with logs_off_the_terminal(self), self.loop.start():
+                await self.loop.event_loop.run_async()  # type: ignore[attr-defined]
+            nursery.cancel_scope.cancel()
+        return self.exit_code
+
+
+async def run_tui(
+    handle: Any,
+    *,
+    mcp_url: str | None,
+    environ: Mapping[str, str] | None = None,
+    screen: urwid.display.raw.Screen | None = None,
+) -> int:
+    """Run the TUI on a running session until `q`; returns the exit code.
+
+    `handle` is the session's `SessionHandle` (its registry and event bus). An invalid
+    palette variable prints the error to stderr and returns 1 before the screen is touched.
+    """
+    env = os.environ if environ is None else environ
+    try:
+        theme = theme_from_env(env)
+    except PaletteError as err:
+        print(f"nereid: {err}", file=sys.stderr)
+        return 1
+    client = ActorClient(handle.registry, handle.bus)
+    with client.subscribe() as subscription:
+        await client.attach()
+        try:
+            state = await client.snapshot()
+            vm = ViewModel(state, mcp_url=mcp_url)
+            app = TuiApp(
+                client, vm, screen=screen, palette=theme.entries, colors=theme.colors, environ=env
+            )
+            return await app.run(subscription)
+        finally:
+            with trio.move_on_after(1, shield=True):
+                await client.detach()

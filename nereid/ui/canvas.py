@@ -1,0 +1,121 @@
+"""Rows of styled runs → urwid canvases, plus boxes with titles (the panes' frames).
+
+Every pane paints a list of rows, each a list of `(style, text)` runs; these helpers clip and
+pad them to an exact cell width and turn them into a `urwid.TextCanvas`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from typing import Literal
+
+import urwid
+from urwid.util import apply_target_encoding
+
+from nereid.render.text import split_cells
+
+__all__ = ["Run", "Rows", "clip_runs", "frame", "rows_canvas", "runs_width", "wrap_runs"]
+
+Run = tuple[str, str]
+Rows = list[list[Run]]
+
+
+# Printable ASCII, box drawing, block and geometric shapes (but the two wide squares).
+_NARROW = re.compile("[\x20-\x7e\u2500-\u25fc\u25ff]*")
+
+
+def _width(text: str) -> int:
+    if _NARROW.fullmatch(text):
+        return len(text)
+    return sum(w for _c, w in split_cells(text))
+
+
+def runs_width(runs: list[Run]) -> int:
+    return sum(_width(text) for _s, text in runs)
+
+
+def clip_runs(runs: list[Run], width: int, fill: str = "default") -> list[Run]:
+    """Cut runs to `width` cells (a wide char that would straddle becomes a space) and pad."""
+    out: list[Run] = []
+    used = 0
+    for style, text in runs:
+        if used >= width:
+            break
+        w = _width(text)
+        if used + w <= width:
+            out.append((style, text))
+            used += w
+            continue
+        kept = []
+        for cluster, cw in split_cells(text):
+            if used + cw > width:
+                if used < width:
+                    kept.append(" " * (width - used))
+                    used = width
+                break
+            kept.append(cluster)
+            used += cw
+        out.append((style, "".join(kept)))
+    if used < width:
+        out.append((fill, " " * (width - used)))
+    return out
+
+
+def rows_canvas(rows: Rows, width: int, height: int, fill: str = "default") -> urwid.TextCanvas:
+    """A canvas of exactly `width`×`height` cells from the rows (extra rows dropped)."""
+    texts: list[bytes] = []
+    attrs: list[list[tuple[Hashable, int]]] = []
+    charsets: list[list[tuple[Literal["0", "U"] | None, int]]] = []
+    blank: list[Run] = []
+    for index in range(height):
+        runs = clip_runs(rows[index] if index < len(rows) else blank, width, fill)
+        line = b""
+        attr: list[tuple[Hashable, int]] = []
+        cs: list[tuple[Literal["0", "U"] | None, int]] = []
+        for style, text in runs:
+            encoded, run_cs = apply_target_encoding(text)
+            if not encoded:
+                continue
+            line += encoded
+            attr.append((style, len(encoded)))
+            cs.extend(run_cs)
+        texts.append(line)
+        attrs.append(attr)
+        charsets.append(cs)
+    return urwid.TextCanvas(text=texts, attr=attrs, cs=charsets, maxcol=width)
+
+
+def frame(title: list[Run], inner: Rows, width: int, height: int, border: str) -> Rows:
+    """Rows of a single-line box with `title` at the left of the top border."""
+    if width < 2 or height < 2:
+        return [[(border, "")]] * height
+    inner_width = width - 2
+    title_runs = clip_runs(title, max(min(runs_width(title), inner_width - 1), 0), border)
+    used = runs_width(title_runs)
+    top = [(border, "┌─"), *title_runs, (border, "─" * max(inner_width - 1 - used, 0) + "┐")]
+    rows: Rows = [top]
+    for index in range(height - 2):
+        content = inner[index] if index < len(inner) else []
+        rows.append([(border, "│"), *clip_runs(content, inner_width), (border, "│")])
+    rows.append([(border, "└" + "─" * inner_width + "┘")])
+    return rows
+
+
+def wrap_runs(text: str, style: str, width: int) -> Rows:
+    """Plain text wrapped at `width` cells (words kept when they fit)."""
+    rows: Rows = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if _width(candidate) <= width or not line:
+                line = candidate
+            else:
+                rows.append([(style, line)])
+                line = word
+            while _width(line) > width > 0:
+                rows.append([(style, line[:width])])
+                line = line[width:]
+        rows.append([(style, line)])
+    return rows

@@ -1,0 +1,218 @@
+"""The TUI's only link to the actors: reads, requests and change events (the seam).
+
+`ActorClient` turns the session protocol (`nereid.actors.protocol`) into what the view model
+understands: a `SessionState` snapshot, `SessionUpdate`s for bus events, and `perform(effect)`
+for the view model's `Effect`s. Nothing else in `nereid/ui` imports the actors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import trio
+
+from nereid.actors import EventBus, Registry, ResyncNeeded, Subscription
+from nereid.actors import protocol as p
+from nereid.actors.diagram import diagram_actor_name
+from nereid.errors import Conflict, NereidError
+from nereid.mermaid import export_flowchart, export_sequence
+from nereid.model.diagram import Diagram
+from nereid.model.flowchart import FlowchartAst
+from nereid.model.refs import parse_ref
+from nereid.model.xref import XRef
+from nereid.ui import effects as fx
+from nereid.ui.session_state import (
+    ActiveDiagramChanged,
+    AttentionChanged,
+    DiagramRemoved,
+    DiagramUpdated,
+    EditRejected,
+    Resynced,
+    SelectionChanged,
+    SessionState,
+    SessionUpdate,
+    Spotlight,
+    XRefsChanged,
+)
+
+__all__ = ["CALL_TIMEOUT", "ActorClient", "export_text"]
+
+CALL_TIMEOUT = 5.0
+
+EVENTS: tuple[type[Any], ...] = (
+    p.DiagramCreated,
+    p.DiagramChanged,
+    p.DiagramDeleted,
+    p.ActiveChanged,
+    p.SelectionChanged,
+    p.XrefsChanged,
+    p.AttentionChanged,
+)
+
+
+def export_text(diagram: Diagram) -> str:
+    """The diagram's canonical Mermaid (what the session's `.mmd` file holds)."""
+    if isinstance(diagram.ast, FlowchartAst):
+        return export_flowchart(diagram.ast)
+    return export_sequence(diagram.ast)
+
+
+class ActorClient:
+    """Talks to `session`, `diagram:<id>`, `attention` and `xref` by name; never blocks
+    longer than `CALL_TIMEOUT` per call. Keeps only the spotlight sequence numbers, so the
+    newest agent spotlight can be told apart (the actors keep one spotlight per agent)."""
+
+    def __init__(self, registry: Registry, bus: EventBus) -> None:
+        self.registry = registry
+        self.bus = bus
+        self._spot_seq: dict[str, tuple[Any, int]] = {}
+        self._seq = 0
+
+    async def _call(self, name: str, request: Any) -> Any:
+        return await self.registry.lookup(name).call(request, timeout=CALL_TIMEOUT)
+
+    # ---- reads ---------------------------------------------------------------------------
+
+    async def diagram(self, diagram_id: str) -> Diagram:
+        result: Diagram = await self._call(diagram_actor_name(diagram_id), p.GetDiagram())
+        return result
+
+    async def xrefs(self) -> dict[str, XRef]:
+        listing: Any = await self._call("xref", p.ListXrefs())
+        return {
+            item.xref_id: XRef(
+                from_ref=parse_ref(item.from_ref),
+                to_ref=parse_ref(item.to_ref),
+                kind=item.kind,
+                label=item.label,
+            )
+            for item in listing.xrefs
+        }
+
+    async def attention(self) -> tuple[tuple[Spotlight, ...], bool, Any]:
+        snap: p.AttentionSnapshot = await self._call("attention", p.GetAttention())
+        spots = []
+        for spot in snap.spotlights:
+            if spot.object_ref is None:
+                continue
+            known = self._spot_seq.get(spot.agent_id)
+            if known is None or known[0] != spot.object_ref:
+                self._seq += 1
+                known = (spot.object_ref, self._seq)
+                self._spot_seq[spot.agent_id] = known
+            spots.append(Spotlight(agent_id=spot.agent_id, ref=spot.object_ref, seq=known[1]))
+        return tuple(spots), snap.ui.follow_ai, snap.ui.human_object_ref
+
+    async def snapshot(self) -> SessionState:
+        """Everything the TUI mirrors, read afresh (also the answer to `ResyncNeeded`)."""
+        listing: p.ListDiagramsReply = await self._call("session", p.ListDiagrams())
+        diagrams: dict[str, Diagram] = {}
+
+        async def fetch(diagram_id: str) -> None:
+            diagrams[diagram_id] = await self.diagram(diagram_id)
+
+        async with trio.open_nursery() as nursery:
+            for summary in listing.diagrams:
+                nursery.start_soon(fetch, summary.diagram_id)
+        selection: p.SelectionReply = await self._call("session", p.ReadSelection())
+        spots, follow_ai, human = await self.attention()
+        return SessionState(
+            diagrams=diagrams,
+            xrefs=await self.xrefs(),
+            selection=selection.object_refs,
+            active_diagram_id=listing.active_diagram_id,
+            spotlights=spots,
+            follow_ai=follow_ai,
+            human_ref=human,
+        )
+
+    # ---- events --------------------------------------------------------------------------
+
+    @contextmanager
+    def subscribe(self) -> Iterator[Subscription]:
+        """The change events the TUI repaints on (use before `snapshot` to miss nothing)."""
+        with self.bus.subscribe(*EVENTS) as subscription:
+            yield subscription
+
+    async def translate(self, event: Any) -> list[SessionUpdate]:
+        """What a bus event means for the view (re-reading what changed)."""
+        match event:
+            case ResyncNeeded():
+                return [Resynced(await self.snapshot())]
+            case p.DiagramCreated(diagram=summary):
+                return [DiagramUpdated(await self.diagram(summary.diagram_id))]
+            case p.DiagramChanged(diagram_id=diagram_id):
+                try:
+                    return [DiagramUpdated(await self.diagram(diagram_id))]
+                except NereidError:  # deleted meanwhile: its DiagramDeleted follows
+                    return []
+            case p.DiagramDeleted(diagram_id=diagram_id):
+                return [DiagramRemoved(diagram_id)]
+            case p.ActiveChanged(active_diagram_id=diagram_id):
+                return [ActiveDiagramChanged(diagram_id)]
+            case p.SelectionChanged(object_refs=refs):
+                return [SelectionChanged(tuple(refs))]
+            case p.XrefsChanged():
+                return [XRefsChanged(await self.xrefs())]
+            case p.AttentionChanged(part=part):
+                if part not in ("spotlight", "follow_ai"):
+                    return []  # our own reports coming back
+                spots, follow_ai, _human = await self.attention()
+                return [AttentionChanged(spots, follow_ai)]
+        return []
+
+    # ---- requests ------------------------------------------------------------------------
+
+    async def attach(self) -> None:
+        await self._call("attention", p.AttachUi())
+
+    async def detach(self) -> None:
+        await self._call("attention", p.DetachUi())
+
+    async def perform(self, effect: fx.Effect) -> None:
+        """Send one view-model effect to the actor that owns that state."""
+        match effect:
+            case fx.SetSelection(refs=refs):
+                await self._call("session", p.UpdateSelection(object_refs=refs, mode="replace"))
+            case fx.SetActiveDiagram(diagram_id=diagram_id):
+                await self._call("session", p.OpenDiagram(diagram_id=diagram_id))
+            case fx.ReportHuman(diagram_id=diagram_id, ref=ref):
+                await self._call(
+                    "attention", p.ReportHumanAttention(diagram_id=diagram_id, object_ref=ref)
+                )
+            case fx.ReportView(report=report):
+                panes = {
+                    name: name in report.panes
+                    for name in ("diagram", "objects", "xrefs", "inspector")
+                }
+                await self._call(
+                    "attention",
+                    p.ReportView(
+                        scroll_x=float(report.pan_x), scroll_y=float(report.pan_y), panes=panes
+                    ),
+                )
+            case fx.SetFollowAi(enabled=enabled):
+                await self._call("attention", p.SetFollowAi(enabled=enabled))
+            case _:
+                raise ValueError(f"not an actor request: {effect!r}")
+
+    async def replace_text(self, diagram_id: str, text: str, base_rev: int) -> Diagram:
+        """Apply an edited Mermaid text; refusals become `EditRejected` with the reason."""
+        try:
+            await self._call(
+                diagram_actor_name(diagram_id),
+                p.ReplaceFromMermaid(mermaid=text, base_rev=base_rev),
+            )
+        except Conflict as err:
+            raise EditRejected(
+                f"{diagram_id} changed while you edited (rev {err.base_rev} -> "
+                f"{err.current_rev}); your text is kept: press e to merge it by hand"
+            ) from None
+        except NereidError as err:
+            detail = err.message
+            if err.data and "line" in err.data:
+                detail += f" (line {err.data['line']}, column {err.data.get('column', '?')})"
+            raise EditRejected(detail) from None
+        return await self.diagram(diagram_id)

@@ -1,0 +1,208 @@
+"""Which style each visible diagram cell gets (tui.md §11, with §16's overlap rule).
+
+`DiagramCells` turns a `Rendered` into rows of cells once per render; `Marks` says who looks at
+what; `styled_row(...)` resolves one visible row into (style, text) runs. Only visible rows are
+resolved, so a repaint costs O(viewport), not O(diagram).
+
+Overlap rule (deterministic): human cursor + any agent → `both`; else cursor → `human` (or
+`agent_owner` while an agent moved the cursor); else the agent with the lowest slot → `agent<i>`;
+else selection → `selected`; else decorations. Selection + cursor → `selected_hot`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from nereid.model.refs import (
+    FLOW_EDGE,
+    FLOW_NOTE,
+    SEQ_BLOCK,
+    SEQ_NOTE,
+    SEQ_SECTION,
+    ObjectRef,
+)
+from nereid.render import Rendered, Span
+from nereid.render.text import split_cells, text_width
+
+__all__ = ["DiagramCells", "Marks", "fill_gaps", "styled_row"]
+
+VERTICAL_BOX = set("│┌┐└┘├┤┬┴┼┃")
+BOX = set("─│┌┐└┘├┤┬┴┼╭╮╰╯━┃═║┄┆▶◀▲▼○✕")
+Interval = tuple[int, int]
+# Printable ASCII, box drawing, block and geometric shapes: one cell per character.
+_NARROW = re.compile("[\x20-\x7e\u2500-\u25fc\u25ff]*")
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Who looks at what, for one repaint."""
+
+    cursor: ObjectRef | None = None
+    cursor_by_agent: bool = False
+    selection: frozenset[ObjectRef] = frozenset()
+    spotlights: tuple[tuple[int, ObjectRef], ...] = ()  # (style slot 0-5, ref)
+    hints: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    # (row, col) → (char, style): hint tags painted over everything else
+
+
+class DiagramCells:
+    """A rendered diagram as rows of cells plus per-object intervals (after gap filling)."""
+
+    def __init__(self, rendered: Rendered, diagram_id: str) -> None:
+        self.rendered = rendered
+        self.diagram_id = diagram_id
+        self.rows: list[str | list[str]] = [_cells(line) for line in rendered.lines]
+        self.width = rendered.width
+        self.height = rendered.height
+        self._intervals: dict[ObjectRef, dict[int, list[Interval]]] = {}
+        self.note_rows: dict[int, list[Interval]] = {}
+        self.block_rows: dict[int, list[Interval]] = {}
+        for ref, spans in rendered.spans.items():
+            if ref.category in (FLOW_NOTE, SEQ_NOTE):
+                _add(self.note_rows, spans)
+            elif ref.category in (SEQ_BLOCK, SEQ_SECTION):
+                _add(self.block_rows, spans)
+
+    def intervals(self, ref: ObjectRef) -> dict[int, list[Interval]]:
+        """Row → flagged column intervals of one object, gap-filled (cached)."""
+        cached = self._intervals.get(ref)
+        if cached is not None:
+            return cached
+        by_row: dict[int, list[Interval]] = {}
+        for span in self.rendered.spans.get(ref, ()):
+            by_row.setdefault(span.row, []).append((span.col_start, span.col_end))
+        bridge = None if ref.category == FLOW_EDGE else 1
+        result = {
+            row: fill_gaps(self.rows[row], sorted(ivs), bridge) for row, ivs in by_row.items()
+        }
+        self._intervals[ref] = result
+        return result
+
+    def bounds(self, ref: ObjectRef) -> tuple[int, int, int, int] | None:
+        """(top, left, bottom, right) of an object's cells, or None if it is not drawn."""
+        spans = self.rendered.spans.get(ref)
+        if not spans:
+            return None
+        return (
+            min(s.row for s in spans),
+            min(s.col_start for s in spans),
+            max(s.row for s in spans),
+            max(s.col_end for s in spans),
+        )
+
+
+def _cells(line: str) -> str | list[str]:
+    """A line indexable by cell: the string itself when every character is one cell wide."""
+    if _NARROW.fullmatch(line) or text_width(line) == len(line):
+        return line
+    cells: list[str] = []
+    for cluster, width in split_cells(line):
+        cells.append(cluster)
+        cells.extend([""] * (width - 1))
+    return cells
+
+
+def _add(into: dict[int, list[Interval]], spans: Iterable[Span]) -> None:
+    for span in spans:
+        into.setdefault(span.row, []).append((span.col_start, span.col_end))
+
+
+def fill_gaps(
+    cells: str | list[str], intervals: list[Interval], bridge: int | None
+) -> list[Interval]:
+    """Join runs across short gaps: box crossings (≤ `bridge`, None = any) and label spaces."""
+    if not intervals:
+        return []
+    merged = [intervals[0]]
+    for start, end in intervals[1:]:
+        last_start, last_end = merged[-1]
+        gap = cells[last_end + 1 : start]
+        join = start <= last_end + 1
+        if not join and gap:
+            if all(c in VERTICAL_BOX for c in gap) and (bridge is None or len(gap) <= bridge):
+                join = True
+            elif (
+                len(gap) <= 3
+                and all(c == " " for c in gap)
+                and _is_text(cells, last_end)
+                and _is_text(cells, start)
+            ):
+                join = True
+        if join:
+            merged[-1] = (last_start, max(last_end, end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _is_text(cells: str | list[str], x: int) -> bool:
+    return 0 <= x < len(cells) and cells[x] not in ("", " ") and cells[x] not in BOX
+
+
+def _paint(row: list[str | None], intervals: list[Interval], x0: int, value: str) -> None:
+    width = len(row)
+    for start, end in intervals:
+        lo, hi = max(start - x0, 0), min(end - x0, width - 1)
+        for x in range(lo, hi + 1):
+            row[x] = value
+
+
+def styled_row(
+    cells: DiagramCells, marks: Marks, row: int, x0: int, width: int, dim: bool
+) -> list[tuple[str, str]]:
+    """(style, text) runs for diagram row `row`, columns `x0 .. x0+width-1` (may be outside)."""
+    line = cells.rows[row] if 0 <= row < cells.height else ""
+    lo, hi = max(x0, 0), min(x0 + width, len(line))
+    chars = [" "] * (lo - x0) + list(line[lo:hi]) if hi > lo else []
+    chars += [" "] * (width - len(chars))
+    # A wide character cut by either edge becomes a blank cell.
+    if chars and chars[0] == "":
+        chars[0] = " "
+    if chars and chars[-1] != "" and 0 <= x0 + width < len(line) and line[x0 + width] == "":
+        chars[-1] = " "
+    base: list[str | None] = ["dim" if dim else "default"] * width
+    _paint(base, cells.block_rows.get(row, []), x0, "block")
+    _paint(base, cells.note_rows.get(row, []), x0, "note")
+    sel: list[str | None] = [None] * width
+    for ref in marks.selection:
+        if ref.diagram_id == cells.diagram_id:
+            _paint(sel, cells.intervals(ref).get(row, []), x0, "s")
+    agent: list[str | None] = [None] * width
+    for slot, ref in sorted(marks.spotlights, key=lambda s: -s[0]):
+        _paint(agent, cells.intervals(ref).get(row, []), x0, f"agent{slot}")
+    cur: list[str | None] = [None] * width
+    if marks.cursor is not None:
+        _paint(cur, cells.intervals(marks.cursor).get(row, []), x0, "c")
+    styles: list[str] = []
+    for x in range(width):
+        c, a, s = cur[x], agent[x], sel[x]
+        if c and a:
+            style = "both"
+        elif c and s:
+            style = "selected_hot"
+        elif c:
+            style = "agent_owner" if marks.cursor_by_agent else "human"
+        elif a:
+            style = a
+        elif s:
+            style = "selected"
+        else:
+            style = base[x] or "default"
+            if chars[x] in ("▾", "▴"):
+                style = "marker"
+        styles.append(style)
+    for x in range(width):
+        tag = marks.hints.get((row, x0 + x))
+        if tag is not None:
+            chars[x], styles[x] = tag
+    runs: list[tuple[str, str]] = []
+    for x, ch in enumerate(chars):
+        if ch == "":
+            continue
+        if runs and runs[-1][0] == styles[x]:
+            runs[-1] = (styles[x], runs[-1][1] + ch)
+        else:
+            runs.append((styles[x], ch))
+    return runs

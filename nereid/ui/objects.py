@@ -1,0 +1,103 @@
+"""What the lists show: selectable objects of a diagram and xref rows (tui.md §4.2, §4.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from nereid.model.diagram import Diagram, object_exists
+from nereid.model.flowchart import FlowchartAst
+from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.xref import XRef, XRefStatus, xref_status
+
+__all__ = [
+    "ObjectItem",
+    "XRefItem",
+    "ref_exists",
+    "selectable_objects",
+    "xref_items",
+]
+
+SELECTABLE = (FLOW_NODE, FLOW_EDGE, SEQ_PARTICIPANT, SEQ_MESSAGE)
+
+
+@dataclass(frozen=True)
+class ObjectItem:
+    """One row of the Objects list: the object, its kind word and its label."""
+
+    ref: ObjectRef
+    label: str
+    note: str | None
+
+    @property
+    def is_box(self) -> bool:
+        """Nodes and participants (the things a person thinks of as 'the objects')."""
+        return self.ref.category in (FLOW_NODE, SEQ_PARTICIPANT)
+
+
+@dataclass(frozen=True)
+class XRefItem:
+    xref_id: str
+    xref: XRef
+    status: XRefStatus
+
+    @property
+    def label(self) -> str:
+        x = self.xref
+        head = f"{self.xref_id} {self.status} {x.kind}: "
+        if x.label:
+            return f"{head}{x.label} ({x.from_ref} → {x.to_ref})"
+        return f"{head}{x.from_ref} → {x.to_ref}"
+
+
+def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
+    """Every node, edge, participant and message, sorted by ObjectRef (canonical order)."""
+    did = diagram.diagram_id
+    items: list[ObjectItem] = []
+    ast = diagram.ast
+    if isinstance(ast, FlowchartAst):
+        for node_id, node in ast.nodes.items():
+            ref = ObjectRef(diagram_id=did, category=FLOW_NODE, object_id=node_id)
+            items.append(ObjectItem(ref, f"node {node_id} ({node.label})", node.note))
+        for edge_id, edge in ast.edges.items():
+            ref = ObjectRef(diagram_id=did, category=FLOW_EDGE, object_id=edge_id)
+            text = f"edge {edge_id} {edge.from_node_id}→{edge.to_node_id}"
+            if edge.label:
+                text += f" ({edge.label})"
+            items.append(ObjectItem(ref, text, None))
+    else:
+        for pid, participant in ast.participants.items():
+            ref = ObjectRef(diagram_id=did, category=SEQ_PARTICIPANT, object_id=pid)
+            label = f"participant {pid} ({participant.mermaid_name})"
+            items.append(ObjectItem(ref, label, participant.note))
+        for message in ast.messages:
+            ref = ObjectRef(diagram_id=did, category=SEQ_MESSAGE, object_id=message.message_id)
+            text = (
+                f"message {message.message_id} {message.from_participant_id}→"
+                f"{message.to_participant_id}: {message.text}"
+            )
+            items.append(ObjectItem(ref, text, None))
+    items.sort(key=lambda item: item.ref.sort_key())
+    return items
+
+
+def ref_exists(diagrams: Mapping[str, Diagram], ref: ObjectRef) -> bool:
+    """Whether a selectable (or any resolvable) object exists in the session."""
+    diagram = diagrams.get(ref.diagram_id)
+    if diagram is None:
+        return False
+    return object_exists(diagram, ref)
+
+
+def xref_items(diagrams: Mapping[str, Diagram], xrefs: Mapping[str, XRef]) -> list[XRefItem]:
+    """All xrefs in id order with their derived status."""
+    return [
+        XRefItem(
+            xref_id,
+            xref,
+            xref_status(
+                not ref_exists(diagrams, xref.from_ref), not ref_exists(diagrams, xref.to_ref)
+            ),
+        )
+        for xref_id, xref in sorted(xrefs.items())
+    ]

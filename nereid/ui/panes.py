@@ -1,0 +1,340 @@
+"""What each pane paints, as rows of styled runs, from a `ViewModel` snapshot (tui.md §4).
+
+Pure functions of the view model: no urwid widgets and no actor calls, so tests can check
+them by text. `nereid/ui/widgets.py` lays them out and turns them into canvases.
+"""
+
+from __future__ import annotations
+
+from nereid.ui.canvas import Rows, Run, clip_runs, runs_width, wrap_runs
+from nereid.ui.highlight import Marks, styled_row
+from nereid.ui.keys import help_sections
+from nereid.ui.objects import ref_exists
+from nereid.ui.viewmodel import Focus, ViewModel
+
+__all__ = [
+    "BRAND",
+    "diagram_rows",
+    "diagram_title",
+    "help_rows",
+    "inspector_rows",
+    "objects_rows",
+    "status_row",
+    "xrefs_rows",
+]
+
+BRAND = " NEREID "
+
+
+def owner_border(vm: ViewModel, pane: Focus) -> str:
+    if vm.focus is not pane:
+        return "border"
+    return "border_agent" if vm.cursor_by_agent else "border_human"
+
+
+def diagram_title(vm: ViewModel) -> list[Run]:
+    border = owner_border(vm, Focus.DIAGRAM)
+    ids = vm.diagram_ids
+    total = len(ids)
+    digits = len(str(total))
+    index = ids.index(vm.active_id) + 1 if vm.active_id in ids else 0
+    counter = f"[{index:0{digits}d}/{total}]" if total else "[0/0]"
+    active = vm.active
+    id_style = "title" if vm.focus is Focus.DIAGRAM else "title_dim"
+    runs: list[Run] = [(border, "[1]─ Diagram "), ("counter", counter), (border, " ")]
+    if active is None:
+        runs.append((id_style, "—"))
+    else:
+        runs.append((id_style, active.diagram_id))
+        if active.name and active.name != active.diagram_id:
+            runs.append(("title_dim", f" · {active.name}"))
+        runs.append(("title_dim", f" r{active.rev}"))
+    runs.append((border, " "))
+    return runs
+
+
+def hint_marks(vm: ViewModel) -> dict[tuple[int, int], tuple[str, str]]:
+    """Cells covered by hint tags (after a first letter only the matching tags)."""
+    marks: dict[tuple[int, int], tuple[str, str]] = {}
+    mode = vm.hint
+    if mode is None:
+        return marks
+    for target in mode.targets:
+        if mode.first is not None and target.label[0] != mode.first:
+            continue
+        first_style = "hint_typed" if mode.first is not None else "hint"
+        marks[(target.row, target.col)] = (target.label[0], first_style)
+        marks[(target.row, target.col + 1)] = (target.label[1], "hint")
+    return marks
+
+
+def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
+    """The Diagram pane's interior: the panned, highlighted rendering."""
+    vm.set_viewport(width, height)
+    if vm.active is None:
+        return [[("default", "No diagrams in session")]]
+    cells = vm.cells()
+    if cells is None:
+        return wrap_runs(f"Diagram render error:\n{vm.render_error()}", "default", width)
+    slots = vm.agent_slots()
+    marks = Marks(
+        cursor=vm.cursor,
+        cursor_by_agent=vm.cursor_by_agent,
+        selection=frozenset(vm.selection),
+        spotlights=tuple(
+            (slots[s.agent_id], s.ref) for s in vm.spotlights if s.ref.diagram_id == vm.active_id
+        ),
+        hints=hint_marks(vm),
+    )
+    dim = any(ref.diagram_id == vm.active_id for ref in vm.selection)
+    return [styled_row(cells, marks, vm.pan_y + y, vm.pan_x, width, dim) for y in range(height)]
+
+
+def _scrolled(total: int, cursor: int, scroll: int, height: int) -> int:
+    if cursor < scroll:
+        scroll = cursor
+    elif cursor >= scroll + height:
+        scroll = cursor - height + 1
+    return max(0, min(scroll, max(total - height, 0)))
+
+
+def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
+    border = owner_border(vm, Focus.OBJECTS)
+    title: list[Run] = [(border, "[2]─ Objects ")]
+    if vm.objects_selected_only:
+        title.append((border, "— selected only "))
+    items = vm.objects()
+    cursor = vm.cursor
+    chosen = set(vm.selection)
+    focused = vm.focus is Focus.OBJECTS
+    refs = [item.ref for item in items]
+    index = refs.index(cursor) if cursor in refs else 0
+    vm.objects_scroll = _scrolled(len(items), index, vm.objects_scroll, height)
+    agent_refs = {s.ref for s in vm.spotlights}
+    rows: Rows = []
+    for item in items[vm.objects_scroll : vm.objects_scroll + height]:
+        selected = item.ref in chosen
+        is_cursor = item.ref == cursor
+        if is_cursor and selected:
+            style = "row_cursor" if focused else "row_selected"
+        elif is_cursor:
+            style = "row_cursor_agent" if vm.cursor_by_agent else "row_cursor"
+        elif selected:
+            style = "row_selected"
+        else:
+            style = "row_dim" if chosen else "row"
+        mark = "◼" if selected else "◻"
+        agent = "◉" if item.ref in agent_refs else " "
+        runs: list[Run] = [
+            ("row_marker", mark),
+            ("agent0", agent) if agent != " " else ("row", " "),
+        ]
+        runs.append((style, item.label))
+        rows.append(clip_runs(runs, width, style if is_cursor else "default"))
+    if not items:
+        rows.append([("row_dim", "(no objects)")])
+    return title, rows
+
+
+def xrefs_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
+    border = owner_border(vm, Focus.XREFS)
+    tails = []
+    if vm.xrefs_dangling_only:
+        tails.append("dangling only")
+    if vm.xrefs_involving:
+        tails.append("involving selection")
+    title: list[Run] = [(border, "[3]─ XRefs ")]
+    if tails:
+        title.append((border, "— " + ", ".join(tails) + " "))
+    rows_data = vm.xref_rows()
+    vm.xref_cursor = max(0, min(vm.xref_cursor, len(rows_data) - 1))
+    scroll = _scrolled(len(rows_data), vm.xref_cursor, 0, height)
+    cursor = vm.cursor
+    rows: Rows = []
+    for index, item in enumerate(rows_data[scroll : scroll + height], start=scroll):
+        prefix = ""
+        if cursor is not None:
+            outgoing = item.xref.from_ref == cursor
+            incoming = item.xref.to_ref == cursor
+            prefix = (
+                "▾▴ " if outgoing and incoming else "▴ " if outgoing else "▾ " if incoming else ""
+            )
+        if index == vm.xref_cursor and vm.focus is Focus.XREFS:
+            style = "row_cursor_agent" if vm.cursor_by_agent else "row_cursor"
+        elif prefix:
+            style = "row_involved"
+        elif item.status == "ok":
+            style = "row"
+        else:
+            style = "row_dangling"
+        rows.append(clip_runs([(style, prefix + item.label)], width, style))
+    if not rows_data:
+        rows.append([("row_dim", "(no xrefs)")])
+    return title, rows
+
+
+def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
+    border = owner_border(vm, Focus.INSPECTOR)
+    if vm.focus is Focus.XREFS:
+        rows_data = vm.xref_rows()
+        if not rows_data:
+            return [(border, "[4]─ Inspector — XRef ")], [[("inspector", "No selection")]]
+        item = rows_data[min(vm.xref_cursor, len(rows_data) - 1)]
+        x = item.xref
+        lines = [
+            f"ID: {item.xref_id}",
+            f"Kind: {x.kind}",
+            f"Status: {item.status}",
+            f"Label: {x.label or '—'}",
+            f"From: {x.from_ref}" + ("" if ref_exists(vm.diagrams, x.from_ref) else " (missing)"),
+            f"To: {x.to_ref}" + ("" if ref_exists(vm.diagrams, x.to_ref) else " (missing)"),
+        ]
+        title = [(border, f"[4]─ Inspector — XRef {item.xref_id} ({item.status}) ")]
+    else:
+        cursor = vm.cursor
+        items = {item.ref: item for item in (vm.objects() if vm.active else [])}
+        obj = items.get(cursor) if cursor is not None else None
+        if cursor is None or obj is None:
+            return [(border, "[4]─ Inspector ")], [[("inspector", "No selection")]]
+        lines = [
+            f"Label: {obj.label}",
+            f"Note: {obj.note or '—'}",
+            f"Ref: {cursor}",
+            f"Diagram: {cursor.diagram_id}",
+            f"Category: {'/'.join(cursor.category)}",
+            f"Object: {cursor.object_id}",
+        ]
+        watchers = [s.label or s.agent_id for s in vm.spotlights if s.ref == cursor]
+        if watchers:
+            lines.append("Agents here: " + ", ".join(watchers))
+        if cursor in vm.selection:
+            lines.append("Selected: yes")
+        title = [(border, f"[4]─ Inspector — {cursor} ")]
+    rows: Rows = []
+    for line in lines:
+        rows.extend(wrap_runs(line, "inspector", width))
+    vm.inspector_scroll = min(vm.inspector_scroll, max(len(rows) - height, 0))
+    return title, rows[vm.inspector_scroll :]
+
+
+def _entry(label: str, value: str, disabled: bool = False) -> list[Run]:
+    return [
+        ("status_label", f"{label}:"),
+        ("status_disabled" if disabled else "status_value", value),
+    ]
+
+
+def _key_hints(vm: ViewModel, compact: bool) -> list[Run]:
+    """The key-hint entries for the focus and mode (tui.md §4.6)."""
+    sep: Run = ("status_label", " | ")
+    entries: list[list[Run]] = []
+    if vm.hint is not None:
+        entries.append(_entry("Chain" if vm.hint.chain else "Hint", "2 letters"))
+        entries.append(_entry("Done" if vm.hint.chain else "Cancel", "Esc"))
+    elif compact:
+        entries.append(_entry("Hint", "f"))
+    elif vm.focus is Focus.DIAGRAM:
+        for label, value in (
+            ("Diagram", "[]"),
+            ("Hint", "f"),
+            ("Chain", "c"),
+            ("Edit", "e"),
+            ("Select", "␣"),
+            ("Xref", "g/t"),
+            ("Notes", "n◼" if vm.show_notes else "n◻"),
+        ):
+            entries.append(_entry(label, value))
+    elif vm.focus is Focus.OBJECTS:
+        for label, value in (("Select", "␣"), ("Filter", "-"), ("Hint", "f"), ("Jump", "g/t")):
+            entries.append(_entry(label, value))
+    elif vm.focus is Focus.XREFS:
+        for label, value in (("Filter", "-/I"), ("Jump", "g/t"), ("Diagram", "[]")):
+            entries.append(_entry(label, value))
+    entries.append(_entry("Ai", "a◼" if vm.follow_ai else "a◻"))
+    entries += [_entry("Help", "?"), _entry("Quit", "q")]
+    left: list[Run] = []
+    for index, entry in enumerate(entries):
+        if index:
+            left.append(sep)
+        left += entry
+    return left
+
+
+def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
+    """The bottom line: key hints or the search line, the message, MCP port and brand."""
+    sep: Run = ("status_label", " | ")
+    right: list[Run] = []
+    if vm.mcp_url and not compact:
+        port = vm.mcp_url.rsplit(":", 1)[-1].split("/", 1)[0]
+        right = [("status_label", " Mcp:"), ("status_value", port), ("status", " ")]
+    right.append(("brand", BRAND))
+    room = width - runs_width(right)
+    if vm.search is not None:
+        mode = vm.search
+        left = [
+            ("status_value", "\\" if mode.fuzzy else "/"),
+            ("status", mode.query),
+            ("status", "   "),
+        ]
+        if mode.error:
+            left.append(("status_error", mode.error))
+        elif mode.query:
+            count = f"{mode.index + 1}/{len(mode.results)}" if mode.results else "0"
+            left.append(("status_count", count))
+        if not mode.editing:
+            left += [sep, *_entry("Next", "n/N")]
+        left += [sep, *_entry("Accept", "Enter"), sep, *_entry("Close", "Esc")]
+    else:
+        left = _key_hints(vm, compact)
+        if runs_width(left) > room:
+            left = _key_hints(vm, True)
+    message = vm.current_toast()
+    if message is not None:
+        msg_style = "status_error" if message.error else "status"
+        text = message.text
+        # The message wins over key hints when space is short: it is what just happened.
+        budget = max(room - runs_width(left) - 3, 0)
+        if budget < min(len(text), 30):
+            left = clip_runs(left, max(room - min(len(text), room) - 3, 0))
+        left = [*left, sep, (msg_style, text)]
+    return [*clip_runs(left, max(room, 0), "status"), *right]
+
+
+def help_rows(vm: ViewModel, width: int) -> Rows:
+    """The help overlay's lines, built from the key table (never hand-written)."""
+    rows: Rows = []
+    if vm.mcp_url:
+        rows.append([("help_header", "MCP "), ("status_value", vm.mcp_url)])
+    else:
+        rows.append([("help_header", "MCP "), ("status_disabled", "not serving")])
+    rows.append([])
+    sections = help_sections()
+    key_width = max(len(keys) for _title, entries in sections for keys, _d in entries)
+    for title, entries in sections:
+        rows.append([("help_header", f"--- {title} ---")])
+        for keys, description in entries:
+            room = max(width - key_width - 2, 10)
+            lines = [r[0][1] for r in wrap_runs(description, "default", room)]
+            rows.append([("help_key", keys.rjust(key_width)), ("default", "  " + lines[0])])
+            rows += [[("default", " " * (key_width + 2) + line)] for line in lines[1:]]
+        rows.append([])
+    rows.append([("help_header", "--- Styles ---")])
+    rows.append(
+        [
+            ("human", " you "),
+            ("default", " "),
+            ("agent0", " agent "),
+            ("default", " "),
+            ("both", " you+agent "),
+            ("default", " "),
+            ("selected", " selected "),
+            ("default", " "),
+            ("hint", " AS "),
+            ("default", " hint"),
+        ]
+    )
+    rows.append([])
+    rows.append([("help_header", "--- Messages ---")])
+    for message in vm.messages[-20:]:
+        rows.extend(wrap_runs(message.text, "status_error" if message.error else "dim", width))
+    return rows

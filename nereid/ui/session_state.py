@@ -1,0 +1,127 @@
+"""What the TUI knows about the session: a snapshot plus the updates that change it.
+
+These values cross the seam between `nereid/ui/client.py` (which talks to the actors) and the
+view model (which never does). All are immutable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from nereid.model.diagram import Diagram
+from nereid.model.refs import ObjectRef
+from nereid.model.xref import XRef
+
+__all__ = [
+    "ActiveDiagramChanged",
+    "AttentionChanged",
+    "DiagramRemoved",
+    "DiagramUpdated",
+    "EditRejected",
+    "Resynced",
+    "SelectionChanged",
+    "SessionState",
+    "SessionUpdate",
+    "Spotlight",
+    "ViewReport",
+    "XRefsChanged",
+]
+
+
+@dataclass(frozen=True)
+class Spotlight:
+    """One agent's spotlight; `seq` grows with every change so the newest one is known."""
+
+    agent_id: str
+    ref: ObjectRef
+    seq: int
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class SessionState:
+    diagrams: Mapping[str, Diagram] = field(default_factory=dict)
+    xrefs: Mapping[str, XRef] = field(default_factory=dict)
+    selection: tuple[ObjectRef, ...] = ()
+    active_diagram_id: str | None = None
+    spotlights: tuple[Spotlight, ...] = ()
+    follow_ai: bool = True
+    human_ref: ObjectRef | None = None
+
+
+@dataclass(frozen=True)
+class DiagramUpdated:
+    diagram: Diagram
+
+
+@dataclass(frozen=True)
+class DiagramRemoved:
+    diagram_id: str
+
+
+@dataclass(frozen=True)
+class XRefsChanged:
+    xrefs: Mapping[str, XRef]
+
+
+@dataclass(frozen=True)
+class SelectionChanged:
+    selection: tuple[ObjectRef, ...]
+
+
+@dataclass(frozen=True)
+class ActiveDiagramChanged:
+    diagram_id: str | None
+
+
+@dataclass(frozen=True)
+class AttentionChanged:
+    spotlights: tuple[Spotlight, ...]
+    follow_ai: bool
+
+
+@dataclass(frozen=True)
+class Resynced:
+    """The subscriber fell behind: here is everything again."""
+
+    state: SessionState
+
+
+SessionUpdate = (
+    DiagramUpdated
+    | DiagramRemoved
+    | XRefsChanged
+    | SelectionChanged
+    | ActiveDiagramChanged
+    | AttentionChanged
+    | Resynced
+)
+
+
+@dataclass(frozen=True)
+class ViewReport:
+    """The person's view, for `view.read_state` (tui.md §16.3)."""
+
+    active_diagram_id: str | None
+    pan_x: int
+    pan_y: int
+    viewport_width: int
+    viewport_height: int
+    diagram_width: int
+    diagram_height: int
+    panes: tuple[str, ...]
+    focus: str
+    focus_owner: str
+    search_mode: str | None
+    hint_mode: str | None
+    show_notes: bool
+    mcp_url: str | None
+
+
+class EditRejected(Exception):
+    """An edited text that could not be applied; `message` says what and where."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

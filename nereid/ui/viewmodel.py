@@ -1,0 +1,565 @@
+"""The TUI's view model: session snapshot + the person's view, changed by keys and updates.
+
+Synchronous and actor-free: `handle_key(key)` and `apply(update)` mutate the view and return
+`Effect`s for the app task to send. Widgets read this object to paint; they never change the
+session. Someone else's change never moves the person's pan or cursor (decision 12) unless
+follow-AI is on and an agent's spotlight moved.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+import msgspec
+
+from nereid.model.diagram import Diagram
+from nereid.model.flowchart import FlowchartAst
+from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.xref import XRef
+from nereid.render import RenderError, RenderOptions, render_diagram
+from nereid.ui.dispatch import handle_key
+from nereid.ui.effects import (
+    Effect,
+    ReportHuman,
+    ReportView,
+    SetActiveDiagram,
+    SetSelection,
+)
+from nereid.ui.highlight import DiagramCells
+from nereid.ui.modes import (
+    CAMERA_MARGIN,
+    FOLLOW_PAUSE,
+    PANE_ORDER,
+    Focus,
+    HintMode,
+    Message,
+    SearchMode,
+)
+from nereid.ui.objects import ObjectItem, XRefItem, ref_exists, selectable_objects, xref_items
+from nereid.ui.palette import AGENT_STYLES
+from nereid.ui.session_state import (
+    ActiveDiagramChanged,
+    AttentionChanged,
+    DiagramRemoved,
+    DiagramUpdated,
+    Resynced,
+    SelectionChanged,
+    SessionState,
+    SessionUpdate,
+    Spotlight,
+    ViewReport,
+    XRefsChanged,
+)
+
+__all__ = ["CAMERA_MARGIN", "FOLLOW_PAUSE", "Focus", "HintMode", "SearchMode", "ViewModel"]
+
+_log = logging.getLogger(__name__)
+
+TOAST_SECONDS = 2.0
+LOG_SIZE = 50
+
+
+class ViewModel:
+    """All view state plus the session snapshot it paints."""
+
+    def __init__(
+        self,
+        state: SessionState,
+        *,
+        mcp_url: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.clock = clock
+        self.mcp_url = mcp_url
+        self.diagrams: dict[str, Diagram] = dict(state.diagrams)
+        self.xrefs: dict[str, XRef] = dict(state.xrefs)
+        self.selection: tuple[ObjectRef, ...] = state.selection
+        self.spotlights: tuple[Spotlight, ...] = state.spotlights
+        self.follow_ai = state.follow_ai
+        ids = sorted(self.diagrams)
+        active = state.active_diagram_id
+        self.active_id: str | None = (
+            active if active in self.diagrams else (ids[0] if ids else None)
+        )
+        self.focus = Focus.DIAGRAM
+        self.visible: set[Focus] = {Focus.DIAGRAM}
+        self.show_notes = True
+        self.pan_x = 0
+        self.pan_y = 0
+        self.viewport = (0, 0)
+        self.recenter_pending = True
+        self.reveal_pending: ObjectRef | None = None
+        self.cursors: dict[str, ObjectRef] = {}
+        self.cursor_by_agent = False
+        self.objects_selected_only = False
+        self.xrefs_dangling_only = False
+        self.xrefs_involving = False
+        self.xref_cursor = 0
+        self.objects_scroll = 0
+        self.help_open = False
+        self.help_scroll = 0
+        self.inspector_scroll = 0
+        self.search: SearchMode | None = None
+        self.hint: HintMode | None = None
+        self.messages: list[Message] = []
+        self.sticky_error: str | None = None
+        self.follow_paused_until = 0.0
+        self.last_followed_seq: int | None = None
+        self._cells: dict[tuple[str, int, bool, frozenset[tuple[str, str]]], DiagramCells] = {}
+        self._render_errors: dict[str, str] = {}
+        self._objects: dict[tuple[str, int], list[ObjectItem]] = {}
+        self._own_switches: list[str | None] = []  # active-diagram requests not yet echoed
+        self.pending_edit: dict[str, str] = {}  # diagram id → text kept after a failed apply
+        self.on_message: Callable[[], None] | None = None  # the app's repaint timer hook
+        if state.human_ref is not None and ref_exists(self.diagrams, state.human_ref):
+            self.active_id = state.human_ref.diagram_id
+            self.cursors[self.active_id] = state.human_ref
+        if self.mcp_url:
+            self.toast(f"MCP {self.mcp_url}")
+
+    # ---- derived views -------------------------------------------------------------------
+
+    @property
+    def diagram_ids(self) -> list[str]:
+        return sorted(self.diagrams)
+
+    @property
+    def active(self) -> Diagram | None:
+        return self.diagrams.get(self.active_id) if self.active_id else None
+
+    def objects(self) -> list[ObjectItem]:
+        """The Objects list of the active diagram, with the selected-only filter applied."""
+        diagram = self.active
+        if diagram is None:
+            return []
+        key = (diagram.diagram_id, diagram.rev)
+        items = self._objects.get(key)
+        if items is None:
+            self._objects = {key: selectable_objects(diagram)}
+            items = self._objects[key]
+        if self.objects_selected_only:
+            chosen = set(self.selection)
+            items = [item for item in items if item.ref in chosen]
+        return items
+
+    @property
+    def cursor(self) -> ObjectRef | None:
+        """The person's focused object in the active diagram (tui.md §1 'cursor object')."""
+        if self.active_id is None:
+            return None
+        ref = self.cursors.get(self.active_id)
+        if ref is not None and ref_exists(self.diagrams, ref):
+            return ref
+        items = self.objects()
+        boxes = [item for item in items if item.is_box]
+        pool = boxes or items
+        return pool[0].ref if pool else None
+
+    def xref_rows(self) -> list[XRefItem]:
+        rows = xref_items(self.diagrams, self.xrefs)
+        if self.xrefs_dangling_only:
+            rows = [row for row in rows if row.status != "ok"]
+        if self.xrefs_involving:
+            cur = self.cursor
+            rows = [r for r in rows if cur is not None and cur in (r.xref.from_ref, r.xref.to_ref)]
+        return rows
+
+    def agent_slots(self) -> dict[str, int]:
+        """Agent id → style slot: stable by agent id order, 6 styles reused cyclically."""
+        agents = sorted({s.agent_id for s in self.spotlights})
+        return {agent: i % AGENT_STYLES for i, agent in enumerate(agents)}
+
+    def latest_spotlight(self) -> Spotlight | None:
+        return max(self.spotlights, key=lambda s: s.seq, default=None)
+
+    def cells(self) -> DiagramCells | None:
+        """The active diagram's rendering (cached per rev, notes flag and xref markers)."""
+        diagram = self.active
+        if diagram is None:
+            return None
+        markers = self._markers(diagram.diagram_id)
+        key = (diagram.diagram_id, diagram.rev, self.show_notes, markers)
+        cached = self._cells.get(key)
+        if cached is not None:
+            return cached
+        try:
+            rendered = render_diagram(
+                _with_markers(diagram, dict(markers)),
+                RenderOptions(show_notes=self.show_notes, flowchart_extra_col_gap=2),
+            )
+        except RenderError as err:
+            self._render_errors[diagram.diagram_id] = str(err)
+            return None
+        except Exception as err:  # a renderer bug must not take the person's session down
+            _log.exception("rendering %s failed", diagram.diagram_id)
+            self._render_errors[diagram.diagram_id] = f"internal error: {err!r}"
+            return None
+        self._render_errors.pop(diagram.diagram_id, None)
+        for old in [k for k in self._cells if k[0] == diagram.diagram_id]:
+            del self._cells[old]
+        cells = DiagramCells(rendered, diagram.diagram_id)
+        self._cells[key] = cells
+        return cells
+
+    def render_error(self) -> str | None:
+        return self._render_errors.get(self.active_id or "")
+
+    def _markers(self, diagram_id: str) -> frozenset[tuple[str, str]]:
+        marks: dict[str, str] = {}
+        for xref in self.xrefs.values():
+            for ref, glyph in ((xref.from_ref, "▴"), (xref.to_ref, "▾")):
+                if ref.diagram_id == diagram_id and ref.category != FLOW_EDGE:
+                    have = marks.get(ref.object_id, "")
+                    if glyph not in have:
+                        marks[ref.object_id] = "".join(sorted(have + glyph, reverse=True))
+        return frozenset(marks.items())
+
+    # ---- messages ------------------------------------------------------------------------
+
+    def toast(self, text: str, *, error: bool = False, sticky: bool = False) -> None:
+        """Show a message on the status line; sticky ones stay until dealt with (or Esc)."""
+        self.messages.append(Message(text, error, self.clock(), sticky))
+        del self.messages[:-LOG_SIZE]
+        if sticky:
+            self.sticky_error = text
+        if self.on_message is not None:
+            self.on_message()
+
+    def toast_expiry(self) -> float | None:
+        """When the newest transient message stops showing (None: nothing to expire)."""
+        if not self.messages or self.messages[-1].sticky:
+            return None
+        last = self.messages[-1]
+        return last.at + TOAST_SECONDS * (3 if last.error else 1)
+
+    def current_toast(self) -> Message | None:
+        """The live transient message, else the sticky error, else None."""
+        expiry = self.toast_expiry()
+        if expiry is not None and self.clock() <= expiry:
+            return self.messages[-1]
+        if self.sticky_error is not None:
+            return Message(self.sticky_error, True, 0.0, True)
+        return None
+
+    # ---- camera --------------------------------------------------------------------------
+
+    def set_viewport(self, width: int, height: int) -> None:
+        """Called by the Diagram pane with its interior size; applies pending camera moves."""
+        self.viewport = (width, height)
+        cells = self.cells()
+        if cells is None or width <= 0 or height <= 0:
+            return
+        if self.recenter_pending:
+            self.recenter_pending = False
+            self.pan_x = min(int((cells.width - width) / 2), -1)
+            self.pan_y = min(int((cells.height - height) / 2), -1)
+        if self.reveal_pending is not None:
+            ref, self.reveal_pending = self.reveal_pending, None
+            self._reveal(cells, ref)
+        self._clamp(cells)
+
+    def _reveal(self, cells: DiagramCells, ref: ObjectRef) -> None:
+        bounds = cells.bounds(ref)
+        if bounds is None:
+            return
+        top, left, bottom, right = bounds
+        width, height = self.viewport
+        m = CAMERA_MARGIN
+        if right - left + 2 * m >= width:
+            self.pan_x = left - m
+        elif left - m < self.pan_x:
+            self.pan_x = left - m
+        elif right + m >= self.pan_x + width:
+            self.pan_x = right + m - width + 1
+        if bottom - top + 2 * m >= height:
+            self.pan_y = top - m
+        elif top - m < self.pan_y:
+            self.pan_y = top - m
+        elif bottom + m >= self.pan_y + height:
+            self.pan_y = bottom + m - height + 1
+
+    def _clamp(self, cells: DiagramCells) -> None:
+        width, height = self.viewport
+        m = CAMERA_MARGIN
+        for axis, size, view in (("x", cells.width, width), ("y", cells.height, height)):
+            pan = self.pan_x if axis == "x" else self.pan_y
+            # A diagram that fits may sit anywhere fully on screen; a larger one may scroll
+            # until its edge is `m` cells inside the viewport.
+            lo, hi = (size - view, 0) if size <= view else (-m, size + m - view)
+            pan = max(lo, min(hi, pan))
+            if axis == "x":
+                self.pan_x = pan
+            else:
+                self.pan_y = pan
+
+    def pan(self, dx: int, dy: int) -> None:
+        self.pan_x += dx
+        self.pan_y += dy
+        cells = self.cells()
+        if cells is not None and self.viewport[0] > 0:
+            self._clamp(cells)
+
+    # ---- session updates -----------------------------------------------------------------
+
+    def apply(self, update: SessionUpdate) -> list[Effect]:
+        """Adopt a change made by anyone (an agent, or our own request coming back)."""
+        effects: list[Effect] = []
+        match update:
+            case DiagramUpdated(diagram=diagram):
+                self.diagrams[diagram.diagram_id] = diagram
+                if diagram.diagram_id == self.active_id:
+                    self.hint = None  # its targets were placed on the old drawing
+                if self.active_id is None:
+                    self.active_id = diagram.diagram_id
+                    self.recenter_pending = True
+            case DiagramRemoved(diagram_id=diagram_id):
+                self.diagrams.pop(diagram_id, None)
+                self.cursors.pop(diagram_id, None)
+                if self.active_id == diagram_id:
+                    ids = self.diagram_ids
+                    self.active_id = ids[0] if ids else None
+                    self.recenter_pending = True
+                    self.toast(f"Diagram {diagram_id} was deleted")
+            case XRefsChanged(xrefs=xrefs):
+                self.xrefs = dict(xrefs)
+            case SelectionChanged(selection=selection):
+                self.selection = selection
+            case ActiveDiagramChanged(diagram_id=diagram_id):
+                if diagram_id in self._own_switches:
+                    self._own_switches.remove(diagram_id)  # our own request coming back
+                elif diagram_id is not None and diagram_id != self.active_id:
+                    # Not undone, not followed: the person's view stays (tui.md §16.5).
+                    self.toast(f"Another client opened {diagram_id}")
+            case AttentionChanged(spotlights=spotlights, follow_ai=follow_ai):
+                if follow_ai != self.follow_ai:
+                    self.follow_ai = follow_ai
+                    self.toast("Follow AI enabled" if follow_ai else "Follow AI disabled")
+                self.spotlights = spotlights
+                effects += self.follow()
+            case Resynced(state=state):
+                self.diagrams = dict(state.diagrams)
+                self.xrefs = dict(state.xrefs)
+                self.selection = state.selection
+                self.spotlights = state.spotlights
+                self.follow_ai = state.follow_ai
+                if self.active_id not in self.diagrams:
+                    ids = self.diagram_ids
+                    self.active_id = ids[0] if ids else None
+                    self.recenter_pending = True
+                effects += self.follow()
+        return effects
+
+    def follow(self, *, force: bool = False) -> list[Effect]:
+        """Edge-triggered follow-AI (tui.md §16.6): jump when the newest spotlight changes."""
+        latest = self.latest_spotlight()
+        if latest is None or not self.follow_ai:
+            return []
+        if not force:
+            if latest.seq == self.last_followed_seq:
+                return []
+            if self.clock() < self.follow_paused_until:
+                return []
+        if not ref_exists(self.diagrams, latest.ref):
+            return []
+        self.last_followed_seq = latest.seq
+        self.cursor_by_agent = True
+        return self.jump(latest.ref, by_agent=True)
+
+    # ---- navigation ----------------------------------------------------------------------
+
+    def switch_diagram(self, diagram_id: str) -> list[Effect]:
+        if diagram_id not in self.diagrams:
+            return []
+        self.hint = None
+        changed = diagram_id != self.active_id
+        self.active_id = diagram_id
+        if changed:
+            self.recenter_pending = True
+            self.xref_cursor = 0
+            self.objects_scroll = 0
+        effects: list[Effect] = []
+        if changed:
+            self._own_switches.append(diagram_id)
+            del self._own_switches[:-16]
+            effects.append(SetActiveDiagram(diagram_id))
+        return effects
+
+    def jump(self, ref: ObjectRef, *, by_agent: bool = False) -> list[Effect]:
+        """Move the cursor to `ref` (switching diagram if needed) and bring it into view."""
+        if ref.diagram_id not in self.diagrams:
+            return []
+        effects = self.switch_diagram(ref.diagram_id)
+        if ref.category not in (FLOW_NODE, FLOW_EDGE, SEQ_PARTICIPANT, SEQ_MESSAGE):
+            return effects
+        if self.objects_selected_only and ref not in self.selection:
+            self.objects_selected_only = False
+        self.cursors[ref.diagram_id] = ref
+        self.reveal_pending = ref
+        if not by_agent:
+            self.cursor_by_agent = False
+            effects.append(self.human_report())
+        return effects
+
+    def human_report(self) -> ReportHuman:
+        return ReportHuman(self.active_id, self.cursor)
+
+    def view_report(self) -> ReportView:
+        cells = self.cells()
+        panes = tuple(p.value for p in PANE_ORDER if p in self.visible)
+        search = None if self.search is None else ("fuzzy" if self.search.fuzzy else "regex")
+        hint = None if self.hint is None else ("chain" if self.hint.chain else "jump")
+        return ReportView(
+            ViewReport(
+                active_diagram_id=self.active_id,
+                pan_x=self.pan_x,
+                pan_y=self.pan_y,
+                viewport_width=self.viewport[0],
+                viewport_height=self.viewport[1],
+                diagram_width=cells.width if cells else 0,
+                diagram_height=cells.height if cells else 0,
+                panes=panes,
+                focus=self.focus.value,
+                focus_owner="agent" if self.cursor_by_agent else "human",
+                search_mode=search,
+                hint_mode=hint,
+                show_notes=self.show_notes,
+                mcp_url=self.mcp_url,
+            )
+        )
+
+    def move_cursor(self, delta: int | None, *, to_end: bool = False) -> list[Effect]:
+        items = self.objects()
+        if not items:
+            return []
+        refs = [item.ref for item in items]
+        cur = self.cursor
+        index = refs.index(cur) if cur in refs else 0
+        if delta is None:
+            index = len(refs) - 1 if to_end else 0
+        else:
+            index = max(0, min(len(refs) - 1, index + delta))
+        return self.jump(refs[index])
+
+    # ---- selection -----------------------------------------------------------------------
+
+    def set_selection(self, refs: list[ObjectRef]) -> list[Effect]:
+        ordered = tuple(sorted(set(refs), key=lambda r: r.sort_key()))
+        self.selection = ordered
+        return [SetSelection(ordered)]
+
+    def toggle_select(self) -> list[Effect]:
+        cur = self.cursor
+        if cur is None:
+            self.toast("No object selected")
+            return []
+        if cur in self.selection:
+            self.toast(f"Deselected {cur}")
+            return self.set_selection([r for r in self.selection if r != cur])
+        self.toast(f"Selected {cur}")
+        return self.set_selection([*self.selection, cur])
+
+    def deselect_diagram(self) -> list[Effect]:
+        kept = [r for r in self.selection if r.diagram_id != self.active_id]
+        removed = len(self.selection) - len(kept)
+        if removed == 0:
+            self.toast("No selected objects in current diagram")
+            return []
+        self.toast(f"Deselected {removed} object(s) in {self.active_id}")
+        return self.set_selection(kept)
+
+    def chain_pick(self, ref: ObjectRef, previous: ObjectRef | None) -> list[Effect]:
+        picks = [ref]
+        connector = None
+        diagram = self.diagrams.get(ref.diagram_id)
+        if (
+            diagram is not None
+            and previous is not None
+            and previous != ref
+            and previous.diagram_id == ref.diagram_id
+            and previous.category == ref.category
+        ):
+            connector = _connector(diagram, previous, ref)
+        if connector is not None:
+            picks.append(connector)
+        effects = self.set_selection([*self.selection, *picks])
+        effects += self.jump(ref)
+        self.toast(f"Selected {ref}" + (f" + {connector}" if connector else ""))
+        return effects
+
+    # ---- keys ----------------------------------------------------------------------------
+
+    def handle_key(self, key: str) -> list[Effect]:
+        """Dispatch one key (tui.md §5 with §16.7's fixes); returns the effects to send."""
+        return handle_key(self, key)
+
+    # ---- editor --------------------------------------------------------------------------
+
+    def edit_applied(self, diagram: Diagram, old_rev: int) -> None:
+        self.pending_edit.pop(diagram.diagram_id, None)
+        self.sticky_error = None
+        self.diagrams[diagram.diagram_id] = diagram
+        self.toast(f"Edited {diagram.diagram_id} (rev {old_rev}->{diagram.rev})")
+
+    def edit_failed(self, diagram_id: str, text: str, message: str) -> None:
+        self.pending_edit[diagram_id] = text
+        self.toast(
+            f"Edit of {diagram_id} not applied: {message} (press e to fix)", error=True, sticky=True
+        )
+
+
+def _connector(diagram: Diagram, previous: ObjectRef, current: ObjectRef) -> ObjectRef | None:
+    """The edge/message joining two chain picks (tui.md §8.4)."""
+    ast = diagram.ast
+    did = diagram.diagram_id
+    a, b = current.object_id, previous.object_id
+    if isinstance(ast, FlowchartAst) and current.category == FLOW_NODE:
+        for src, dst in ((a, b), (b, a)):
+            for edge_id in sorted(ast.edges):
+                edge = ast.edges[edge_id]
+                if edge.from_node_id == src and edge.to_node_id == dst:
+                    return ObjectRef(diagram_id=did, category=FLOW_EDGE, object_id=edge_id)
+        return None
+    if not isinstance(ast, FlowchartAst) and current.category == SEQ_PARTICIPANT:
+        for src, dst in ((a, b), (b, a)):
+            for message in reversed(ast.messages):
+                if message.from_participant_id == src and message.to_participant_id == dst:
+                    return ObjectRef(
+                        diagram_id=did, category=SEQ_MESSAGE, object_id=message.message_id
+                    )
+    return None
+
+
+def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
+    """A copy whose labels carry the xref direction markers (tui.md §4.1.2)."""
+    if not markers:
+        return diagram
+    ast = diagram.ast
+    if isinstance(ast, FlowchartAst):
+        nodes = {
+            nid: msgspec.structs.replace(node, label=f"{markers[nid]} {node.label}")
+            if nid in markers
+            else node
+            for nid, node in ast.nodes.items()
+        }
+        return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, nodes=nodes))
+    participants = {}
+    for pid, part in ast.participants.items():
+        if pid in markers:
+            if part.alias is not None:
+                part = msgspec.structs.replace(part, alias=f"{markers[pid]} {part.alias}")
+            else:
+                part = msgspec.structs.replace(
+                    part, mermaid_name=f"{markers[pid]} {part.mermaid_name}"
+                )
+        participants[pid] = part
+    messages = tuple(
+        msgspec.structs.replace(m, text=f"{markers[m.message_id]} {m.text}")
+        if m.message_id in markers
+        else m
+        for m in ast.messages
+    )
+    return msgspec.structs.replace(
+        diagram, ast=msgspec.structs.replace(ast, participants=participants, messages=messages)
+    )

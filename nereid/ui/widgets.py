@@ -1,0 +1,237 @@
+"""The TUI's one urwid widget: lays the panes out (tui.md §3) and forwards input.
+
+`TuiWidget` reads the `ViewModel` to paint and hands keys and clicks to it; the effects it gets
+back go to `on_effects` (the app task sends them to the actors). It never calls an actor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import urwid
+
+from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.ui.canvas import Rows, frame, rows_canvas
+from nereid.ui.effects import Effect, ReportView
+from nereid.ui.panes import (
+    diagram_rows,
+    diagram_title,
+    help_rows,
+    inspector_rows,
+    objects_rows,
+    status_row,
+    xrefs_rows,
+)
+from nereid.ui.viewmodel import Focus, ViewModel
+
+__all__ = ["Rect", "TuiWidget", "layout"]
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: int
+    y: int
+    w: int
+    h: int
+
+    def contains(self, col: int, row: int) -> bool:
+        return self.x <= col < self.x + self.w and self.y <= row < self.y + self.h
+
+
+def layout(vm: ViewModel, width: int, height: int) -> tuple[dict[Focus, Rect], bool]:
+    """Pane rectangles for the main area (all rows but the last) and whether to be compact."""
+    main_h = max(height - 1, 0)
+    panels = [p for p in (Focus.OBJECTS, Focus.XREFS, Focus.INSPECTOR) if p in vm.visible]
+    stacked = width < (110 if len(panels) == 3 else 90)
+    rects: dict[Focus, Rect] = {}
+    if not panels:
+        rects[Focus.DIAGRAM] = Rect(0, 0, width, main_h)
+        return rects, stacked
+    shares = {1: [100], 2: [50, 50], 3: [30, 30, 40]}[len(panels)]
+    if stacked:
+        # 70/30, but every panel keeps at least 2 rows of content (4 with its frame) while
+        # the diagram keeps 8: at 80×24 three panels would otherwise show nothing.
+        side_h = max(main_h * 30 // 100, min(4 * len(panels), main_h - 8))
+        diagram_h = max(main_h - side_h, 3)
+        rects[Focus.DIAGRAM] = Rect(0, 0, width, diagram_h)
+        side = Rect(0, diagram_h, width, main_h - diagram_h)
+    else:
+        diagram_w = width * 70 // 100
+        rects[Focus.DIAGRAM] = Rect(0, 0, diagram_w, main_h)
+        side = Rect(diagram_w, 0, width - diagram_w, main_h)
+    y = side.y
+    for index, (pane, share) in enumerate(zip(panels, shares, strict=True)):
+        last = index == len(panels) - 1
+        h = side.y + side.h - y if last else side.h * share // 100
+        rects[pane] = Rect(side.x, y, side.w, h)
+        y += h
+    return rects, stacked
+
+
+class TuiWidget(urwid.Widget):
+    """The whole screen. Box widget; selectable; mouse-aware."""
+
+    _sizing = frozenset([urwid.Sizing.BOX])
+    _selectable = True
+
+    def __init__(self, vm: ViewModel, on_effects: Callable[[list[Effect]], None]) -> None:
+        super().__init__()
+        self.vm = vm
+        self.on_effects = on_effects
+        self.rects: dict[Focus, Rect] = {}
+        self._reported: ReportView | None = None
+
+    def refresh(self) -> None:
+        """Repaint on the next screen update (the view model changed)."""
+        self._invalidate()
+
+    def keypress(self, size: tuple[()] | tuple[int] | tuple[int, int], key: str) -> str | None:
+        effects = self.vm.handle_key(key)
+        self._invalidate()
+        self.on_effects(effects)
+        return None
+
+    def mouse_event(
+        self,
+        size: tuple[()] | tuple[int] | tuple[int, int],
+        event: str,
+        button: int,
+        col: int,
+        row: int,
+        focus: bool,
+    ) -> bool:
+        vm = self.vm
+        if vm.help_open or not event.startswith("mouse press"):
+            return False
+        for pane, rect in self.rects.items():
+            if not rect.contains(col, row):
+                continue
+            if button in (4, 5):
+                if pane is Focus.DIAGRAM:
+                    vm.pan(0, -3 if button == 4 else 3)
+                self._invalidate()
+                return True
+            if button != 1:
+                return False
+            effects: list[Effect] = []
+            vm.focus = pane
+            if pane is Focus.DIAGRAM:
+                ref = self._ref_at(col - rect.x - 1 + vm.pan_x, row - rect.y - 1 + vm.pan_y)
+                if ref is not None:
+                    effects = vm.jump(ref)
+            elif pane is Focus.OBJECTS:
+                items = vm.objects()
+                index = vm.objects_scroll + row - rect.y - 1
+                if 0 <= index < len(items):
+                    effects = vm.jump(items[index].ref)
+            elif pane is Focus.XREFS:
+                vm.xref_cursor = max(0, row - rect.y - 1)
+            self._invalidate()
+            self.on_effects(effects)
+            return True
+        return False
+
+    def _ref_at(self, x: int, y: int) -> ObjectRef | None:
+        """The object drawn at diagram cell (x, y); boxes win over the lines crossing them."""
+        cells = self.vm.cells()
+        if cells is None:
+            return None
+        best: tuple[int, ObjectRef] | None = None
+        rank: dict[tuple[str, ...], int] = {
+            FLOW_NODE: 0,
+            SEQ_PARTICIPANT: 0,
+            SEQ_MESSAGE: 1,
+            FLOW_EDGE: 1,
+        }
+        for ref, spans in cells.rendered.spans.items():
+            if ref.category not in rank:
+                continue
+            for span in spans:
+                if span.row == y and span.col_start <= x <= span.col_end:
+                    if best is None or rank[ref.category] < best[0]:
+                        best = (rank[ref.category], ref)
+        if best is None:  # a click inside a box's interior counts too
+            for ref in cells.rendered.spans:
+                if rank.get(ref.category) != 0:
+                    continue
+                bounds = cells.bounds(ref)
+                if bounds and bounds[0] <= y <= bounds[2] and bounds[1] <= x <= bounds[3]:
+                    return ref
+            return None
+        return best[1]
+
+    def render(
+        self, size: tuple[()] | tuple[int] | tuple[int, int], focus: bool = False
+    ) -> urwid.Canvas:
+        assert len(size) == 2, "TuiWidget is a box widget"
+        width, height = size
+        vm = self.vm
+        rects, compact = layout(vm, width, height)
+        self.rects = rects
+        pieces: list[tuple[Rect, Rows]] = []
+        for pane, rect in rects.items():
+            iw, ih = max(rect.w - 2, 0), max(rect.h - 2, 0)
+            if pane is Focus.DIAGRAM:
+                title = diagram_title(vm)
+                inner = diagram_rows(vm, iw, ih)
+            elif pane is Focus.OBJECTS:
+                title, inner = objects_rows(vm, iw, ih)
+            elif pane is Focus.XREFS:
+                title, inner = xrefs_rows(vm, iw, ih)
+            else:
+                title, inner = inspector_rows(vm, iw, ih)
+            border = title[0][0] if pane is not Focus.DIAGRAM else diagram_title(vm)[0][0]
+            if pane is Focus.INSPECTOR and vm.focus is not Focus.INSPECTOR:
+                border = "inspector"
+            pieces.append((rect, frame(title, inner, rect.w, rect.h, border)))
+        report = vm.view_report()
+        if report != self._reported:  # the person's view changed: tell `view.read_state`
+            self._reported = report
+            self.on_effects([report])
+        status = rows_canvas([status_row(vm, width, compact)], width, 1, "status")
+        main = self._compose(pieces, width, max(height - 1, 0))
+        if vm.help_open and height > 4:
+            main = self._help(main, width, max(height - 1, 0))
+        combined = urwid.CanvasCombine([(main, None, False), (status, None, False)])
+        if vm.search is not None and vm.search.editing:
+            col = min(2 + len(vm.search.query), width - 1)
+            combined.cursor = (col, height - 1)
+        return combined
+
+    def _compose(self, pieces: list[tuple[Rect, Rows]], width: int, height: int) -> urwid.Canvas:
+        if height <= 0:
+            return rows_canvas([], width, 0)
+        # Columns of stacked panes: group by x, then join left to right.
+        columns: dict[int, list[tuple[Rect, Rows]]] = {}
+        for rect, rows in pieces:
+            columns.setdefault(rect.x, []).append((rect, rows))
+        joined = []
+        for x in sorted(columns):
+            stack = sorted(columns[x], key=lambda item: item[0].y)
+            col_w = stack[0][0].w
+            canvases = [
+                (rows_canvas(rows, rect.w, rect.h), None, False) for rect, rows in stack if rect.h
+            ]
+            column = urwid.CanvasCombine(canvases)
+            joined.append((column, None, False, col_w))
+        if len(joined) == 1:
+            return joined[0][0]
+        return urwid.CanvasJoin(joined)
+
+    def _help(self, main: urwid.Canvas, width: int, height: int) -> urwid.Canvas:
+        vm = self.vm
+        w = max(width * 82 // 100, 20)
+        h = max(height * 84 // 100, 5)
+        rows = help_rows(vm, w - 2)
+        inner_h = h - 2
+        vm.help_scroll = max(0, min(vm.help_scroll, max(len(rows) - inner_h, 0)))
+        boxed = frame(
+            [("help_border", "Help "), ("dim", "(Esc closes, ↑↓ scroll) ")],
+            rows[vm.help_scroll :],
+            w,
+            h,
+            "help_border",
+        )
+        top = rows_canvas(boxed, w, h)
+        return urwid.CanvasOverlay(top, main, (width - w) // 2, (height - h) // 2)

@@ -1,0 +1,103 @@
+"""The actor seam with the real in-process actor tree: snapshot, events, requests, edits."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from nereid.actors import ResyncNeeded
+from nereid.actors import protocol as p
+from nereid.actors.tree import open_session
+from nereid.store import load_demo_session
+from nereid.ui import effects as fx
+from nereid.ui.client import ActorClient
+from nereid.ui.session_state import (
+    AttentionChanged,
+    DiagramRemoved,
+    DiagramUpdated,
+    EditRejected,
+    Resynced,
+    SelectionChanged,
+    SessionUpdate,
+)
+from nereid.ui.viewmodel import ViewModel
+
+from .tui_helpers import ref
+
+ORDER = ref("d:index/flow/node/n:order")
+
+
+async def next_updates(
+    client: ActorClient, subscription: object, kind: type
+) -> list[SessionUpdate]:
+    """Translate events until one yields an update of `kind` (bounded by a deadline)."""
+    with trio.fail_after(5):
+        async for event in subscription:  # type: ignore[attr-defined]
+            updates = await client.translate(event)
+            if any(isinstance(u, kind) for u in updates):
+                return updates
+    raise AssertionError("subscription ended")
+
+
+async def test_snapshot_events_and_requests_round_trip() -> None:
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        client = ActorClient(handle.registry, handle.bus)
+        with client.subscribe() as events:
+            await client.attach()
+            state = await client.snapshot()
+            assert sorted(state.diagrams) == sorted(load_demo_session().diagrams)
+            assert "x:nav-order" in state.xrefs
+            vm = ViewModel(state, mcp_url=None)
+
+            await client.perform(fx.SetSelection((ORDER,)))
+            updates = await next_updates(client, events, SelectionChanged)
+            for update in updates:
+                vm.apply(update)
+            assert vm.selection == (ORDER,)
+
+            # An agent sets its spotlight: the TUI follows it (follow-AI is on by default).
+            spot = ref("d:order-flow/flow/node/n:placed")
+            await handle.attention.call(p.SetSpotlight(agent_id="agent-7", object_ref=spot))
+            updates = await next_updates(client, events, AttentionChanged)
+            for update in updates:
+                vm.apply(update)
+            assert vm.cursor == spot and vm.active_id == "order-flow"
+
+            # The person's attention and view are reported and read back truthfully.
+            await client.perform(vm.human_report())
+            await client.perform(vm.view_report())
+            snap = await handle.attention.call(p.GetAttention())
+            assert snap.ui.attached and snap.ui.human_object_ref == spot
+
+
+async def test_replace_text_applies_and_refuses_with_a_reason() -> None:
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        client = ActorClient(handle.registry, handle.bus)
+        with client.subscribe() as events:
+            diagram = await client.diagram("index")
+            from nereid.ui.client import export_text
+
+            text = export_text(diagram).replace("Browse the catalog", "Browse the shop")
+            updated = await client.replace_text("index", text, diagram.rev)
+            assert updated.rev == diagram.rev + 1
+            assert updated.ast.nodes["n:browse"].label == "Browse the shop"  # type: ignore[union-attr]
+            await next_updates(client, events, DiagramUpdated)
+            with pytest.raises(EditRejected) as info:
+                await client.replace_text("index", "flowchart TD\n  A -->", updated.rev)
+            assert info.value.message
+            with pytest.raises(EditRejected, match="changed while you edited"):
+                await client.replace_text("index", text + "\n  Z[zed]\n", diagram.rev)
+
+
+async def test_resync_rereads_everything_and_deletion_moves_off_the_diagram() -> None:
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        client = ActorClient(handle.registry, handle.bus)
+        with client.subscribe() as events:
+            vm = ViewModel(await client.snapshot(), mcp_url=None)
+            (update,) = await client.translate(ResyncNeeded(dropped=3))
+            assert isinstance(update, Resynced)
+            assert sorted(update.state.diagrams) == sorted(vm.diagrams)
+            await handle.session.call(p.DeleteDiagram(diagram_id="index"))
+            for item in await next_updates(client, events, DiagramRemoved):
+                vm.apply(item)
+            assert "index" not in vm.diagrams and vm.active_id == "checkout-seq"

@@ -1,0 +1,323 @@
+"""The TUI without a terminal: keys in, widget `render(...).text` and effects out."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from nereid.model.flowchart import FlowchartAst
+from nereid.ui import effects as fx
+from nereid.ui.session_state import AttentionChanged, DiagramUpdated, SelectionChanged, Spotlight
+from nereid.ui.viewmodel import FOLLOW_PAUSE, Focus
+
+from .tui_helpers import Screen, demo_state, ref
+
+BROWSE = ref("d:index/flow/node/n:browse")
+ORDER = ref("d:index/flow/node/n:order")
+
+
+def test_startup_shows_diagram_title_status_and_mcp_url() -> None:
+    screen = Screen()
+    lines = screen.render()
+    assert lines[0].startswith("┌─[1]─ Diagram [3/7] index")
+    assert "Browse the catalog" in screen.text()
+    assert lines[-1].rstrip().endswith("Mcp:5555  NEREID")
+    assert "MCP http://127.0.0.1:5555/mcp" in lines[-1]
+    # The first cursor is the first node, not the first edge (tui.md §16.10).
+    assert screen.vm.cursor == BROWSE
+
+
+def test_usable_at_80x24_and_resizes() -> None:
+    screen = Screen(size=(80, 24))
+    screen.press("2", "3")
+    lines = screen.render()
+    assert len(lines) == 24 and all(len(line) == 80 for line in lines)
+    assert any("[2]─ Objects" in line for line in lines)
+    assert any("[3]─ XRefs" in line for line in lines)
+    screen.size = (150, 50)
+    lines = screen.render()
+    assert len(lines) == 50
+    # Wide: side by side, so the Objects title shares the first row with the Diagram's.
+    assert "[1]─ Diagram" in lines[0] and "[2]─ Objects" in lines[0]
+
+
+def test_objects_pane_cursor_moves_and_reports_attention() -> None:
+    screen = Screen()
+    screen.press("2")
+    assert screen.vm.focus is Focus.OBJECTS
+    screen.effects.clear()
+    screen.press("j")
+    assert screen.vm.cursor == ref("d:index/flow/node/n:checkout")
+    assert fx.ReportHuman("index", ref("d:index/flow/node/n:checkout")) in screen.effects
+    assert "Label: node n:checkout" not in screen.text()
+    screen.press("4")
+    assert "Label: node n:checkout (▴" not in screen.text()
+    assert "Ref: d:index/flow/node/n:checkout" in screen.text()
+
+
+def test_space_selects_and_sends_the_whole_selection() -> None:
+    screen = Screen()
+    screen.press(" ")
+    assert screen.effects[-1] == fx.SetSelection((BROWSE,))
+    assert "Selected d:index/flow/node/n:browse" in screen.text()
+    screen.press("d")
+    assert screen.effects[-1] == fx.SetSelection(())
+
+
+def test_regex_search_jumps_and_cycles() -> None:
+    screen = Screen()
+    screen.press("/", *"n:(pay|ship)$".replace("$", ""))
+    assert screen.vm.search is not None and len(screen.vm.search.results) >= 2
+    first = screen.vm.cursor
+    assert first is not None and first.object_id in ("n:pay", "n:ship")
+    status = screen.render()[-1]
+    assert status.startswith("/n:(pay|ship)   1/")
+    screen.press("enter", "n")
+    assert screen.vm.cursor != first
+    screen.press("esc")
+    assert screen.vm.search is None
+
+
+def test_search_editing_takes_q_and_digits_literally() -> None:
+    screen = Screen()
+    screen.press("\\", "q", "2")
+    assert screen.vm.search is not None and screen.vm.search.query == "q2"
+    assert Focus.OBJECTS not in screen.vm.visible
+
+
+def test_hint_jump_moves_the_cursor_to_the_labelled_object() -> None:
+    screen = Screen()
+    screen.press("f")
+    mode = screen.vm.hint
+    assert mode is not None
+    target = next(t for t in mode.targets if t.ref == ORDER)
+    # The tag is painted on the diagram.
+    assert any(target.label in line for line in screen.render())
+    screen.press(*target.label.lower())
+    assert screen.vm.hint is None
+    assert screen.vm.cursor == ORDER
+
+
+def test_chain_selects_nodes_and_the_edge_between_them() -> None:
+    screen = Screen()
+    screen.press("c")
+    mode = screen.vm.hint
+    assert mode is not None
+    label = {t.ref: t.label for t in mode.targets}
+    screen.press(*label[BROWSE].lower())
+    mode = screen.vm.hint
+    assert mode is not None
+    label = {t.ref: t.label for t in mode.targets}
+    screen.press(*label[ORDER].lower(), "esc")
+    assert set(screen.vm.selection) == {BROWSE, ORDER, ref("d:index/flow/edge/e:0002")}
+
+
+def test_xref_jump_switches_diagram() -> None:
+    screen = Screen()
+    screen.vm.jump(ORDER)
+    screen.press("t")
+    assert screen.vm.active_id == "order-flow"
+    assert screen.vm.cursor == ref("d:order-flow/flow/node/n:placed")
+    assert fx.SetActiveDiagram("order-flow") in screen.effects
+
+
+def test_someone_elses_edit_keeps_pan_and_cursor() -> None:
+    screen = Screen()
+    screen.press("2", "j", "1", "l", "l", "j")
+    pan = (screen.vm.pan_x, screen.vm.pan_y)
+    cursor = screen.vm.cursor
+    diagram = screen.vm.diagrams["index"]
+    assert isinstance(diagram.ast, FlowchartAst)
+    node = diagram.ast.nodes["n:shop"]
+    nodes = dict(diagram.ast.nodes)
+    nodes["n:shop"] = msgspec.structs.replace(node, label="Agent renamed")
+    changed = msgspec.structs.replace(
+        diagram, rev=diagram.rev + 1, ast=msgspec.structs.replace(diagram.ast, nodes=nodes)
+    )
+    screen.vm.apply(DiagramUpdated(changed))
+    text = screen.text()
+    assert (screen.vm.pan_x, screen.vm.pan_y) == pan
+    assert screen.vm.cursor == cursor
+    assert f"r{diagram.rev + 1}" in screen.render()[0]
+    assert "Agent renamed" in text or "Agent" in text
+
+
+def test_selection_from_elsewhere_is_shown() -> None:
+    screen = Screen()
+    screen.press("2")
+    screen.vm.apply(SelectionChanged((ORDER,)))
+    assert any("◼ node n:order" in line for line in screen.render())
+
+
+def test_follow_ai_is_edge_triggered_and_paused_by_the_person() -> None:
+    screen = Screen()
+    pay_seq = ref("d:payment-seq/seq/participant/p:psp")
+    spot = Spotlight(agent_id="agent-1", ref=pay_seq, seq=1)
+    screen.vm.apply(AttentionChanged((spot,), True))
+    assert screen.vm.active_id == "payment-seq" and screen.vm.cursor == pay_seq
+    assert screen.vm.cursor_by_agent
+    # The person navigates: the same spotlight does not pull the camera back.
+    screen.press("[")
+    assert screen.vm.active_id != "payment-seq"
+    screen.vm.apply(AttentionChanged((spot,), True))
+    assert screen.vm.active_id != "payment-seq"
+    # A new spotlight during the pause waits; after the pause it is followed.
+    moved = Spotlight(agent_id="agent-1", ref=ref("d:index/flow/node/n:pay"), seq=2)
+    screen.vm.apply(AttentionChanged((moved,), True))
+    assert screen.vm.cursor != moved.ref
+    screen.clock.now += FOLLOW_PAUSE + 1
+    moved = Spotlight(agent_id="agent-1", ref=ref("d:index/flow/node/n:pay"), seq=3)
+    screen.vm.apply(AttentionChanged((moved,), True))
+    assert screen.vm.cursor == moved.ref
+
+
+def test_follow_ai_off_never_moves_the_view() -> None:
+    screen = Screen()
+    screen.press("a")
+    assert fx.SetFollowAi(False) in screen.effects
+    spot = Spotlight(agent_id="a", ref=ref("d:payment-seq/seq/participant/p:psp"), seq=1)
+    screen.vm.apply(AttentionChanged((spot,), False))
+    assert screen.vm.active_id == "index"
+
+
+def test_agent_spotlights_get_their_own_styles_and_overlap_is_magenta() -> None:
+    screen = Screen()
+    spots = (
+        Spotlight(agent_id="a", ref=ORDER, seq=1),
+        Spotlight(agent_id="b", ref=ref("d:index/flow/node/n:pay"), seq=2),
+    )
+    screen.vm.follow_ai = False
+    screen.vm.apply(AttentionChanged(spots, False))
+    attrs = _attrs(screen)
+    assert "agent0" in attrs and "agent1" in attrs
+    assert "human" in attrs and "both" not in attrs
+    screen.vm.jump(ORDER)
+    attrs = _attrs(screen)
+    assert "both" in attrs and "agent0" not in attrs
+
+
+def test_help_overlay_is_built_from_the_key_table() -> None:
+    screen = Screen()
+    text = "\n".join(screen.press("?"))
+    assert "MCP http://127.0.0.1:5555/mcp" in text
+    assert "hint jump: type the 2-letter tag" in text
+    screen.press("esc")
+    assert not screen.vm.help_open
+    assert screen.press("q") is not None
+    assert isinstance(screen.effects[-1], fx.Quit)
+
+
+def test_quit_works_inside_hint_mode_and_ctrl_c_quits() -> None:
+    screen = Screen()
+    screen.press("f", "q")
+    assert isinstance(screen.effects[-1], fx.Quit)
+    screen.press("ctrl c")
+    assert isinstance(screen.effects[-1], fx.Quit)
+
+
+def test_mouse_click_selects_an_object_and_wheel_scrolls() -> None:
+    screen = Screen(size=(100, 30))
+    cells = screen.vm.cells()
+    assert cells is not None
+    bounds = cells.bounds(ORDER)
+    assert bounds is not None
+    top, left, _bottom, _right = bounds
+    col = left + 3 - screen.vm.pan_x + 1
+    row = top + 1 - screen.vm.pan_y + 1
+    assert screen.widget.mouse_event(screen.size, "mouse press", 1, col, row, True)
+    assert screen.vm.cursor == ORDER
+    before = screen.vm.pan_y
+    screen.widget.mouse_event(screen.size, "mouse press", 5, 5, 5, True)
+    assert screen.vm.pan_y >= before
+
+
+def test_pan_keys_and_page_move_by_the_viewport() -> None:
+    screen = Screen(state=demo_state(active_diagram_id="order-flow"), size=(80, 24))
+    y0 = screen.vm.pan_y
+    screen.press("page down")
+    assert screen.vm.pan_y == y0 + 20  # interior height 21, minus one row of overlap
+    screen.press("end")
+    cells = screen.vm.cells()
+    assert cells is not None
+    assert screen.vm.pan_y == cells.height + 2 - 21
+    screen.press("home")
+    assert (screen.vm.pan_x, screen.vm.pan_y) == (-2, -2)
+
+
+def _attrs(screen: Screen) -> set[str]:
+    screen.render()
+    found: set[str] = set()
+    for line in screen.canvas.content():
+        for attr, _cs, _chunk in line:
+            if attr is not None:
+                found.add(str(attr))
+    return found
+
+
+def test_messages_expire_but_a_kept_error_stays_until_esc() -> None:
+    screen = Screen()
+    screen.press(" ")
+    assert "Selected d:index" in screen.render()[-1]
+    screen.clock.now += 10
+    assert "Selected d:index" not in screen.render()[-1]
+    screen.vm.edit_failed("index", "flowchart TD\n  A -->\n", "line 2: expected a node")
+    screen.press(" ")  # a newer transient message shows first ...
+    screen.clock.now += 10
+    assert "expected a node" in screen.render()[-1]  # ... then the kept error again
+    screen.press("esc")
+    assert "expected a node" not in screen.render()[-1]
+    assert screen.vm.pending_edit["index"].endswith("A -->\n")  # the text itself is kept
+
+
+async def test_bad_palette_refuses_to_start_before_touching_the_screen(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from nereid.ui import run_tui
+
+    code = await run_tui(object(), mcp_url=None, environ={"NEREID_PALETTE": "red"})
+    assert code == 1
+    assert "invalid env NEREID_PALETTE=red (expected 18" in capsys.readouterr().err
+
+
+def test_view_changes_are_reported_once_per_frame() -> None:
+    screen = Screen()
+    screen.effects.clear()
+    screen.press("l", "l")
+    reports = [e for e in screen.effects if isinstance(e, fx.ReportView)]
+    assert reports[-1].report.pan_x == screen.vm.pan_x
+    assert reports[-1].report.viewport_width == 118
+    count = len(reports)
+    screen.render()  # nothing changed: no new report
+    assert len([e for e in screen.effects if isinstance(e, fx.ReportView)]) == count
+
+
+def test_an_agent_opening_a_diagram_is_announced_not_followed() -> None:
+    from nereid.ui.session_state import ActiveDiagramChanged
+
+    screen = Screen()
+    screen.press("]", "]")  # two quick switches; their echoes arrive late
+    screen.vm.apply(ActiveDiagramChanged("order-flow"))
+    screen.vm.apply(ActiveDiagramChanged("payment-retry"))
+    message = screen.vm.current_toast()
+    assert message is None or "opened" not in message.text
+    screen.vm.apply(ActiveDiagramChanged("refund-seq"))
+    assert screen.vm.active_id == "payment-retry"
+    assert "Another client opened refund-seq" in screen.render()[-1]
+
+
+def test_following_an_agent_brings_its_object_into_view() -> None:
+    screen = Screen(size=(80, 24))
+    cells_before = screen.vm.cells()
+    assert cells_before is not None
+    target = ref("d:order-flow/flow/node/n:delivered")
+    screen.vm.apply(AttentionChanged((Spotlight(agent_id="a", ref=target, seq=1),), True))
+    screen.render()
+    cells = screen.vm.cells()
+    assert cells is not None and cells.height > 22  # taller than the pane
+    bounds = cells.bounds(target)
+    assert bounds is not None
+    top, left, bottom, right = bounds
+    width, height = screen.vm.viewport
+    assert screen.vm.pan_y <= top and bottom < screen.vm.pan_y + height
+    assert screen.vm.pan_x <= left and right < screen.vm.pan_x + width
+    assert any("Delivered" in line for line in screen.render())
