@@ -33,7 +33,12 @@ DEFAULT_CALL_TIMEOUT = 10.0
 
 
 class ActorStatus(enum.Enum):
-    """Where an actor is in its life; only the runtime changes it."""
+    """Where an actor is in its life; only the runtime changes it.
+
+    STOPPED: no instance runs — stopped for good (mailbox closed), or its task ended
+    because its supervisor stopped (e.g. gave up); a restart of that supervisor starts
+    it again. Callers that must not wait for nothing (a final save) check it.
+    """
 
     STARTING = "starting"
     RUNNING = "running"

@@ -43,6 +43,9 @@ async def open_runtime(
     Spawn actors with `runtime.root.spawn(...)`. Leaving the block (or
     cancelling it) stops every actor at once: their tasks are cancelled,
     pending calls fail with `MailboxClosed`, and no task outlives the block.
+    The actors run in their own shielded cancel scope, cancelled only once the
+    block is left: a cancellation from outside (Ctrl-C of a server) reaches the
+    block's code first, so its cleanup (a final save) can still call the actors.
     If the root supervisor gives up (`RestartIntensityExceeded`), the block
     is cancelled and that error is raised (in an exception group); pending
     calls then fail with `ActorDown`. Bus subscriptions are closed. `tracer` (off if None) is not closed
@@ -51,11 +54,14 @@ async def open_runtime(
     runtime: Runtime = Runtime._create(tracer, intensity)
     root = runtime.root
     error_type: type[ActorError] = MailboxClosed
+    actors = trio.CancelScope(shield=True)
     try:
         async with trio.open_nursery() as nursery:
-            await nursery.start(_run_root, root)
-            yield runtime
-            nursery.cancel_scope.cancel(reason="runtime block finished")
+            await nursery.start(_run_root, root, actors)
+            try:
+                yield runtime
+            finally:
+                actors.cancel(reason="runtime block finished")
     except Exception:
         error_type = ActorDown
         raise
@@ -65,6 +71,10 @@ async def open_runtime(
 
 
 async def _run_root(
-    root: Supervisor, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    root: Supervisor,
+    actors: trio.CancelScope,
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    await root.run_incarnation(task_status.started, restarted=False)
+    with actors:
+        await root.run_incarnation(task_status.started, restarted=False)

@@ -20,7 +20,7 @@ import trio
 
 from ..errors import ActorError, ActorNotFound, MailboxClosed
 from ._actor import Actor, InjectedCrash, StateT
-from ._cell import ActorCell, Address
+from ._cell import ActorCell, ActorStatus, Address
 from ._util import NoPublicConstructor
 
 if TYPE_CHECKING:
@@ -298,6 +298,8 @@ class Supervisor(metaclass=NoPublicConstructor):
         finally:
             child.running = False
             child.scope = None
+            if isinstance(unit, ActorCell) and unit.status is not ActorStatus.FAILED:
+                unit.status = ActorStatus.STOPPED  # no instance runs until a restart
             child.exited.set()
 
     def _note_restart(self, now: float) -> bool:

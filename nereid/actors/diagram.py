@@ -56,6 +56,12 @@ from nereid.mermaid import (
 from nereid.model import Ast, Diagram, DiagramKind, FlowchartAst, SequenceAst
 from nereid.ops import Delta, DiagramState, OpError, ast_digest
 from nereid.ops.state import conflict
+from nereid.store.diagram_files import (
+    block_ids_of,
+    order_keys_of,
+    restore_block_ids,
+    restore_order_keys,
+)
 
 __all__ = [
     "DiagramActor",
@@ -269,5 +275,9 @@ def _reconciled(parsed: Ast, previous: Ast) -> Ast:
     if isinstance(parsed, FlowchartAst) and isinstance(previous, FlowchartAst):
         return reconcile_flowchart(parsed, FlowIdHints.from_ast(previous))
     if isinstance(parsed, SequenceAst) and isinstance(previous, SequenceAst):
-        return reconcile_sequence(parsed, SeqIdHints.from_ast(previous))
+        # Order keys and block/section ids are positional in the text: keep the previous
+        # ones where they still fit, so the unchanged text of a diagram changes nothing.
+        ast = reconcile_sequence(parsed, SeqIdHints.from_ast(previous))
+        ast = restore_order_keys(ast, order_keys_of(previous))
+        return restore_block_ids(ast, block_ids_of(previous))
     return parsed  # pragma: no cover - kinds were checked by the caller

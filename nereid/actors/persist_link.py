@@ -35,6 +35,7 @@ from typing import Any, assert_never
 import msgspec
 
 from nereid.actors._actor import Actor
+from nereid.actors._cell import ActorStatus
 from nereid.actors._messages import Message, Request
 from nereid.actors.persister import Arm, Flush, PersistIndex
 from nereid.actors.protocol import ResendToPersister
@@ -62,6 +63,7 @@ DEFAULT_FLUSH_TIMEOUT = 5.0
 """Seconds an actor waits for one durable `Flush`."""
 DEFAULT_RETRY_DELAY = 1.0
 """Seconds before an unsent message is offered to the persister again."""
+_NOT_RUNNING = (ActorStatus.STOPPED, ActorStatus.FAILED)
 
 
 class PersistConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,8 +126,8 @@ class PersistLink:
             return False
         for attempt in (1, 2):
             address = self._actor.runtime.registry.get(name)
-            if address is None:
-                return False
+            if address is None or address.status in _NOT_RUNNING:
+                return False  # nothing would answer: do not wait out the timeout
             try:
                 await address.call(Flush(), timeout=self._config.flush_timeout)
             except ActorRestarted:

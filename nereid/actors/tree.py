@@ -18,8 +18,11 @@ diagram escalates to ``diagrams``, which root restarts with all its children (ea
 its snapshot) — the rest of the tree keeps running.
 
 Memory-only mode (`files=None`, `--mcp --demo`): no persister and no retry timer; the
-actors' persist step is a no-op. Leaving the block flushes the persister (bounded), then
-stops everything.
+actors' persist step is a no-op. Leaving the block — normally, by an error, or because the
+code around it was cancelled (Ctrl-C) — flushes the persister (bounded and shielded; the
+actors run in the runtime's own cancel scope, so they are still there to do it), then
+stops everything. If the persister is not running any more (root gave up), the flush
+fails at once instead of waiting out its timeout.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any, final
 import trio
 
 from nereid.actors._bus import EventBus
-from nereid.actors._cell import Address
+from nereid.actors._cell import ActorStatus, Address
 from nereid.actors._registry import Registry
 from nereid.actors._runtime import Runtime, open_runtime
 from nereid.actors._supervisor import RestartIntensity, Supervisor
@@ -51,7 +54,7 @@ from nereid.actors.persister import (
 from nereid.actors.session import DirectoryEntry, SessionActor, SessionState
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.actors.xref import XrefActor, XrefActorState
-from nereid.errors import NereidError
+from nereid.errors import ActorDown, NereidError
 from nereid.model import Session
 from nereid.store.files import SessionFiles
 from nereid.store.session_io import Kept
@@ -111,10 +114,21 @@ class SessionHandle:
         return self.registry.lookup(walkthrough_actor_name(walkthrough_id))
 
     async def flush(self, *, timeout: float = _FINAL_FLUSH_TIMEOUT) -> None:  # noqa: ASYNC109
-        """Write everything pending now (no-op in memory-only mode). Raises PersistFailed."""
+        """Write everything pending now (no-op in memory-only mode).
+
+        Raises what the persister's `Flush` raises (PersistFailed, CallTimeout), or at once
+        `ActorDown` when no persister instance runs (its supervisor gave up): its mailbox
+        may still be open, but nothing would ever answer.
+        """
         persister = self.persister
-        if persister is not None:
-            await persister.call(Flush(), timeout=timeout)
+        if persister is None:
+            return
+        if persister.status in (ActorStatus.STOPPED, ActorStatus.FAILED):
+            raise ActorDown(
+                f"cannot save the session: the persister is not running ({persister.status.value})",
+                actor=persister.name,
+            )
+        await persister.call(Flush(), timeout=timeout)
 
 
 @asynccontextmanager

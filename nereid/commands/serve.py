@@ -19,10 +19,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import partial
+from typing import TypeVar
 
 import trio
 
@@ -39,6 +41,8 @@ from nereid.mcp import (
 from nereid.mcp.diagnostics import diagnostic_tools
 
 __all__ = ["build_parser", "run", "serve_session"]
+
+ExcT = TypeVar("ExcT", bound=BaseException)
 
 SessionOpener = Callable[..., AbstractAsyncContextManager[EndpointParts]]
 
@@ -134,6 +138,30 @@ async def serve_session(
             task_status.started(url)
 
 
+async def _serve_until_signalled(
+    options: argparse.Namespace, opener: SessionOpener, token: str | None
+) -> int:
+    """`serve_session` until SIGINT or SIGTERM; returns 0, or 128 + the signal number.
+
+    A signal cancels the server in order: the session block's final save writes what was
+    acknowledged but not yet on disk (debounced writes) before the process exits.
+    """
+    caught: list[int] = []
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def stop_on_signal() -> None:
+                async for signum in signals:
+                    caught.append(signum)
+                    nursery.cancel_scope.cancel(reason=f"signal {signum}")
+                    return
+
+            nursery.start_soon(stop_on_signal)
+            await serve_session(options, opener, token)
+            nursery.cancel_scope.cancel()  # pragma: no cover - serve_session runs until cancelled
+    return 128 + caught[0] if caught else 0
+
+
 def run(argv: Sequence[str]) -> int:
     """Entry point of `nereid serve`; returns the exit status."""
     parser = build_parser()
@@ -160,15 +188,31 @@ def run(argv: Sequence[str]) -> int:
         )
         return 1
     try:
-        trio.run(serve_session, options, opener, token)
-    except KeyboardInterrupt:
-        return 130
-    except HttpSecurityError as error:
-        print(f"nereid: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(
-            f"nereid: cannot serve MCP on {options.host}:{options.port}: {error}", file=sys.stderr
-        )
-        return 1
-    return 0
+        return trio.run(_serve_until_signalled, options, opener, token)
+    except BaseException as error:  # the nurseries wrap what the server raised in groups
+        if _leaf(error, KeyboardInterrupt) is not None:
+            return 130
+        security = _leaf(error, HttpSecurityError)
+        if security is not None:
+            print(f"nereid: {security}", file=sys.stderr)
+            return 2
+        bind = _leaf(error, OSError)
+        if bind is not None:
+            print(
+                f"nereid: cannot serve MCP on {options.host}:{options.port}: {bind}",
+                file=sys.stderr,
+            )
+            return 1
+        raise
+
+
+def _leaf(error: BaseException, kind: type[ExcT]) -> ExcT | None:
+    """The first `kind` in `error` or, through exception groups, in what it wraps."""
+    if isinstance(error, kind):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = _leaf(inner, kind)
+            if found is not None:
+                return found
+    return None

@@ -228,14 +228,14 @@ async def _serve_stdio_main(opts: MainOptions, tracer: Tracer | None) -> int:
 
 
 async def _exit_on_sigint(handle: SessionHandle, tracer: Tracer | None) -> None:
-    """SIGINT in stdio mode: save what is pending, then exit 130 at once.
+    """SIGINT / SIGTERM in stdio mode: save what is pending, then exit 128 + signal at once.
 
     The stdio transport reads stdin in a worker thread that no cancellation can
     interrupt, so an orderly unwind would wait for the client's next line; the session
     is flushed here first, so nothing committed is lost.
     """
-    with trio.open_signal_receiver(signal.SIGINT) as signals:
-        async for _ in signals:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for signum in signals:
             with trio.move_on_after(_SIGINT_FLUSH_TIMEOUT):
                 try:
                     await handle.flush(timeout=_SIGINT_FLUSH_TIMEOUT)
@@ -244,7 +244,7 @@ async def _exit_on_sigint(handle: SessionHandle, tracer: Tracer | None) -> None:
             if tracer is not None:
                 tracer.close()
             sys.stderr.flush()
-            os._exit(_EXIT_SIGINT)
+            os._exit(128 + signum)
 
 
 TuiRunner = Callable[..., Awaitable[int]]

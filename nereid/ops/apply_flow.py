@@ -47,7 +47,7 @@ from nereid.ops.rules import (
     normalize_connector,
 )
 
-__all__ = ["FlowDraft", "effective_mermaid_id"]
+__all__ = ["FlowDraft", "derived_mermaid_id", "effective_mermaid_id"]
 
 replace = msgspec.structs.replace
 
@@ -59,6 +59,16 @@ def effective_mermaid_id(node_id: str, node: FlowNode) -> str | None:
     if node_id.startswith("n:"):
         return node_id[2:]
     return None
+
+
+def derived_mermaid_id(node_id: str) -> str | None:
+    """The Mermaid id a node gets by default: its id minus `n:` (model.md §5.2), else None.
+
+    Ops store it explicitly (a node added as `n:a` has `mermaid_id="a"`), because that is
+    what the parser gives the same node when the diagram is loaded back: memory and folder
+    then hold equal ASTs.
+    """
+    return node_id[2:] if node_id.startswith("n:") and len(node_id) > 2 else None
 
 
 def _missing_node(node_id: str) -> OpError:
@@ -288,12 +298,15 @@ class FlowDraft:
             raise already_exists("FlowNode", op.node_id)
         label = clean_label("label", op.label)
         shape = check_shape(op.shape) if given(op.shape) else "rect"
-        self._set_node(op.node_id, FlowNode(label=label, shape=shape))
+        mermaid_id = derived_mermaid_id(op.node_id)
+        self._set_node(op.node_id, FlowNode(label=label, shape=shape, mermaid_id=mermaid_id))
 
     def _set_mermaid_id(self, op: FlowSetNodeMermaidId) -> None:
         node = self._node(op.node_id)
-        mermaid_id = op.mermaid_id if given(op.mermaid_id) else None
-        if mermaid_id is not None:
+        if not given(op.mermaid_id):  # absent/null: back to the derived id (see docs/ops.md)
+            mermaid_id = derived_mermaid_id(op.node_id)
+        else:
+            mermaid_id = op.mermaid_id
             problem = flow_ident_problem(mermaid_id)
             if problem is not None:
                 raise _invalid_mermaid_id(mermaid_id, problem)

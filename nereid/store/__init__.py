@@ -18,8 +18,15 @@ writer of a folder at run time.
 Where we go beyond the reference format (all compatible with it):
 
 - Side-car keys `rev`, `mmd_sha256`, `flow_subgraph_ids`, `sequence_notes`,
-  `sequence_activations` (optional; see `schema`). Everything else Nereid models
-  (subgraphs, classes, styles, aliases, notes, blocks, activations...) is in the `.mmd` text.
+  `sequence_activations`, `sequence_order_keys`, `sequence_block_ids` (optional; see
+  `schema`). Everything else Nereid models (subgraphs, classes, styles, aliases, notes,
+  blocks, activations...) is in the `.mmd` text. `sequence_order_keys` (timeline id →
+  `order_key`) and `sequence_block_ids` (`[block_id, section_id...]` per block, document
+  order) are written only when they differ from what a parse of the text gives (positional
+  numbers), and applied on load only when they still fit the text (`diagram_files`).
+- A saved and reloaded diagram equals the one in memory exactly — ids, order keys, notes,
+  styles, block and section ids (`tests/store/test_store_roundtrip.py`); flowchart ops keep
+  derived Mermaid ids explicit for this (docs/ops.md).
 - A loaded diagram's rev is never lower than the meta's, and never names other content
   than what was loaded (see `diagram_files`): actors can trust it for `base_rev` checks.
 - Broken or missing diagram/walkthrough files do not fail the whole load: they are reported

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 
+import msgspec
+
 from nereid.mermaid.errors import MermaidError
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
 from nereid.mermaid.reconcile import FlowEdgeHint, FlowIdHints, reconcile_flowchart
@@ -32,7 +34,7 @@ from nereid.mermaid.reconcile_sequence import (
     reconcile_sequence,
 )
 from nereid.mermaid.sequence import export_sequence, parse_sequence
-from nereid.model import Diagram, FlowchartAst, SequenceAst
+from nereid.model import Diagram, FlowchartAst, SeqBlock, SequenceAst
 from nereid.store.naming import diagram_paths
 from nereid.store.schema import (
     MAX_REV,
@@ -56,6 +58,10 @@ __all__ = [
     "export_mermaid",
     "loaded_rev",
     "mmd_digest",
+    "block_ids_of",
+    "order_keys_of",
+    "restore_block_ids",
+    "restore_order_keys",
     "sidecar_for",
 ]
 
@@ -152,7 +158,111 @@ def sidecar_for(diagram: Diagram, mmd_text: str) -> SidecarFile:
         )
         for item in sorted(ast.activations, key=lambda a: (a.order_key, a.activation_id))
     ]
+    _record_positions(sidecar, ast, mmd_text)
     return sidecar
+
+
+def _block_ids(ast: SequenceAst) -> list[list[str]]:
+    return [
+        [block.block_id, *(section.section_id for section in block.sections)]
+        for block in _blocks_in_order(ast.blocks)
+    ]
+
+
+def _record_positions(sidecar: SidecarFile, ast: SequenceAst, mmd_text: str) -> None:
+    """Record order keys and block/section ids, unless a parse of the text gives them.
+
+    The parser numbers them by position; ops let agents choose them. Kept only when they
+    differ, so a diagram whose ids are the parser's has a side-car like the reference's.
+    """
+    try:
+        parsed: SequenceAst | None = parse_sequence(mmd_text)
+    except MermaidError:  # pragma: no cover - our export always parses
+        parsed = None
+    ours = _timeline(ast)
+    if parsed is None or [key for key, _ in _timeline(parsed)] != [key for key, _ in ours]:
+        sidecar.sequence_order_keys = order_keys_of(ast)
+    block_ids = _block_ids(ast)
+    if parsed is None or _block_ids(parsed) != block_ids:
+        sidecar.sequence_block_ids = block_ids
+
+
+def _blocks_in_order(blocks: tuple[SeqBlock, ...]) -> list[SeqBlock]:
+    """Every block, nested ones right after their parent (document order)."""
+    found: list[SeqBlock] = []
+    for block in blocks:
+        found.append(block)
+        found.extend(_blocks_in_order(block.blocks))
+    return found
+
+
+def restore_block_ids(ast: SequenceAst, stored: list[list[str]]) -> SequenceAst:
+    """`ast` with the block and section ids the side-car recorded (the parse numbers them).
+
+    Applied only when the text has the same blocks with the same number of sections, in
+    the same order (else it was edited by hand: keep the parse's positional ids).
+    """
+    parsed = _blocks_in_order(ast.blocks)
+    if not stored or len(stored) != len(parsed):
+        return ast
+    if any(len(ids) != 1 + len(b.sections) for ids, b in zip(stored, parsed, strict=True)):
+        return ast
+    wanted = iter(stored)
+    replace = msgspec.structs.replace
+
+    def renamed(blocks: tuple[SeqBlock, ...]) -> tuple[SeqBlock, ...]:
+        result: list[SeqBlock] = []
+        for block in blocks:
+            block_id, *section_ids = next(wanted)
+            sections = tuple(
+                replace(section, section_id=section_id)
+                for section, section_id in zip(block.sections, section_ids, strict=True)
+            )
+            inner = renamed(block.blocks)
+            result.append(replace(block, block_id=block_id, sections=sections, blocks=inner))
+        return tuple(result)
+
+    return replace(ast, blocks=renamed(ast.blocks))
+
+
+def _timeline(ast: SequenceAst) -> list[tuple[int, str]]:
+    """`(order_key, id)` of every message, note and activation, in timeline order."""
+    items = [(m.order_key, m.message_id) for m in ast.messages]
+    items += [(n.order_key, n.note_id) for n in ast.notes]
+    items += [(a.order_key, a.activation_id) for a in ast.activations]
+    return sorted(items)
+
+
+def order_keys_of(ast: SequenceAst) -> dict[str, int]:
+    """Timeline item id → `order_key` (what `restore_order_keys` takes)."""
+    return {item_id: key for key, item_id in _timeline(ast)}
+
+
+def block_ids_of(ast: SequenceAst) -> list[list[str]]:
+    """`[block_id, section_id...]` per block in document order (for `restore_block_ids`)."""
+    return _block_ids(ast)
+
+
+def restore_order_keys(ast: SequenceAst, stored: dict[str, int]) -> SequenceAst:
+    """`ast` (just parsed: keys by position) with the order keys the side-car recorded.
+
+    Applied only when every timeline item has a recorded key and the recorded keys put the
+    items in the order the text has (else the text was edited by hand: keep the parse's).
+    """
+    parsed = _timeline(ast)
+    if not stored or any(item_id not in stored for _, item_id in parsed):
+        return ast
+    if sorted((stored[item_id], item_id) for _, item_id in parsed) != [
+        (stored[item_id], item_id) for _, item_id in parsed
+    ]:
+        return ast
+    replace = msgspec.structs.replace
+    return replace(
+        ast,
+        messages=tuple(replace(m, order_key=stored[m.message_id]) for m in ast.messages),
+        notes=tuple(replace(n, order_key=stored[n.note_id]) for n in ast.notes),
+        activations=tuple(replace(a, order_key=stored[a.activation_id]) for a in ast.activations),
+    )
 
 
 def encode_diagram(diagram: Diagram) -> tuple[str, str]:
@@ -193,6 +303,8 @@ def decode_diagram(
             ast = parse_sequence(text)
             if sidecar is not None:
                 ast = reconcile_sequence(ast, seq_hints(sidecar))
+                ast = restore_order_keys(ast, sidecar.sequence_order_keys)
+                ast = restore_block_ids(ast, sidecar.sequence_block_ids)
     except MermaidError as err:
         raise StoreFileError(mmd_path, f"{entry.kind} does not parse: {err}") from None
     return Diagram(

@@ -158,6 +158,10 @@ class SidecarFile(msgspec.Struct, kw_only=True):
     flow_subgraph_ids: dict[str, str] = msgspec.field(default_factory=dict)
     sequence_notes: list[SequenceNoteEntry] = msgspec.field(default_factory=list)
     sequence_activations: list[SequenceActivationEntry] = msgspec.field(default_factory=list)
+    #: Nereid: timeline item id (message, note, activation) → its `order_key` in memory.
+    sequence_order_keys: dict[str, int] = msgspec.field(default_factory=dict)
+    #: Nereid: `[block_id, section_id, ...]` of every block, blocks in document (pre-)order.
+    sequence_block_ids: list[list[str]] = msgspec.field(default_factory=list)
 
 
 class WalkthroughNodeEntry(msgspec.Struct, kw_only=True):
@@ -322,7 +326,13 @@ def encode_sidecar(sidecar: SidecarFile) -> str:
         if value[key] is None:
             del value[key]
     value["flow_subgraph_ids"] = dict(sorted(value["flow_subgraph_ids"].items()))
-    for key in ("flow_subgraph_ids", "sequence_notes", "sequence_activations"):
+    for key in (
+        "flow_subgraph_ids",
+        "sequence_notes",
+        "sequence_activations",
+        "sequence_order_keys",
+        "sequence_block_ids",
+    ):
         if not value[key]:
             del value[key]
     ids = value["stable_id_map"]

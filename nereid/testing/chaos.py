@@ -26,7 +26,6 @@ from functools import partial
 from pathlib import Path
 from typing import Literal, TypeVar
 
-import msgspec
 import trio
 
 from nereid.actors import Registry, Request, RestartIntensity, Tracer
@@ -40,8 +39,7 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.errors import NereidError
-from nereid.model import Diagram, FlowchartAst, Session, Walkthrough
-from nereid.store.diagram_files import effective_mermaid_id
+from nereid.model import Diagram, Session, Walkthrough
 from nereid.store.files import FolderFiles
 from nereid.store.session_io import load_session
 from nereid.testing.agents import AgentPlan, run_agent
@@ -49,7 +47,7 @@ from nereid.testing.faults import FAULT_KINDS, FaultInjector, RestartCounter
 from nereid.testing.ledger import Ledger, Tally
 from nereid.testing.workspace import ActorWorkspace, Workspace
 
-__all__ = ["ChaosConfig", "ChaosReport", "comparable", "run_chaos"]
+__all__ = ["ChaosConfig", "ChaosReport", "run_chaos"]
 
 T = TypeVar("T")
 
@@ -112,25 +110,6 @@ class ChaosReport:
         if len(self.violations) > 20:
             lines.append(f"  ... and {len(self.violations) - 20} more")
         return "\n".join(lines)
-
-
-def comparable(diagram: Diagram) -> Diagram:
-    """`diagram` with every flowchart node's Mermaid id made explicit.
-
-    A node added by an op has `mermaid_id` None (derived from its id); the same node loaded
-    from the folder has the derived id written out. Both export the same Mermaid, so the
-    folder-equals-memory check compares them in this form.
-    """
-    ast = diagram.ast
-    if not isinstance(ast, FlowchartAst):
-        return diagram
-    nodes = {
-        node_id: msgspec.structs.replace(
-            node, mermaid_id=effective_mermaid_id(node_id, node.mermaid_id)
-        )
-        for node_id, node in ast.nodes.items()
-    }
-    return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, nodes=nodes))
 
 
 async def _ask(registry: Registry, name: str, request: Request[T], attempts: int = 50) -> T:
@@ -201,7 +180,7 @@ async def _final_checks(
         )
     for diagram_id, diagram in memory_diagrams.items():
         on_disk = stored.diagrams.get(diagram_id)
-        if on_disk is not None and comparable(on_disk) != comparable(diagram):
+        if on_disk is not None and on_disk != diagram:
             ledger.violations.append(
                 f"d:{diagram_id}: folder (rev {on_disk.rev}) differs from memory (rev {diagram.rev})"
             )

@@ -68,8 +68,8 @@ async def test_one_crash_too_many_escalates_to_root_which_restarts_all_diagrams(
 async def test_root_gives_up_past_its_limit_and_the_session_ends(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    # Virtual time: after the escalation, the session's final flush waits its full timeout
-    # (10 s) for a persister that is gone (see docs/reliability.md, "Known gaps").
+    # The final save fails at once here (no persister runs); tests/actors/
+    # test_session_shutdown.py checks that in real time.
     counter = RestartCounter()
     with pytest.RaisesGroup(RestartIntensityExceeded, flatten_subgroups=True):
         async with memory_session(counter) as handle:

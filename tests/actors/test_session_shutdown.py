@@ -1,0 +1,51 @@
+"""Leaving a session tree: cancelled from outside it still saves; a dead persister fails fast."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from session_testkit import add_node, create, memory_session, saved_session
+
+from nereid.actors import RestartIntensityExceeded
+from nereid.actors.protocol import ApplyDiagramOps
+from nereid.errors import ActorDown
+from nereid.store.files import MemoryFiles
+
+
+async def test_a_cancelled_session_writes_its_acknowledged_work() -> None:
+    files = MemoryFiles()
+    with trio.CancelScope() as outer:
+        # A long debounce: without the final save nothing below would reach the folder.
+        async with memory_session(files=files) as handle:
+            await create(handle, diagram_id="d")
+            await handle.flush()
+            reply = await handle.diagram("d").call(
+                ApplyDiagramOps(base_rev=0, ops=(add_node("n:late"),))
+            )
+            assert reply.new_rev == 1
+            outer.cancel()  # what Ctrl-C in `nereid serve` does to the code around the session
+            await trio.sleep_forever()
+    assert outer.cancelled_caught
+    stored = saved_session(files).diagrams["d"]
+    assert stored.rev == 1
+    assert "n:late" in stored.ast.nodes  # type: ignore[union-attr]
+
+
+async def test_the_final_save_fails_at_once_when_root_gave_up() -> None:
+    errors: list[ActorDown] = []
+    with trio.fail_after(5):  # upper bound guard against the old 10 s wait, not a timing check
+        with pytest.RaisesGroup(RestartIntensityExceeded, flatten_subgroups=True):
+            async with memory_session() as handle:
+                try:
+                    for _ in range(6):
+                        handle.registry.crash("attention")
+                        await trio.sleep(0.01)
+                    await trio.sleep_forever()
+                finally:
+                    with trio.CancelScope(shield=True):
+                        try:
+                            await handle.flush()
+                        except ActorDown as error:
+                            errors.append(error)
+    assert len(errors) == 1
+    assert "persister is not running" in str(errors[0])
