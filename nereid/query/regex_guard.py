@@ -24,14 +24,17 @@ Substring mode is linear and never refused. Refusals are `invalid_params` with m
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from collections.abc import Iterable
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, Final
 
 from nereid.query.errors import invalid_params
+
+# The regex parser's private modules: typed as Any, since typeshed does not describe them.
+sre: Any = importlib.import_module("re._constants")
+sre_parse: Any = importlib.import_module("re._parser")
 
 __all__ = ["COST_BUDGET", "MAX_PATTERN_LENGTH", "RegexRefused", "compile_guarded"]
 
