@@ -14,6 +14,9 @@ persisted; it commits to its in-memory snapshot so its own restart keeps the sta
 - `SetSpotlight` checks existence with ``xref`` (`CheckRefs`); stored spotlights are not
   re-validated later, except that ``session`` purges a deleted diagram's refs
   (`PurgeDiagramRefs`), and an agent's spotlight goes when its session ends.
+- Every spotlight carries `seq`, from one session-wide counter: setting a spotlight gives
+  it the next number unless it already is the newest one on the same ref (a repeat changes
+  nothing). The largest `seq` is the newest spotlight, which follow-AI follows.
 - Publishes `AttentionChanged(part, agent_id, ui_rev)` on every change a viewer draws
   (human, spotlight, follow_ai); not for counter-only or view-only changes.
 """
@@ -72,6 +75,8 @@ class AttentionState(msgspec.Struct, frozen=True, kw_only=True):
 
     ui: UiState = msgspec.field(default_factory=UiState)
     spotlights: dict[str, ObjectRef] = msgspec.field(default_factory=dict)
+    spotlight_seqs: dict[str, int] = msgspec.field(default_factory=dict)
+    last_seq: int = 0
 
 
 class AttentionActor(Actor[AttentionState, AttentionRequest]):
@@ -92,7 +97,7 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
             case GetAttention():
                 return AttentionSnapshot(ui=ui, spotlights=self._spotlights())
             case GetSpotlight(agent_id=agent_id):
-                return Spotlight(agent_id=agent_id, object_ref=self._s.spotlights.get(agent_id))
+                return self._spotlight(agent_id)
             case SetSpotlight(agent_id=agent_id, object_ref=ref):
                 return await self._set_spotlight(agent_id, ref)
             case ClearSpotlight(agent_id=agent_id) | AgentSessionEnded(agent_id=agent_id):
@@ -116,9 +121,9 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
                 if ui.attached:
                     self._set_human(ref.diagram_id if ref is not None else diagram_id, ref)
                 return self._s.ui
-            case ReportView(scroll_x=x, scroll_y=y, panes=panes):
+            case ReportView(scroll_x=x, scroll_y=y, panes=panes, view=view):
                 if ui.attached:
-                    self._set_ui(replace(ui, scroll_x=x, scroll_y=y, panes=dict(panes)))
+                    self._set_ui(replace(ui, scroll_x=x, scroll_y=y, panes=dict(panes), view=view))
                 return self._s.ui
             case NoteSessionMutation():
                 if ui.attached:
@@ -137,32 +142,51 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
         existence = await xref.call(CheckRefs(refs=(ref,)), timeout=self._call_timeout)
         if not all(existence.exists):
             raise ResourceNotFound("object not found", data={"object_ref": str(ref)})
-        if self._s.spotlights.get(agent_id) != ref:
+        s = self._s
+        newest = s.spotlight_seqs.get(agent_id, 0) == s.last_seq
+        if s.spotlights.get(agent_id) != ref or not newest:
+            seq = s.last_seq + 1
             self._commit(
-                msgspec.structs.replace(self._s, spotlights={**self._s.spotlights, agent_id: ref})
+                msgspec.structs.replace(
+                    s,
+                    spotlights={**s.spotlights, agent_id: ref},
+                    spotlight_seqs={**s.spotlight_seqs, agent_id: seq},
+                    last_seq=seq,
+                )
             )
             self._publish("spotlight", agent_id)
-        return Spotlight(agent_id=agent_id, object_ref=ref)
+        return self._spotlight(agent_id)
 
     def _drop_spotlight(self, agent_id: str) -> int:
         if agent_id not in self._s.spotlights:
             return 0
-        spotlights = {k: v for k, v in self._s.spotlights.items() if k != agent_id}
-        self._commit(msgspec.structs.replace(self._s, spotlights=spotlights))
+        self._commit(self._without(self._s, {agent_id}))
         self._publish("spotlight", agent_id)
         return 1
 
+    def _spotlight(self, agent_id: str) -> Spotlight:
+        ref = self._s.spotlights.get(agent_id)
+        seq = self._s.spotlight_seqs.get(agent_id, 0) if ref is not None else 0
+        return Spotlight(agent_id=agent_id, object_ref=ref, seq=seq)
+
     def _spotlights(self) -> tuple[Spotlight, ...]:
         return tuple(
-            Spotlight(agent_id=agent_id, object_ref=self._s.spotlights[agent_id])
-            for agent_id in sorted(self._s.spotlights, key=agent_sort_key)
+            self._spotlight(agent_id) for agent_id in sorted(self._s.spotlights, key=agent_sort_key)
+        )
+
+    @staticmethod
+    def _without(state: AttentionState, agents: set[str]) -> AttentionState:
+        """`state` minus the spotlights of `agents` (the counter keeps going)."""
+        return msgspec.structs.replace(
+            state,
+            spotlights={a: r for a, r in state.spotlights.items() if a not in agents},
+            spotlight_seqs={a: n for a, n in state.spotlight_seqs.items() if a not in agents},
         )
 
     def _purge(self, diagram_id: str) -> PurgeDiagramRefsReply:
         gone = [a for a, ref in self._s.spotlights.items() if ref.diagram_id == diagram_id]
         if gone:
-            spotlights = {a: r for a, r in self._s.spotlights.items() if a not in gone}
-            self._commit(msgspec.structs.replace(self._s, spotlights=spotlights))
+            self._commit(self._without(self._s, set(gone)))
             for agent_id in gone:
                 self._publish("spotlight", agent_id)
         ui = self._s.ui

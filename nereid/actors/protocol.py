@@ -110,6 +110,7 @@ __all__ = [
     "ResendToPersister",
     "SelectionChanged",
     "SelectionMode",
+    "SearchDetails",
     "SelectionReply",
     "SelectionUpdateReply",
     "SessionEvent",
@@ -121,12 +122,14 @@ __all__ = [
     "StatWalkthrough",
     "UiState",
     "UpdateSelection",
+    "ViewDetails",
     "WalkthroughChanged",
     "WalkthroughCreated",
     "WalkthroughDeleted",
     "WalkthroughRequest",
     "WalkthroughStat",
     "WalkthroughSummary",
+    "WalkthroughView",
     "XrefNeighbors",
     "XrefRequest",
     "XrefsChanged",
@@ -502,14 +505,62 @@ SessionRequest = (
 
 
 class Spotlight(msgspec.Struct, frozen=True, kw_only=True):
-    """One agent's spotlight (`object_ref` None when empty); `diagram_id` is the ref's."""
+    """One agent's spotlight (`object_ref` None when empty); `diagram_id` is the ref's.
+
+    `seq` orders spotlights by when they were set (session-wide, never reused, 0 when
+    empty): the largest is the newest, which is what follow-AI follows."""
 
     agent_id: str
     object_ref: ObjectRef | None = None
+    seq: int = 0
 
     @property
     def diagram_id(self) -> str | None:
         return None if self.object_ref is None else self.object_ref.diagram_id
+
+
+class SearchDetails(msgspec.Struct, frozen=True, kw_only=True):
+    """An open search in the TUI: `mode` is `regex` (`/`) or `fuzzy` (`\\`)."""
+
+    mode: Literal["regex", "fuzzy"]
+    query: str
+    editing: bool
+    results: int
+    index: int | None = None
+
+
+class WalkthroughView(msgspec.Struct, frozen=True, kw_only=True):
+    """The walkthrough the TUI shows (its Diagram pane in walkthrough view)."""
+
+    walkthrough_id: str
+    node_id: str | None = None
+
+
+class ViewDetails(msgspec.Struct, frozen=True, kw_only=True):
+    """What the person sees, beyond scroll and panes (tui.md §16.3, decision 11).
+
+    `diagram_id` is the diagram the TUI shows (the person's; the session's active one can
+    differ after an agent's `diagram.open`); the viewport is the Diagram pane's interior in
+    cells, `diagram_width/height` the rendering's size; `focus` a pane name, `focus_owner`
+    `human` or `agent` (who moved the cursor last); `hint_mode` `jump`/`chain`; `mouse`
+    whether the TUI captures the mouse."""
+
+    diagram_id: str | None = None
+    cursor_ref: ObjectRef | None = None
+    viewport_width: int = 0
+    viewport_height: int = 0
+    diagram_width: int = 0
+    diagram_height: int = 0
+    focus: str = "diagram"
+    focus_owner: Literal["human", "agent"] = "human"
+    search: SearchDetails | None = None
+    hint_mode: Literal["jump", "chain"] | None = None
+    show_notes: bool = True
+    help_open: bool = False
+    mouse: bool = False
+    follow_paused: bool = False
+    walkthrough: WalkthroughView | None = None
+    mcp_url: str | None = None
 
 
 class UiState(msgspec.Struct, frozen=True, kw_only=True):
@@ -525,6 +576,7 @@ class UiState(msgspec.Struct, frozen=True, kw_only=True):
     scroll_x: float = 0.0
     scroll_y: float = 0.0
     panes: dict[str, bool] = msgspec.field(default_factory=dict)
+    view: ViewDetails | None = None
 
 
 class AttentionSnapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -601,11 +653,13 @@ class ReportHumanAttention(Request[UiState], frozen=True):
 
 
 class ReportView(Request[UiState], frozen=True):
-    """The TUI's view state for `view.read_state` (decision 11): scroll and panes."""
+    """The TUI's view state for `view.read_state` (decision 11): scroll, panes and the
+    rest of what the person sees (`view`; None from reporters that only know the first)."""
 
     scroll_x: float = 0.0
     scroll_y: float = 0.0
     panes: dict[str, bool] = msgspec.field(default_factory=dict)
+    view: ViewDetails | None = None
 
 
 class NoteSessionMutation(Message, frozen=True):

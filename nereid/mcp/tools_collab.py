@@ -4,6 +4,10 @@ Each MCP session is its own agent (decision 13): `attention.agent.*` act on the 
 agent's spotlight (`call.agent`), and `attention.agents.read` (ours) lists every agent's.
 Human attention, follow-AI and the view come from ``attention`` (the TUI's reports; the
 documented defaults when no TUI is attached, decision 11); the selection from ``session``.
+
+Added to the contract (keys only, nothing removed): `attention.agents.read` gives each
+spotlight's `seq` (larger = set later; the TUI follows the largest), and `view.read_state`
+gives `tui`, the TUI's real view (`TuiView`), null when no TUI is attached.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from nereid.actors.protocol import (
     SetSpotlight,
     Spotlight,
     UpdateSelection,
+    ViewDetails,
 )
 from nereid.actors.refusals import parse_ref_param
 
@@ -42,6 +47,10 @@ __all__ = [
     "OVERWRITE",
     "ObjectRefParams",
     "Scroll",
+    "Size",
+    "TuiSearch",
+    "TuiView",
+    "TuiWalkthrough",
     "SelectionReadResult",
     "SelectionUpdateParams",
     "SelectionUpdateResult",
@@ -79,11 +88,13 @@ class ClearedResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AgentSpotlight(msgspec.Struct, frozen=True, kw_only=True):
-    """One agent's spotlight."""
+    """One agent's spotlight; `seq` orders spotlights by when they were set (larger is
+    newer, session-wide): follow-AI follows the largest."""
 
     agent_id: str
     object_ref: str
     diagram_id: str
+    seq: int
 
 
 class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -129,11 +140,97 @@ class Scroll(msgspec.Struct, frozen=True, kw_only=True):
     y: float
 
 
+class Size(msgspec.Struct, frozen=True, kw_only=True):
+    width: int
+    height: int
+
+
+class TuiSearch(msgspec.Struct, frozen=True, kw_only=True):
+    """An open search: `regex` (`/`) or `fuzzy` (`\\`); `editing` while the query is typed;
+    `index` is the 0-based current result (null without results)."""
+
+    mode: str
+    query: str
+    editing: bool
+    results: int
+    index: int | None
+
+
+class TuiWalkthrough(msgspec.Struct, frozen=True, kw_only=True):
+    """The walkthrough shown in the Diagram pane and the node under its cursor."""
+
+    walkthrough_id: str
+    node_id: str | None
+
+
+class TuiView(msgspec.Struct, frozen=True, kw_only=True):
+    """What the person sees (tui.md §16.3). `diagram_id`: the diagram the TUI shows (can
+    differ from the session's active one after an agent's `diagram.open`); `cursor_ref`:
+    the person's cursor object; `viewport`: the Diagram pane's interior in cells;
+    `diagram_size`: the rendering's size (`scroll` is the cell shown top-left, negative =
+    margin); `focus`: `diagram`/`objects`/`xrefs`/`inspector`; `focus_owner`: `human` or
+    `agent` (who moved the cursor last); `follow_paused`: follow-AI waits because the person
+    navigated; `hint_mode`: `jump`/`chain`/null; `mouse`: the TUI captures the mouse;
+    `walkthrough`: set while the walkthrough view is open; `mcp_url`: where agents connect."""
+
+    diagram_id: str | None
+    cursor_ref: str | None
+    viewport: Size
+    diagram_size: Size
+    focus: str
+    focus_owner: str
+    follow_ai: bool
+    follow_paused: bool
+    search: TuiSearch | None
+    hint_mode: str | None
+    show_notes: bool
+    help_open: bool
+    mouse: bool
+    walkthrough: TuiWalkthrough | None
+    mcp_url: str | None
+
+
 class ViewStateResult(msgspec.Struct, frozen=True, kw_only=True):
+    """`scroll` is the TUI's pan (cells), `panes` which panes are visible; `tui` the rest
+    of the TUI's view, null when no TUI is attached (then scroll is 0 and panes empty)."""
+
     active_diagram_id: str | None
     scroll: Scroll
     panes: dict[str, bool]
+    tui: TuiView | None
     context: ReadContext
+
+
+def _tui_view(view: ViewDetails, follow_ai: bool) -> TuiView:
+    search = view.search
+    walk = view.walkthrough
+    return TuiView(
+        diagram_id=view.diagram_id,
+        cursor_ref=None if view.cursor_ref is None else str(view.cursor_ref),
+        viewport=Size(width=view.viewport_width, height=view.viewport_height),
+        diagram_size=Size(width=view.diagram_width, height=view.diagram_height),
+        focus=view.focus,
+        focus_owner=view.focus_owner,
+        follow_ai=follow_ai,
+        follow_paused=view.follow_paused,
+        search=None
+        if search is None
+        else TuiSearch(
+            mode=search.mode,
+            query=search.query,
+            editing=search.editing,
+            results=search.results,
+            index=search.index,
+        ),
+        hint_mode=view.hint_mode,
+        show_notes=view.show_notes,
+        help_open=view.help_open,
+        mouse=view.mouse,
+        walkthrough=None
+        if walk is None
+        else TuiWalkthrough(walkthrough_id=walk.walkthrough_id, node_id=walk.node_id),
+        mcp_url=view.mcp_url,
+    )
 
 
 def _spotlight_refs(spotlight: Spotlight) -> tuple[str | None, str | None]:
@@ -205,7 +302,8 @@ async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResu
 
 @tool(
     "attention.agents.read",
-    "Every agent's spotlight, by agent id, and your own agent id (to tell yours apart).",
+    "Every agent's spotlight, by agent id, and your own agent id (to tell yours apart); "
+    "`seq` orders them by when they were set (the TUI follows the largest).",
     params=NoParams,
     result=AgentsAttentionResult,
     hints=READ_ONLY,
@@ -213,7 +311,9 @@ async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResu
 async def attention_agents_read(call: ToolCall, params: NoParams) -> AgentsAttentionResult:
     reply = await call.registry.lookup("attention").call(ListSpotlights())
     spotlights = [
-        AgentSpotlight(agent_id=s.agent_id, object_ref=str(ref), diagram_id=ref.diagram_id)
+        AgentSpotlight(
+            agent_id=s.agent_id, object_ref=str(ref), diagram_id=ref.diagram_id, seq=s.seq
+        )
         for s in reply.spotlights
         if (ref := s.object_ref) is not None
     ]
@@ -284,7 +384,10 @@ async def selection_update(call: ToolCall, params: SelectionUpdateParams) -> Sel
 
 @tool(
     "view.read_state",
-    "The TUI's view: active diagram, scroll and panes (defaults when no TUI is attached).",
+    "The TUI's view: active diagram, scroll (pan in cells) and visible panes, plus `tui`: "
+    "the diagram shown, cursor, viewport and diagram size, focus pane and owner, follow-AI, "
+    "search, hint mode, notes, help, mouse, walkthrough view and MCP URL (null, with scroll "
+    "0 and no panes, when no TUI is attached).",
     params=NoParams,
     result=ViewStateResult,
     hints=READ_ONLY,
@@ -296,6 +399,7 @@ async def view_read_state(call: ToolCall, params: NoParams) -> ViewStateResult:
         active_diagram_id=context.session_active_diagram_id,
         scroll=Scroll(x=ui.scroll_x, y=ui.scroll_y),
         panes=dict(ui.panes),
+        tui=_tui_view(ui.view, ui.follow_ai) if ui.attached and ui.view is not None else None,
         context=context,
     )
 

@@ -29,7 +29,7 @@ from nereid.ui.session_state import Resynced
 from nereid.ui.viewmodel import ViewModel
 from nereid.ui.widgets import TuiWidget
 
-__all__ = ["TuiApp", "run_tui"]
+__all__ = ["TuiApp", "mouse_wanted", "run_tui"]
 
 EFFECT_BUFFER = 256
 
@@ -90,6 +90,7 @@ class TuiApp:
         self.environ = environ
         self.exit_code = 0
         self._send, self._receive = trio.open_memory_channel[fx.Effect](EFFECT_BUFFER)
+        self._follow_check = trio.Event()  # set after every key and update: re-plan the timer
         self.widget = TuiWidget(vm, self.on_effects)
         self.screen = screen if screen is not None else urwid.display.raw.Screen()
         self.loop = urwid.MainLoop(
@@ -97,7 +98,7 @@ class TuiApp:
             palette=cast(Any, palette or []),
             screen=self.screen,
             event_loop=urwid.TrioEventLoop(),
-            handle_mouse=True,
+            handle_mouse=vm.mouse,  # opt-in (tui.md §16.14): `m` or NEREID_TUI_MOUSE=1
         )
         self.screen.set_terminal_properties(colors=colors)
         # Ctrl-C arrives as a key (and quits cleanly) instead of a SIGINT mid-draw.
@@ -107,6 +108,7 @@ class TuiApp:
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
         """Queue effects for the sender task; `Quit` ends the urwid loop right away."""
+        self._follow_check.set()  # a key or a frame may have started or ended a pause
         for effect in effects:
             if isinstance(effect, fx.Quit):
                 self.exit_code = effect.code
@@ -138,6 +140,7 @@ class TuiApp:
                     updates = []
             for update in updates:
                 self.on_effects(self.vm.apply(update))
+            self._follow_check.set()
             self.widget.refresh()
 
     async def send_effects(self) -> None:
@@ -152,6 +155,9 @@ class TuiApp:
         match effect:
             case fx.RunEditor(diagram_id=diagram_id):
                 await self._edit(diagram_id)
+            case fx.SetMouse(enabled=enabled):
+                self.loop.handle_mouse = enabled  # also what `paused()` restores
+                self.screen.set_mouse_tracking(enabled)
             case fx.Yank(text=text):
                 payload = base64.b64encode(text.encode()).decode()
                 sys.stdout.write(f"\x1b]52;c;{payload}\x1b\\")
@@ -212,6 +218,25 @@ class TuiApp:
                 continue
             self.widget.refresh()
 
+    async def resume_following(self) -> None:
+        """Follow a spotlight that was set while the person's navigation paused follow-AI,
+        once the pause is over (a timer per pause, not a poll)."""
+        while True:
+            vm = self.vm
+            # Also at the end of a pause with nothing to follow: `view.read_state` says when
+            # follow-AI is paused, so the view is re-reported then.
+            due = vm.follow_resume_at() or (vm.follow_paused_until if vm.follow_paused() else None)
+            if due is None:
+                await self._follow_check.wait()
+                self._follow_check = trio.Event()
+                continue
+            with trio.move_on_after(max(due - self.vm.clock(), 0) + 0.01):
+                await self._follow_check.wait()
+                self._follow_check = trio.Event()
+                continue
+            self.on_effects(self.vm.follow())
+            self.widget.refresh()
+
     async def watch_signals(self) -> None:
         """SIGTERM / SIGHUP end the loop normally, so the terminal is restored."""
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
@@ -227,10 +252,16 @@ class TuiApp:
             nursery.start_soon(self.send_effects)
             nursery.start_soon(self.watch_signals)
             nursery.start_soon(self.expire_messages)
+            nursery.start_soon(self.resume_following)
             with logs_off_the_terminal(self), self.loop.start():
                 await self.loop.event_loop.run_async()  # type: ignore[attr-defined]
             nursery.cancel_scope.cancel()
         return self.exit_code
+
+
+def mouse_wanted(environ: Mapping[str, str]) -> bool:
+    """`NEREID_TUI_MOUSE=1` (or true/yes/on) starts with the mouse captured."""
+    return environ.get("NEREID_TUI_MOUSE", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 async def run_tui(
@@ -256,7 +287,7 @@ async def run_tui(
         await client.attach()
         try:
             state = await client.snapshot()
-            vm = ViewModel(state, mcp_url=mcp_url)
+            vm = ViewModel(state, mcp_url=mcp_url, mouse=mouse_wanted(env))
             app = TuiApp(
                 client, vm, screen=screen, palette=theme.entries, colors=theme.colors, environ=env
             )

@@ -16,15 +16,18 @@ import trio
 from nereid.actors import EventBus, Registry, ResyncNeeded, Subscription
 from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import Conflict, NereidError
 from nereid.mermaid import export_flowchart, export_sequence
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import parse_ref
+from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
 from nereid.ui import effects as fx
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
+    ActiveWalkthroughChanged,
     AttentionChanged,
     DiagramRemoved,
     DiagramUpdated,
@@ -34,10 +37,13 @@ from nereid.ui.session_state import (
     SessionState,
     SessionUpdate,
     Spotlight,
+    ViewReport,
+    WalkthroughRemoved,
+    WalkthroughUpdated,
     XRefsChanged,
 )
 
-__all__ = ["CALL_TIMEOUT", "ActorClient", "export_text"]
+__all__ = ["CALL_TIMEOUT", "ActorClient", "export_text", "report_view_request"]
 
 CALL_TIMEOUT = 5.0
 
@@ -46,6 +52,9 @@ EVENTS: tuple[type[Any], ...] = (
     p.DiagramChanged,
     p.DiagramDeleted,
     p.ActiveChanged,
+    p.WalkthroughCreated,
+    p.WalkthroughChanged,
+    p.WalkthroughDeleted,
     p.SelectionChanged,
     p.XrefsChanged,
     p.AttentionChanged,
@@ -59,16 +68,54 @@ def export_text(diagram: Diagram) -> str:
     return export_sequence(diagram.ast)
 
 
+def report_view_request(report: ViewReport) -> p.ReportView:
+    """The attention actor's `ReportView` for what the view model computed."""
+    panes = {name: name in report.panes for name in ("diagram", "objects", "xrefs", "inspector")}
+    search = None
+    if report.search_mode is not None:
+        search = p.SearchDetails(
+            mode="fuzzy" if report.search_mode == "fuzzy" else "regex",
+            query=report.search_query,
+            editing=report.search_editing,
+            results=report.search_results,
+            index=report.search_index,
+        )
+    walkthrough = None
+    if report.walkthrough_id is not None:
+        walkthrough = p.WalkthroughView(
+            walkthrough_id=report.walkthrough_id, node_id=report.walkthrough_node_id
+        )
+    hint: Any = report.hint_mode if report.hint_mode in ("jump", "chain") else None
+    view = p.ViewDetails(
+        diagram_id=report.active_diagram_id,
+        cursor_ref=report.cursor,
+        viewport_width=report.viewport_width,
+        viewport_height=report.viewport_height,
+        diagram_width=report.diagram_width,
+        diagram_height=report.diagram_height,
+        focus=report.focus,
+        focus_owner="agent" if report.focus_owner == "agent" else "human",
+        search=search,
+        hint_mode=hint,
+        show_notes=report.show_notes,
+        help_open=report.help_open,
+        mouse=report.mouse,
+        follow_paused=report.follow_paused,
+        walkthrough=walkthrough,
+        mcp_url=report.mcp_url,
+    )
+    return p.ReportView(
+        scroll_x=float(report.pan_x), scroll_y=float(report.pan_y), panes=panes, view=view
+    )
+
+
 class ActorClient:
-    """Talks to `session`, `diagram:<id>`, `attention` and `xref` by name; never blocks
-    longer than `CALL_TIMEOUT` per call. Keeps only the spotlight sequence numbers, so the
-    newest agent spotlight can be told apart (the actors keep one spotlight per agent)."""
+    """Talks to `session`, `diagram:<id>`, `walkthrough:<id>`, `attention` and `xref` by
+    name; never blocks longer than `CALL_TIMEOUT` per call. Keeps no state of its own."""
 
     def __init__(self, registry: Registry, bus: EventBus) -> None:
         self.registry = registry
         self.bus = bus
-        self._spot_seq: dict[str, tuple[Any, int]] = {}
-        self._seq = 0
 
     async def _call(self, name: str, request: Any) -> Any:
         return await self.registry.lookup(name).call(request, timeout=CALL_TIMEOUT)
@@ -78,6 +125,27 @@ class ActorClient:
     async def diagram(self, diagram_id: str) -> Diagram:
         result: Diagram = await self._call(diagram_actor_name(diagram_id), p.GetDiagram())
         return result
+
+    async def walkthrough(self, walkthrough_id: str) -> Walkthrough:
+        result: Walkthrough = await self._call(
+            walkthrough_actor_name(walkthrough_id), p.GetWalkthrough()
+        )
+        return result
+
+    async def walkthroughs(self) -> tuple[dict[str, Walkthrough], str | None]:
+        listing: p.ListWalkthroughsReply = await self._call("session", p.ListWalkthroughs())
+        found: dict[str, Walkthrough] = {}
+
+        async def fetch(walkthrough_id: str) -> None:
+            try:
+                found[walkthrough_id] = await self.walkthrough(walkthrough_id)
+            except NereidError:  # deleted meanwhile: its WalkthroughDeleted follows
+                pass
+
+        async with trio.open_nursery() as nursery:
+            for summary in listing.walkthroughs:
+                nursery.start_soon(fetch, summary.walkthrough_id)
+        return dict(sorted(found.items())), listing.active_walkthrough_id
 
     async def xrefs(self) -> dict[str, XRef]:
         listing: Any = await self._call("xref", p.ListXrefs())
@@ -93,17 +161,12 @@ class ActorClient:
 
     async def attention(self) -> tuple[tuple[Spotlight, ...], bool, Any]:
         snap: p.AttentionSnapshot = await self._call("attention", p.GetAttention())
-        spots = []
-        for spot in snap.spotlights:
-            if spot.object_ref is None:
-                continue
-            known = self._spot_seq.get(spot.agent_id)
-            if known is None or known[0] != spot.object_ref:
-                self._seq += 1
-                known = (spot.object_ref, self._seq)
-                self._spot_seq[spot.agent_id] = known
-            spots.append(Spotlight(agent_id=spot.agent_id, ref=spot.object_ref, seq=known[1]))
-        return tuple(spots), snap.ui.follow_ai, snap.ui.human_object_ref
+        spots = tuple(
+            Spotlight(agent_id=spot.agent_id, ref=spot.object_ref, seq=spot.seq)
+            for spot in snap.spotlights
+            if spot.object_ref is not None
+        )
+        return spots, snap.ui.follow_ai, snap.ui.human_object_ref
 
     async def snapshot(self) -> SessionState:
         """Everything the TUI mirrors, read afresh (also the answer to `ResyncNeeded`)."""
@@ -118,7 +181,10 @@ class ActorClient:
                 nursery.start_soon(fetch, summary.diagram_id)
         selection: p.SelectionReply = await self._call("session", p.ReadSelection())
         spots, follow_ai, human = await self.attention()
+        walkthroughs, active_walkthrough = await self.walkthroughs()
         return SessionState(
+            walkthroughs=walkthroughs,
+            active_walkthrough_id=active_walkthrough,
             diagrams=diagrams,
             xrefs=await self.xrefs(),
             selection=selection.object_refs,
@@ -150,8 +216,20 @@ class ActorClient:
                     return []
             case p.DiagramDeleted(diagram_id=diagram_id):
                 return [DiagramRemoved(diagram_id)]
-            case p.ActiveChanged(active_diagram_id=diagram_id):
-                return [ActiveDiagramChanged(diagram_id)]
+            case p.ActiveChanged(
+                active_diagram_id=diagram_id, active_walkthrough_id=walkthrough_id
+            ):
+                return [ActiveDiagramChanged(diagram_id), ActiveWalkthroughChanged(walkthrough_id)]
+            case p.WalkthroughCreated(walkthrough=summary):
+                walkthrough_id = summary.walkthrough_id
+                return [WalkthroughUpdated(await self.walkthrough(walkthrough_id))]
+            case p.WalkthroughChanged(walkthrough_id=walkthrough_id):
+                try:
+                    return [WalkthroughUpdated(await self.walkthrough(walkthrough_id))]
+                except NereidError:  # deleted meanwhile: its WalkthroughDeleted follows
+                    return []
+            case p.WalkthroughDeleted(walkthrough_id=walkthrough_id):
+                return [WalkthroughRemoved(walkthrough_id)]
             case p.SelectionChanged(object_refs=refs):
                 return [SelectionChanged(tuple(refs))]
             case p.XrefsChanged():
@@ -183,16 +261,7 @@ class ActorClient:
                     "attention", p.ReportHumanAttention(diagram_id=diagram_id, object_ref=ref)
                 )
             case fx.ReportView(report=report):
-                panes = {
-                    name: name in report.panes
-                    for name in ("diagram", "objects", "xrefs", "inspector")
-                }
-                await self._call(
-                    "attention",
-                    p.ReportView(
-                        scroll_x=float(report.pan_x), scroll_y=float(report.pan_y), panes=panes
-                    ),
-                )
+                await self._call("attention", report_view_request(report))
             case fx.SetFollowAi(enabled=enabled):
                 await self._call("attention", p.SetFollowAi(enabled=enabled))
             case _:

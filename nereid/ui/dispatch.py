@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nereid.model.refs import ObjectRef
-from nereid.ui.effects import Effect, Quit, RunEditor, SetFollowAi, Yank
+from nereid.ui.effects import Effect, Quit, RunEditor, SetFollowAi, SetMouse, Yank
 from nereid.ui.hints import MAX_TARGETS, hint_targets
 from nereid.ui.keys import Command, Context, command_for
 from nereid.ui.modes import CAMERA_MARGIN, FOLLOW_PAUSE, PANE_ORDER, Focus, HintMode, SearchMode
@@ -54,16 +54,24 @@ def _dispatch(vm: ViewModel, key: str) -> list[Effect]:
         elif key != "?":
             return _hint_key(vm, key)
     context = {
-        Focus.DIAGRAM: Context.DIAGRAM,
+        Focus.DIAGRAM: Context.WALKTHROUGH if vm.walk_open else Context.DIAGRAM,
         Focus.OBJECTS: Context.OBJECTS,
         Focus.XREFS: Context.XREFS,
         Focus.INSPECTOR: Context.INSPECTOR,
     }[vm.focus]
     command = command_for(key, context)
-    if key == "esc":
+    if key == "esc" and context is not Context.WALKTHROUGH:
         vm.sticky_error = None  # Esc outside any mode dismisses a kept error message
     if command is None:
         return []
+    if context is Context.WALKTHROUGH:
+        if command in _WALK_ONLY:
+            vm.follow_paused_until = vm.clock() + FOLLOW_PAUSE
+            vm.cursor_by_agent = False
+            return _walk_command(vm, command)
+        if command in _DIAGRAM_ONLY:
+            vm.toast("Not in the walkthrough view (w returns to the diagram)")
+            return []
     if command is Command.TOGGLE_NOTES and vm.search is not None:
         command = Command.NEXT_RESULT
     if command in _NAVIGATION:
@@ -90,6 +98,15 @@ def _run(vm: ViewModel, command: Command, key: str) -> list[Effect]:  # noqa: C9
             _toggle_pane(vm, Focus.XREFS, "XRefs")
         case Command.TOGGLE_INSPECTOR:
             _toggle_pane(vm, Focus.INSPECTOR, "Inspector")
+        case Command.WALKTHROUGH:
+            if vm.walk_open:
+                vm.close_walkthrough()
+            else:
+                vm.open_walkthrough()
+        case Command.MOUSE:
+            vm.mouse = not vm.mouse
+            vm.toast("Mouse on (click, wheel)" if vm.mouse else "Mouse off")
+            return [SetMouse(vm.mouse)]
         case Command.FOLLOW_AI:
             vm.follow_ai = not vm.follow_ai
             vm.toast("Follow AI enabled" if vm.follow_ai else "Follow AI disabled")
@@ -205,6 +222,36 @@ def _pane_command(vm: ViewModel, command: Command, key: str) -> list[Effect]:
         return []
     if command in (Command.UP, Command.DOWN):
         vm.inspector_scroll = max(0, vm.inspector_scroll + (-1 if command is Command.UP else 1))
+    return []
+
+
+def _walk_command(vm: ViewModel, command: Command) -> list[Effect]:
+    """The walkthrough view's own keys: steps, walkthroughs, going to a step's objects."""
+    width, height = vm.viewport
+    match command:
+        case Command.UP | Command.DOWN:
+            vm.walk_move(-1 if command is Command.UP else 1)
+        case Command.HOME | Command.END:
+            vm.walk_move(None, to_end=command is Command.END)
+        case Command.PREV_DIAGRAM | Command.NEXT_DIAGRAM:
+            vm.walk_switch(-1 if command is Command.PREV_DIAGRAM else 1)
+        case Command.WALKTHROUGH:
+            vm.close_walkthrough()
+        case Command.WALK_GO:
+            return vm.walk_go()
+        case _:
+            moves = {
+                Command.LEFT: (-1, 0),
+                Command.RIGHT: (1, 0),
+                Command.UP_FAR: (0, -10),
+                Command.DOWN_FAR: (0, 10),
+                Command.LEFT_FAR: (-10, 0),
+                Command.RIGHT_FAR: (10, 0),
+                Command.PAGE_UP: (0, -max(height - 1, 1)),
+                Command.PAGE_DOWN: (0, max(height - 1, 1)),
+            }
+            if command in moves:
+                vm.pan(*moves[command])
     return []
 
 
@@ -367,6 +414,37 @@ def _xref_jump(vm: ViewModel, *, incoming: bool) -> list[Effect]:
     return effects
 
 
+_WALK_ONLY = {
+    Command.UP,
+    Command.DOWN,
+    Command.HOME,
+    Command.END,
+    Command.PREV_DIAGRAM,
+    Command.NEXT_DIAGRAM,
+    Command.WALKTHROUGH,
+    Command.WALK_GO,
+    Command.LEFT,
+    Command.RIGHT,
+    Command.UP_FAR,
+    Command.DOWN_FAR,
+    Command.LEFT_FAR,
+    Command.RIGHT_FAR,
+    Command.PAGE_UP,
+    Command.PAGE_DOWN,
+}
+"""Commands the walkthrough view handles itself (Diagram focus, walkthrough shown)."""
+
+_DIAGRAM_ONLY = {
+    Command.HINT_JUMP,
+    Command.HINT_CHAIN,
+    Command.EDIT,
+    Command.TOGGLE_SELECT,
+    Command.YANK,
+    Command.XREF_OUT,
+    Command.TOGGLE_NOTES,
+}
+"""Commands about the diagram's drawing or cursor: refused while the walkthrough shows."""
+
 _NAVIGATION = {
     Command.UP,
     Command.DOWN,
@@ -381,4 +459,6 @@ _NAVIGATION = {
     Command.HINT_JUMP,
     Command.SEARCH_REGEX,
     Command.SEARCH_FUZZY,
+    Command.WALKTHROUGH,
+    Command.WALK_GO,
 }

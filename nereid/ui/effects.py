@@ -18,6 +18,7 @@ __all__ = [
     "RunEditor",
     "SetActiveDiagram",
     "SetFollowAi",
+    "SetMouse",
     "SetSelection",
     "Yank",
 ]
@@ -50,6 +51,13 @@ class SetFollowAi:
 
 
 @dataclass(frozen=True)
+class SetMouse:
+    """Capture the mouse (or give it back to the terminal)."""
+
+    enabled: bool
+
+
+@dataclass(frozen=True)
 class RunEditor:
     diagram_id: str
 
@@ -70,6 +78,7 @@ Effect = (
     | ReportHuman
     | ReportView
     | SetFollowAi
+    | SetMouse
     | RunEditor
     | Yank
     | Quit

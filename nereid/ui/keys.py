@@ -28,6 +28,7 @@ class Context(enum.Enum):
     OBJECTS = "Objects"
     XREFS = "XRefs"
     INSPECTOR = "Inspector"
+    WALKTHROUGH = "Walkthrough"
     SEARCH = "Search"
     HINT = "Hint"
     HELP = "Help"
@@ -75,6 +76,9 @@ class Command(enum.Enum):
     FILTER = "filter"
     FILTER_INVOLVING = "filter_involving"
     CANCEL = "cancel"
+    WALKTHROUGH = "walkthrough"
+    WALK_GO = "walk_go"
+    MOUSE = "mouse"
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ class KeyBinding:
 
 
 G, D, OB, X, H = Context.GLOBAL, Context.DIAGRAM, Context.OBJECTS, Context.XREFS, Context.HELP
+W = Context.WALKTHROUGH
 
 KEY_BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding(G, ("?",), Command.HELP, "toggle this help"),
@@ -101,7 +106,21 @@ KEY_BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding(G, ("2",), Command.TOGGLE_OBJECTS, "show/focus Objects (hide when focused)"),
     KeyBinding(G, ("3",), Command.TOGGLE_XREFS, "show/focus XRefs (hide when focused)"),
     KeyBinding(G, ("4",), Command.TOGGLE_INSPECTOR, "show/focus Inspector (hide when focused)"),
-    KeyBinding(G, ("a",), Command.FOLLOW_AI, "toggle follow-AI"),
+    KeyBinding(
+        G,
+        ("a",),
+        Command.FOLLOW_AI,
+        "toggle follow-AI: the cursor follows the newest agent spotlight; your own "
+        "navigation pauses it for 3 s (a spotlight set meanwhile is followed after)",
+    ),
+    KeyBinding(G, ("w",), Command.WALKTHROUGH, "walkthrough view on/off (Diagram pane)"),
+    KeyBinding(
+        G,
+        ("m",),
+        Command.MOUSE,
+        "mouse on/off: click focuses and picks, wheel pans (off at start unless "
+        "NEREID_TUI_MOUSE=1; off keeps the terminal's own text selection)",
+    ),
     KeyBinding(G, ("d",), Command.DESELECT_DIAGRAM, "deselect everything in this diagram"),
     KeyBinding(G, ("D",), Command.CLEAR_SELECTION, "clear the whole selection"),
     KeyBinding(G, ("tab", "shift tab"), Command.NEXT_PANE, "next/previous pane", "Tab/S-Tab"),
@@ -131,6 +150,26 @@ KEY_BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding(D, ("home",), Command.HOME, "top-left corner of the diagram", "Home"),
     KeyBinding(D, ("end",), Command.END, "bottom-right corner of the diagram", "End"),
     KeyBinding(D, ("z",), Command.CENTER, "centre the cursor object"),
+    KeyBinding(W, ("up", "k"), Command.UP, "previous / next step", "↑↓ jk"),
+    KeyBinding(W, ("down", "j"), Command.DOWN, ""),
+    KeyBinding(W, ("home", "end"), Command.HOME, "first / last step", "Home/End"),
+    KeyBinding(
+        W,
+        ("g", "enter"),
+        Command.WALK_GO,
+        "go to the step's objects (again: the next one)",
+        "g/Enter",
+    ),
+    KeyBinding(W, ("[",), Command.PREV_DIAGRAM, "previous walkthrough"),
+    KeyBinding(W, ("]",), Command.NEXT_DIAGRAM, "next walkthrough"),
+    KeyBinding(W, ("esc", "w"), Command.WALKTHROUGH, "back to the diagram", "Esc/w"),
+    KeyBinding(W, ("left", "h"), Command.LEFT, "pan (HJKL by 10, PgUp/PgDn by a page)", "←→ hl"),
+    KeyBinding(W, ("right", "l"), Command.RIGHT, ""),
+    KeyBinding(W, ("K",), Command.UP_FAR, ""),
+    KeyBinding(W, ("J",), Command.DOWN_FAR, ""),
+    KeyBinding(W, ("H",), Command.LEFT_FAR, ""),
+    KeyBinding(W, ("L",), Command.RIGHT_FAR, ""),
+    KeyBinding(W, ("page up", "page down"), Command.PAGE_UP, ""),
     KeyBinding(OB, ("up", "k", "h"), Command.UP, "move the cursor", "↑↓ jk"),
     KeyBinding(OB, ("down", "j", "l"), Command.DOWN, ""),
     KeyBinding(OB, ("home", "end"), Command.HOME, "first / last", "Home/End"),
@@ -142,6 +181,13 @@ KEY_BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding(X, ("I",), Command.FILTER_INVOLVING, "xrefs involving the cursor object"),
     KeyBinding(Context.INSPECTOR, ("up", "k"), Command.UP, "scroll", "↑↓ jk"),
     KeyBinding(Context.INSPECTOR, ("down", "j"), Command.DOWN, ""),
+    KeyBinding(
+        Context.SEARCH,
+        (),
+        Command.CANCEL,
+        "typed keys edit the query, q ? and digits too (Backspace deletes)",
+        "text",
+    ),
     KeyBinding(Context.SEARCH, ("enter",), Command.CANCEL, "keep the results (n/N cycle)", "Enter"),
     KeyBinding(Context.SEARCH, ("esc",), Command.CANCEL, "close the search", "Esc"),
     KeyBinding(Context.HINT, ("esc",), Command.CANCEL, "leave hint mode", "Esc"),
@@ -159,6 +205,8 @@ _SPLIT_KEYS: dict[tuple[Context, str], Command] = {
     (G, "shift tab"): Command.PREV_PANE,
     (D, "page down"): Command.PAGE_DOWN,
     (OB, "end"): Command.END,
+    (W, "end"): Command.END,
+    (W, "page down"): Command.PAGE_DOWN,
     (X, "end"): Command.END,
 }
 

@@ -32,7 +32,35 @@ def owner_border(vm: ViewModel, pane: Focus) -> str:
     return "border_agent" if vm.cursor_by_agent else "border_human"
 
 
+def walkthrough_title(vm: ViewModel) -> list[Run]:
+    """`[1]─ Walkthrough [i/N] <id> · <title> r<rev> step <node>` (the walkthrough view)."""
+    border = owner_border(vm, Focus.DIAGRAM)
+    ids = sorted(vm.walkthroughs)
+    walk = vm.walkthrough
+    index = ids.index(walk.walkthrough_id) + 1 if walk is not None else 0
+    digits = len(str(len(ids)))
+    runs: list[Run] = [
+        (border, "[1]─ Walkthrough "),
+        ("counter", f"[{index:0{digits}d}/{len(ids)}]"),
+        (border, " "),
+    ]
+    if walk is None:
+        return [*runs, ("title", "—"), (border, " ")]
+    runs.append(("title", walk.walkthrough_id))
+    if walk.title:
+        runs.append(("title_dim", f" · {walk.title}"))
+    runs.append(("title_dim", f" r{walk.rev}"))
+    node = vm.walk_node()
+    if node is not None:
+        position = [n.node_id for n in walk.nodes].index(node.node_id) + 1
+        runs.append(("title_dim", f" step {position}/{len(walk.nodes)}"))
+    runs.append((border, " "))
+    return runs
+
+
 def diagram_title(vm: ViewModel) -> list[Run]:
+    if vm.walk_open:
+        return walkthrough_title(vm)
     border = owner_border(vm, Focus.DIAGRAM)
     ids = vm.diagram_ids
     total = len(ids)
@@ -71,6 +99,8 @@ def hint_marks(vm: ViewModel) -> dict[tuple[int, int], tuple[str, str]]:
 def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
     """The Diagram pane's interior: the panned, highlighted rendering."""
     vm.set_viewport(width, height)
+    if vm.walk_open:
+        return walkthrough_rows(vm, width, height)
     if vm.active is None:
         return [[("default", "No diagrams in session")]]
     cells = vm.cells()
@@ -88,6 +118,20 @@ def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
     )
     dim = any(ref.diagram_id == vm.active_id for ref in vm.selection)
     return [styled_row(cells, marks, vm.pan_y + y, vm.pan_x, width, dim) for y in range(height)]
+
+
+def walkthrough_rows(vm: ViewModel, width: int, height: int) -> Rows:
+    """The walkthrough view: its rendering with the step under the cursor highlighted."""
+    walk = vm.walkthrough
+    if walk is None:
+        return [[("default", "No walkthrough")]]
+    if not walk.nodes:
+        return [[("default", f"Walkthrough {walk.walkthrough_id} has no steps yet")]]
+    cells = vm.walk_cells()
+    if cells is None:
+        return wrap_runs(f"Walkthrough render error:\n{vm.render_error()}", "default", width)
+    marks = Marks(cursor=vm.walk_cursor_ref(), cursor_by_agent=False)
+    return [styled_row(cells, marks, vm.pan_y + y, vm.pan_x, width, False) for y in range(height)]
 
 
 def _scrolled(total: int, cursor: int, scroll: int, height: int) -> int:
@@ -173,9 +217,38 @@ def xrefs_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]
     return title, rows
 
 
+def walk_step_lines(vm: ViewModel) -> tuple[str, list[str]]:
+    """The Inspector's title and lines for the walkthrough step under the cursor: what a
+    person needs first (title, the objects `g` goes to) comes first, the body last."""
+    walk = vm.walkthrough
+    node = vm.walk_node()
+    if walk is None or node is None:
+        return "[4]─ Inspector — step ", ["No step"]
+    status = f" [{node.status}]" if node.status else ""
+    lines = [f"{node.title or node.node_id}{status}"]
+    for number, target in enumerate(node.refs, start=1):
+        missing = "" if ref_exists(vm.diagrams, target) else " (missing)"
+        lines.append(f"g{number} {target}{missing}")
+    if not node.refs:
+        lines.append("(points at no object)")
+    if node.tags:
+        lines.append("Tags: " + ", ".join(node.tags))
+    for edge in walk.edges:
+        if edge.from_node_id == node.node_id:
+            label = f" ({edge.label})" if edge.label else ""
+            lines.append(f"→ {edge.to_node_id} [{edge.kind}]{label}")
+    if node.body_md:
+        lines.append("")
+        lines.extend(node.body_md.splitlines())
+    return f"[4]─ Inspector — step {node.node_id} ", lines
+
+
 def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
     border = owner_border(vm, Focus.INSPECTOR)
-    if vm.focus is Focus.XREFS:
+    if vm.walk_open and vm.focus is not Focus.XREFS:
+        title_text, lines = walk_step_lines(vm)
+        title = [(border, title_text)]
+    elif vm.focus is Focus.XREFS:
         rows_data = vm.xref_rows()
         if not rows_data:
             return [(border, "[4]─ Inspector — XRef ")], [[("inspector", "No selection")]]
@@ -231,6 +304,11 @@ def _key_hints(vm: ViewModel, compact: bool) -> list[Run]:
     if vm.hint is not None:
         entries.append(_entry("Chain" if vm.hint.chain else "Hint", "2 letters"))
         entries.append(_entry("Done" if vm.hint.chain else "Cancel", "Esc"))
+    elif vm.walk_open and vm.focus is Focus.DIAGRAM:
+        for label, value in (("Step", "↑↓"), ("Go", "g"), ("Walk", "[]"), ("Back", "w")):
+            entries.append(_entry(label, value))
+            if compact:
+                break
     elif compact:
         entries.append(_entry("Hint", "f"))
     elif vm.focus is Focus.DIAGRAM:
@@ -258,6 +336,19 @@ def _key_hints(vm: ViewModel, compact: bool) -> list[Run]:
             left.append(sep)
         left += entry
     return left
+
+
+def _trim_separators(runs: list[Run]) -> list[Run]:
+    """Clipped key hints without the dangling ` | ` (or padding) a cut leaves at the end."""
+    out = list(runs)
+    while out:
+        style, text = out[-1]
+        trimmed = text.rstrip(" |")
+        if trimmed:
+            out[-1] = (style, trimmed)
+            break
+        out.pop()
+    return out
 
 
 def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
@@ -295,8 +386,8 @@ def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
         # The message wins over key hints when space is short: it is what just happened.
         budget = max(room - runs_width(left) - 3, 0)
         if budget < min(len(text), 30):
-            left = clip_runs(left, max(room - min(len(text), room) - 3, 0))
-        left = [*left, sep, (msg_style, text)]
+            left = _trim_separators(clip_runs(left, max(room - min(len(text), room) - 3, 0)))
+        left = [*left, sep, (msg_style, text)] if left else [(msg_style, text)]
     return [*clip_runs(left, max(room, 0), "status"), *right]
 
 

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 
 from nereid.model.diagram import Diagram
 from nereid.model.refs import ObjectRef
+from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
 
 __all__ = [
     "ActiveDiagramChanged",
+    "ActiveWalkthroughChanged",
     "AttentionChanged",
     "DiagramRemoved",
     "DiagramUpdated",
@@ -25,13 +27,15 @@ __all__ = [
     "SessionUpdate",
     "Spotlight",
     "ViewReport",
+    "WalkthroughRemoved",
+    "WalkthroughUpdated",
     "XRefsChanged",
 ]
 
 
 @dataclass(frozen=True)
 class Spotlight:
-    """One agent's spotlight; `seq` grows with every change so the newest one is known."""
+    """One agent's spotlight; `seq` is the attention actor's: the largest is the newest."""
 
     agent_id: str
     ref: ObjectRef
@@ -48,6 +52,8 @@ class SessionState:
     spotlights: tuple[Spotlight, ...] = ()
     follow_ai: bool = True
     human_ref: ObjectRef | None = None
+    walkthroughs: Mapping[str, Walkthrough] = field(default_factory=dict)
+    active_walkthrough_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,21 @@ class ActiveDiagramChanged:
 
 
 @dataclass(frozen=True)
+class WalkthroughUpdated:
+    walkthrough: Walkthrough
+
+
+@dataclass(frozen=True)
+class WalkthroughRemoved:
+    walkthrough_id: str
+
+
+@dataclass(frozen=True)
+class ActiveWalkthroughChanged:
+    walkthrough_id: str | None
+
+
+@dataclass(frozen=True)
 class AttentionChanged:
     spotlights: tuple[Spotlight, ...]
     follow_ai: bool
@@ -95,6 +116,9 @@ SessionUpdate = (
     | SelectionChanged
     | ActiveDiagramChanged
     | AttentionChanged
+    | WalkthroughUpdated
+    | WalkthroughRemoved
+    | ActiveWalkthroughChanged
     | Resynced
 )
 
@@ -104,6 +128,7 @@ class ViewReport:
     """The person's view, for `view.read_state` (tui.md §16.3)."""
 
     active_diagram_id: str | None
+    cursor: ObjectRef | None
     pan_x: int
     pan_y: int
     viewport_width: int
@@ -117,6 +142,15 @@ class ViewReport:
     hint_mode: str | None
     show_notes: bool
     mcp_url: str | None
+    search_query: str = ""
+    search_editing: bool = False
+    search_results: int = 0
+    search_index: int | None = None
+    help_open: bool = False
+    mouse: bool = False
+    follow_paused: bool = False
+    walkthrough_id: str | None = None
+    walkthrough_node_id: str | None = None
 
 
 class EditRejected(Exception):

@@ -17,8 +17,10 @@ import msgspec
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.walkthrough import Walkthrough, WalkthroughNode
 from nereid.model.xref import XRef
-from nereid.render import RenderError, RenderOptions, render_diagram
+from nereid.render import RenderError, RenderOptions, render_diagram, render_walkthrough
+from nereid.render.walkthrough import node_ref
 from nereid.ui.dispatch import handle_key
 from nereid.ui.effects import (
     Effect,
@@ -41,6 +43,7 @@ from nereid.ui.objects import ObjectItem, XRefItem, ref_exists, selectable_objec
 from nereid.ui.palette import AGENT_STYLES
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
+    ActiveWalkthroughChanged,
     AttentionChanged,
     DiagramRemoved,
     DiagramUpdated,
@@ -50,6 +53,8 @@ from nereid.ui.session_state import (
     SessionUpdate,
     Spotlight,
     ViewReport,
+    WalkthroughRemoved,
+    WalkthroughUpdated,
     XRefsChanged,
 )
 
@@ -70,9 +75,20 @@ class ViewModel:
         *,
         mcp_url: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        mouse: bool = False,
     ) -> None:
         self.clock = clock
         self.mcp_url = mcp_url
+        self.mouse = mouse  # whether the TUI captures the mouse (opt-in, tui.md §16.14)
+        self.walkthroughs: dict[str, Walkthrough] = dict(state.walkthroughs)
+        self.active_walkthrough_id = state.active_walkthrough_id
+        self.walk_id: str | None = None  # the walkthrough shown while `walk_open`
+        self.walk_open = False
+        self.walk_nodes: dict[str, str] = {}  # walkthrough id → node under the cursor
+        self.walk_ref_index: dict[tuple[str, str], int] = {}  # next ref `g` goes to
+        self.walk_opened_inspector = False
+        self._walk_cells: dict[tuple[str, int], DiagramCells] = {}
+        self._diagram_camera: tuple[int, int, bool] | None = None
         self.diagrams: dict[str, Diagram] = dict(state.diagrams)
         self.xrefs: dict[str, XRef] = dict(state.xrefs)
         self.selection: tuple[ObjectRef, ...] = state.selection
@@ -90,6 +106,8 @@ class ViewModel:
         self.pan_y = 0
         self.viewport = (0, 0)
         self.recenter_pending = True
+        self.centred = False  # the camera is where recentring put it (kept on resize)
+        self._centred_for: tuple[int, int, int, int] = (0, 0, 0, 0)
         self.reveal_pending: ObjectRef | None = None
         self.cursors: dict[str, ObjectRef] = {}
         self.cursor_by_agent = False
@@ -172,7 +190,18 @@ class ViewModel:
         return {agent: i % AGENT_STYLES for i, agent in enumerate(agents)}
 
     def latest_spotlight(self) -> Spotlight | None:
+        """The newest agent spotlight (largest `seq`, which the attention actor assigns)."""
         return max(self.spotlights, key=lambda s: s.seq, default=None)
+
+    def follow_paused(self) -> bool:
+        return self.follow_ai and self.clock() < self.follow_paused_until
+
+    def follow_resume_at(self) -> float | None:
+        """When a spotlight set during the person's pause should be followed (None: none)."""
+        latest = self.latest_spotlight()
+        if not self.follow_ai or latest is None or latest.seq <= (self.last_followed_seq or 0):
+            return None
+        return self.follow_paused_until if self.clock() < self.follow_paused_until else None
 
     def cells(self) -> DiagramCells | None:
         """The active diagram's rendering (cached per rev, notes flag and xref markers)."""
@@ -204,7 +233,133 @@ class ViewModel:
         return cells
 
     def render_error(self) -> str | None:
+        if self.walk_open:
+            return self._render_errors.get(f"walkthrough {self.walk_id}")
         return self._render_errors.get(self.active_id or "")
+
+    # ---- walkthrough view ------------------------------------------------------------------
+
+    @property
+    def walkthrough(self) -> Walkthrough | None:
+        """The walkthrough shown while the walkthrough view is open."""
+        return self.walkthroughs.get(self.walk_id) if self.walk_open and self.walk_id else None
+
+    def walk_node(self) -> WalkthroughNode | None:
+        """The node under the walkthrough cursor (the first node by default)."""
+        walk = self.walkthrough
+        if walk is None or not walk.nodes:
+            return None
+        wanted = self.walk_nodes.get(walk.walkthrough_id)
+        return next((n for n in walk.nodes if n.node_id == wanted), walk.nodes[0])
+
+    def walk_cells(self) -> DiagramCells | None:
+        walk = self.walkthrough
+        if walk is None:
+            return None
+        key = (walk.walkthrough_id, walk.rev)
+        cached = self._walk_cells.get(key)
+        if cached is not None:
+            return cached
+        name = f"walkthrough {walk.walkthrough_id}"
+        try:
+            rendered = render_walkthrough(walk, RenderOptions())
+        except RenderError as err:
+            self._render_errors[name] = str(err)
+            return None
+        except Exception as err:  # a renderer bug must not take the person's session down
+            _log.exception("rendering %s failed", name)
+            self._render_errors[name] = f"internal error: {err!r}"
+            return None
+        self._render_errors.pop(name, None)
+        self._walk_cells = {key: DiagramCells(rendered, walk.walkthrough_id)}
+        return self._walk_cells[key]
+
+    def view_cells(self) -> DiagramCells | None:
+        """What the Diagram pane shows: the walkthrough in walkthrough view, else the diagram."""
+        return self.walk_cells() if self.walk_open else self.cells()
+
+    def walk_cursor_ref(self) -> ObjectRef | None:
+        node = self.walk_node()
+        walk = self.walkthrough
+        return None if node is None or walk is None else node_ref(walk.walkthrough_id, node.node_id)
+
+    def open_walkthrough(self, walkthrough_id: str | None = None) -> None:
+        """Show a walkthrough (the given one, the last shown, the session's active, the
+        first) in the Diagram pane; the diagram's camera is kept for coming back."""
+        ids = sorted(self.walkthroughs)
+        if not ids:
+            self.toast("No walkthroughs in this session")
+            return
+        wanted = (walkthrough_id, self.walk_id, self.active_walkthrough_id)
+        candidate = next((w for w in wanted if w is not None and w in self.walkthroughs), ids[0])
+        if not self.walk_open:
+            self._diagram_camera = (self.pan_x, self.pan_y, self.centred)
+            if Focus.INSPECTOR not in self.visible:
+                self.visible.add(Focus.INSPECTOR)
+                self.walk_opened_inspector = True
+        self.hint = None
+        self.walk_open = True
+        self.focus = Focus.DIAGRAM
+        self.recenter_pending = True
+        self.walk_id = candidate
+        ref = self.walk_cursor_ref()
+        if ref is not None and self.walk_nodes.get(candidate):
+            self.reveal_pending = ref
+
+    def close_walkthrough(self) -> None:
+        """Back to the diagram, where its camera was (unless a jump moved it since)."""
+        if not self.walk_open:
+            return
+        self.walk_open = False
+        if self.walk_opened_inspector:
+            self.visible.discard(Focus.INSPECTOR)
+            if self.focus is Focus.INSPECTOR:
+                self.focus = Focus.DIAGRAM
+            self.walk_opened_inspector = False
+        if self._diagram_camera is not None:
+            self.pan_x, self.pan_y, self.centred = self._diagram_camera
+            self._diagram_camera = None
+        self.recenter_pending = False
+
+    def walk_move(self, delta: int | None, *, to_end: bool = False) -> None:
+        walk = self.walkthrough
+        node = self.walk_node()
+        if walk is None or node is None:
+            return
+        ids = [n.node_id for n in walk.nodes]
+        index = ids.index(node.node_id)
+        index = (len(ids) - 1 if to_end else 0) if delta is None else index + delta
+        index = max(0, min(len(ids) - 1, index))
+        self.walk_nodes[walk.walkthrough_id] = ids[index]
+        self.reveal_pending = node_ref(walk.walkthrough_id, ids[index])
+
+    def walk_switch(self, step: int) -> None:
+        ids = sorted(self.walkthroughs)
+        if not ids:
+            return
+        index = ids.index(self.walk_id) if self.walk_id in ids else 0
+        self.walk_id = ids[(index + step) % len(ids)]
+        self.recenter_pending = True
+
+    def walk_go(self) -> list[Effect]:
+        """Jump to the cursor node's next ref (cycling) and show it in its diagram."""
+        walk = self.walkthrough
+        node = self.walk_node()
+        if walk is None or node is None:
+            return []
+        refs = [r for r in node.refs if ref_exists(self.diagrams, r)]
+        if not refs:
+            missing = f" ({len(node.refs)} missing)" if node.refs else ""
+            self.toast(f"Step {node.node_id} points at no object{missing}")
+            return []
+        key = (walk.walkthrough_id, node.node_id)
+        index = self.walk_ref_index.get(key, 0) % len(refs)
+        self.walk_ref_index[key] = index + 1
+        target = refs[index]
+        effects = self.jump(target)
+        more = " (w g: next)" if len(refs) > 1 else ""
+        self.toast(f"Step {node.node_id} {index + 1}/{len(refs)}: {target}{more}")
+        return effects
 
     def _markers(self, diagram_id: str) -> frozenset[tuple[str, str]]:
         marks: dict[str, str] = {}
@@ -246,18 +401,28 @@ class ViewModel:
     # ---- camera --------------------------------------------------------------------------
 
     def set_viewport(self, width: int, height: int) -> None:
-        """Called by the Diagram pane with its interior size; applies pending camera moves."""
+        """Called by the Diagram pane with its interior size; applies pending camera moves.
+
+        Recentring (tui.md §4.1.1) puts a small diagram in the middle of the pane and a large
+        one at its top-left with a margin; while the person has not moved the camera since,
+        a resize or a redrawn diagram of another size is recentred too."""
         self.viewport = (width, height)
-        cells = self.cells()
+        cells = self.view_cells()
         if cells is None or width <= 0 or height <= 0:
             return
-        if self.recenter_pending:
+        sizes = (width, height, cells.width, cells.height)
+        if self.recenter_pending or (self.centred and sizes != self._centred_for):
             self.recenter_pending = False
             self.pan_x = min(int((cells.width - width) / 2), -1)
             self.pan_y = min(int((cells.height - height) / 2), -1)
+            self.centred = True
+            self._centred_for = sizes
         if self.reveal_pending is not None:
             ref, self.reveal_pending = self.reveal_pending, None
+            before = (self.pan_x, self.pan_y)
             self._reveal(cells, ref)
+            if (self.pan_x, self.pan_y) != before:
+                self.centred = False
         self._clamp(cells)
 
     def _reveal(self, cells: DiagramCells, ref: ObjectRef) -> None:
@@ -295,9 +460,11 @@ class ViewModel:
                 self.pan_y = pan
 
     def pan(self, dx: int, dy: int) -> None:
+        """The person moves the camera (it stays where they put it from now on)."""
         self.pan_x += dx
         self.pan_y += dy
-        cells = self.cells()
+        self.centred = False
+        cells = self.view_cells()
         if cells is not None and self.viewport[0] > 0:
             self._clamp(cells)
 
@@ -338,7 +505,25 @@ class ViewModel:
                     self.toast("Follow AI enabled" if follow_ai else "Follow AI disabled")
                 self.spotlights = spotlights
                 effects += self.follow()
+            case WalkthroughUpdated(walkthrough=walkthrough):
+                self.walkthroughs[walkthrough.walkthrough_id] = walkthrough
+            case WalkthroughRemoved(walkthrough_id=walkthrough_id):
+                self.walkthroughs.pop(walkthrough_id, None)
+                if self.active_walkthrough_id == walkthrough_id:
+                    self.active_walkthrough_id = None
+                if self.walk_id == walkthrough_id:
+                    self.walk_id = None
+                    if self.walk_open:
+                        self.close_walkthrough()
+                        self.toast(f"Walkthrough {walkthrough_id} was deleted")
+            case ActiveWalkthroughChanged(walkthrough_id=walkthrough_id):
+                self.active_walkthrough_id = walkthrough_id
             case Resynced(state=state):
+                self.walkthroughs = dict(state.walkthroughs)
+                self.active_walkthrough_id = state.active_walkthrough_id
+                if self.walk_id not in self.walkthroughs:
+                    self.walk_id = None
+                    self.close_walkthrough()
                 self.diagrams = dict(state.diagrams)
                 self.xrefs = dict(state.xrefs)
                 self.selection = state.selection
@@ -352,12 +537,16 @@ class ViewModel:
         return effects
 
     def follow(self, *, force: bool = False) -> list[Effect]:
-        """Edge-triggered follow-AI (tui.md §16.6): jump when the newest spotlight changes."""
+        """Edge-triggered follow-AI (tui.md §16.6): jump when a newer spotlight is set.
+
+        Newer means a larger `seq` than the last one followed, so a cleared spotlight never
+        pulls the camera back to an older one. While the person's navigation pauses
+        following, the newest spotlight waits; `follow_resume_at` says when it is due."""
         latest = self.latest_spotlight()
         if latest is None or not self.follow_ai:
             return []
         if not force:
-            if latest.seq == self.last_followed_seq:
+            if latest.seq <= (self.last_followed_seq or 0):
                 return []
             if self.clock() < self.follow_paused_until:
                 return []
@@ -365,6 +554,7 @@ class ViewModel:
             return []
         self.last_followed_seq = latest.seq
         self.cursor_by_agent = True
+        self.close_walkthrough()
         return self.jump(latest.ref, by_agent=True)
 
     # ---- navigation ----------------------------------------------------------------------
@@ -390,6 +580,7 @@ class ViewModel:
         """Move the cursor to `ref` (switching diagram if needed) and bring it into view."""
         if ref.diagram_id not in self.diagrams:
             return []
+        self.close_walkthrough()  # going to an object means looking at its diagram
         effects = self.switch_diagram(ref.diagram_id)
         if ref.category not in (FLOW_NODE, FLOW_EDGE, SEQ_PARTICIPANT, SEQ_MESSAGE):
             return effects
@@ -406,13 +597,26 @@ class ViewModel:
         return ReportHuman(self.active_id, self.cursor)
 
     def view_report(self) -> ReportView:
-        cells = self.cells()
+        cells = self.view_cells()
         panes = tuple(p.value for p in PANE_ORDER if p in self.visible)
-        search = None if self.search is None else ("fuzzy" if self.search.fuzzy else "regex")
+        mode = self.search
+        search = None if mode is None else ("fuzzy" if mode.fuzzy else "regex")
         hint = None if self.hint is None else ("chain" if self.hint.chain else "jump")
+        walk = self.walkthrough
+        node = self.walk_node()
         return ReportView(
             ViewReport(
                 active_diagram_id=self.active_id,
+                cursor=self.cursor,
+                search_query=mode.query if mode else "",
+                search_editing=mode.editing if mode else False,
+                search_results=len(mode.results) if mode else 0,
+                search_index=mode.index if mode and mode.results else None,
+                help_open=self.help_open,
+                mouse=self.mouse,
+                follow_paused=self.follow_paused(),
+                walkthrough_id=walk.walkthrough_id if walk else None,
+                walkthrough_node_id=node.node_id if node else None,
                 pan_x=self.pan_x,
                 pan_y=self.pan_y,
                 viewport_width=self.viewport[0],

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import urwid
 
 from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.render.walkthrough import node_ref
 from nereid.ui.canvas import Rows, frame, rows_canvas
 from nereid.ui.effects import Effect, ReportView
 from nereid.ui.panes import (
@@ -102,7 +103,7 @@ class TuiWidget(urwid.Widget):
         focus: bool,
     ) -> bool:
         vm = self.vm
-        if vm.help_open or not event.startswith("mouse press"):
+        if not vm.mouse or vm.help_open or not event.startswith("mouse press"):
             return False
         for pane, rect in self.rects.items():
             if not rect.contains(col, row):
@@ -116,7 +117,9 @@ class TuiWidget(urwid.Widget):
                 return False
             effects: list[Effect] = []
             vm.focus = pane
-            if pane is Focus.DIAGRAM:
+            if pane is Focus.DIAGRAM and vm.walk_open:
+                self._pick_step(col - rect.x - 1 + vm.pan_x, row - rect.y - 1 + vm.pan_y)
+            elif pane is Focus.DIAGRAM:
                 ref = self._ref_at(col - rect.x - 1 + vm.pan_x, row - rect.y - 1 + vm.pan_y)
                 if ref is not None:
                     effects = vm.jump(ref)
@@ -131,6 +134,18 @@ class TuiWidget(urwid.Widget):
             self.on_effects(effects)
             return True
         return False
+
+    def _pick_step(self, x: int, y: int) -> None:
+        """A click on a walkthrough step's box puts the step cursor there."""
+        vm = self.vm
+        walk, cells = vm.walkthrough, vm.walk_cells()
+        if walk is None or cells is None:
+            return
+        for node in walk.nodes:
+            bounds = cells.bounds(node_ref(walk.walkthrough_id, node.node_id))
+            if bounds and bounds[0] <= y <= bounds[2] and bounds[1] <= x <= bounds[3]:
+                vm.walk_nodes[walk.walkthrough_id] = node.node_id
+                return
 
     def _ref_at(self, x: int, y: int) -> ObjectRef | None:
         """The object drawn at diagram cell (x, y); boxes win over the lines crossing them."""

@@ -169,6 +169,28 @@ async def test_spotlights_are_per_agent() -> None:
         assert (await attention.call(ListSpotlights())).spotlights == ()
 
 
+async def test_spotlight_seq_orders_agents_and_survives_purges() -> None:
+    async with memory_session() as handle:
+        await create(handle, diagram_id="a")
+        await create(handle, SEQ, diagram_id="s")
+        attention = handle.attention
+        with handle.bus.subscribe(AttentionChanged) as events:
+            first = await attention.call(SetSpotlight(agent_id="agent:1", object_ref=A))
+            second = await attention.call(SetSpotlight(agent_id="agent:2", object_ref=P))
+            again = await attention.call(SetSpotlight(agent_id="agent:2", object_ref=P))
+            parts = [e.agent_id for e in await drain(events) if isinstance(e, AttentionChanged)]
+        assert (first.seq, second.seq, again.seq) == (1, 2, 2)
+        assert parts == ["agent:1", "agent:2"]  # the repeat of the newest is no change
+        snapshot = await attention.call(GetAttention())
+        newest = max(snapshot.spotlights, key=lambda s: s.seq)
+        assert (newest.agent_id, newest.object_ref) == ("agent:2", P)
+        assert (await attention.call(GetSpotlight(agent_id="agent:1"))).seq == 1
+        assert (await attention.call(GetSpotlight(agent_id="agent:9"))).seq == 0
+        await handle.session.call(DeleteDiagram(diagram_id="s"))
+        moved = await attention.call(SetSpotlight(agent_id="agent:1", object_ref=B))
+        assert moved.seq == 3  # the counter never goes back, even after a purge
+
+
 async def test_read_context_and_ui_state() -> None:
     async with memory_session() as handle:
         await create(handle, diagram_id="a")

@@ -9,7 +9,15 @@ from __future__ import annotations
 from mcp_testkit import memory_client
 from tools_testkit import demo_endpoint, error_of, structured
 
-from nereid.actors.protocol import AttachUi, ReportHumanAttention, ReportView
+from nereid.actors.protocol import (
+    AttachUi,
+    DetachUi,
+    ReportHumanAttention,
+    ReportView,
+    SearchDetails,
+    ViewDetails,
+    WalkthroughView,
+)
 from nereid.model import parse_ref
 
 NO_TUI_CONTEXT = {"session_active_diagram_id": "index"}
@@ -36,6 +44,7 @@ async def test_without_a_tui_reads_give_the_documented_defaults() -> None:
             "active_diagram_id": "index",
             "scroll": {"x": 0.0, "y": 0.0},
             "panes": {},
+            "tui": None,
             "context": NO_TUI_CONTEXT,
         }
 
@@ -119,8 +128,13 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
                 assert listing == {
                     "caller_agent_id": "agent:2",
                     "spotlights": [
-                        {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index"},
-                        {"agent_id": "agent:2", "object_ref": PSP, "diagram_id": "payment-seq"},
+                        {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1},
+                        {
+                            "agent_id": "agent:2",
+                            "object_ref": PSP,
+                            "diagram_id": "payment-seq",
+                            "seq": 2,
+                        },
                     ],
                     "context": NO_TUI_CONTEXT,
                 }
@@ -132,7 +146,7 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
             listing = await structured(alpha, "attention.agents.read")
             assert listing["caller_agent_id"] == "agent:1"
             assert listing["spotlights"] == [
-                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index"}
+                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1}
             ]
 
 
@@ -182,3 +196,82 @@ async def test_selection_update_refusals_change_nothing() -> None:
         assert mode.code == -32602 and mode.data is None
         assert mode.message.startswith("failed to deserialize parameters: ")
         assert (await structured(client, "selection.read"))["object_refs"] == [PAY]
+
+
+async def test_view_read_state_reports_the_tuis_whole_view() -> None:
+    details = ViewDetails(
+        diagram_id="payment-seq",
+        cursor_ref=parse_ref(PSP),
+        viewport_width=118,
+        viewport_height=33,
+        diagram_width=140,
+        diagram_height=40,
+        focus="objects",
+        focus_owner="agent",
+        search=SearchDetails(mode="fuzzy", query="psp", editing=False, results=3, index=1),
+        hint_mode="chain",
+        show_notes=False,
+        help_open=True,
+        mouse=True,
+        follow_paused=True,
+        walkthrough=WalkthroughView(walkthrough_id="wt-tour", node_id="n:map"),
+        mcp_url="http://127.0.0.1:4242/mcp",
+    )
+    async with demo_endpoint() as (handle, endpoint), memory_client(endpoint) as client:
+        await handle.attention.call(AttachUi())
+        attached = await structured(client, "view.read_state")
+        assert attached["tui"] is None  # attached, but no frame reported yet
+        panes = {"diagram": True, "objects": True, "xrefs": False, "inspector": False}
+        await handle.attention.call(
+            ReportView(scroll_x=-2.0, scroll_y=7.0, panes=panes, view=details)
+        )
+        view = await structured(client, "view.read_state")
+        assert view["scroll"] == {"x": -2.0, "y": 7.0}
+        assert view["panes"] == panes
+        assert view["active_diagram_id"] == "index"  # the session's; the TUI shows another
+        assert view["tui"] == {
+            "diagram_id": "payment-seq",
+            "cursor_ref": PSP,
+            "viewport": {"width": 118, "height": 33},
+            "diagram_size": {"width": 140, "height": 40},
+            "focus": "objects",
+            "focus_owner": "agent",
+            "follow_ai": True,
+            "follow_paused": True,
+            "search": {"mode": "fuzzy", "query": "psp", "editing": False, "results": 3, "index": 1},
+            "hint_mode": "chain",
+            "show_notes": False,
+            "help_open": True,
+            "mouse": True,
+            "walkthrough": {"walkthrough_id": "wt-tour", "node_id": "n:map"},
+            "mcp_url": "http://127.0.0.1:4242/mcp",
+        }
+        await handle.attention.call(DetachUi())
+        gone = await structured(client, "view.read_state")
+        assert (gone["tui"], gone["scroll"], gone["panes"]) == (None, {"x": 0.0, "y": 0.0}, {})
+
+
+async def test_spotlight_seq_says_which_is_newest() -> None:
+    async with demo_endpoint() as (_, endpoint):
+        async with (
+            memory_client(endpoint, "alpha") as alpha,
+            memory_client(endpoint, "beta") as beta,
+        ):
+
+            async def seqs() -> dict[str, int]:
+                listing = await structured(alpha, "attention.agents.read")
+                return {s["agent_id"]: s["seq"] for s in listing["spotlights"]}
+
+            await structured(alpha, "attention.agent.set", {"object_ref": PAY})
+            await structured(beta, "attention.agent.set", {"object_ref": PSP})
+            assert await seqs() == {"agent:1": 1, "agent:2": 2}
+            # Repeating the newest spotlight changes nothing ...
+            await structured(beta, "attention.agent.set", {"object_ref": PSP})
+            assert await seqs() == {"agent:1": 1, "agent:2": 2}
+            # ... but an older one set again becomes the newest.
+            await structured(alpha, "attention.agent.set", {"object_ref": PAY})
+            assert await seqs() == {"agent:1": 3, "agent:2": 2}
+            # Clearing never renumbers: the counter only grows.
+            await structured(alpha, "attention.agent.clear")
+            await structured(beta, "attention.agent.set", {"object_ref": SHIP})
+            assert await seqs() == {"agent:2": 4}

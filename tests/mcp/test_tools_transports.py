@@ -85,7 +85,9 @@ SCRIPT: list[tuple[str, dict[str, Any], Any]] = [
         {},
         {
             "caller_agent_id": "agent:1",
-            "spotlights": [{"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index"}],
+            "spotlights": [
+                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1}
+            ],
             "context": CONTEXT,
         },
     ),
@@ -117,6 +119,7 @@ SCRIPT: list[tuple[str, dict[str, Any], Any]] = [
             "active_diagram_id": "index",
             "scroll": {"x": 0.0, "y": 0.0},
             "panes": {},
+            "tui": None,
             "context": CONTEXT,
         },
     ),
@@ -454,8 +457,13 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
                 listing = await structured(alpha, "attention.agents.read")
                 assert listing["caller_agent_id"] == "agent:1"
                 assert listing["spotlights"] == [
-                    {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index"},
-                    {"agent_id": "agent:2", "object_ref": PSP, "diagram_id": "payment-seq"},
+                    {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1},
+                    {
+                        "agent_id": "agent:2",
+                        "object_ref": PSP,
+                        "diagram_id": "payment-seq",
+                        "seq": 2,
+                    },
                 ]
                 assert (await structured(beta, "attention.agents.read"))["caller_agent_id"] == (
                     "agent:2"
@@ -463,7 +471,7 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
             # beta's HTTP session ended (DELETE): its spotlight went with it.
             after = await structured(alpha, "attention.agents.read")
             assert after["spotlights"] == [
-                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index"}
+                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1}
             ]
             assert await structured(alpha, "attention.agent.clear") == {"cleared": 1}
             assert (await structured(alpha, "attention.agents.read"))["spotlights"] == []

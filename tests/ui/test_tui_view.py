@@ -7,7 +7,13 @@ import pytest
 
 from nereid.model.flowchart import FlowchartAst
 from nereid.ui import effects as fx
-from nereid.ui.session_state import AttentionChanged, DiagramUpdated, SelectionChanged, Spotlight
+from nereid.ui.session_state import (
+    AttentionChanged,
+    DiagramUpdated,
+    SelectionChanged,
+    Spotlight,
+    ViewReport,
+)
 from nereid.ui.viewmodel import FOLLOW_PAUSE, Focus
 
 from .tui_helpers import Screen, demo_state, ref
@@ -215,8 +221,22 @@ def test_quit_works_inside_hint_mode_and_ctrl_c_quits() -> None:
     assert isinstance(screen.effects[-1], fx.Quit)
 
 
-def test_mouse_click_selects_an_object_and_wheel_scrolls() -> None:
+def test_mouse_is_opt_in_and_toggled_with_m() -> None:
     screen = Screen(size=(100, 30))
+    assert not screen.vm.mouse
+    assert not screen.widget.mouse_event(screen.size, "mouse press", 1, 10, 10, True)
+    screen.press("m")
+    assert fx.SetMouse(True) in screen.effects and screen.vm.mouse
+    assert _last_report(screen).mouse
+    assert "Mouse on" in screen.render()[-1]
+    screen.press("m")
+    assert screen.effects.count(fx.SetMouse(False)) == 1 and not screen.vm.mouse
+    text = "\n".join(screen.press("?"))
+    assert "NEREID_TUI_MOUSE=1" in text
+
+
+def test_mouse_click_selects_an_object_and_wheel_scrolls() -> None:
+    screen = Screen(size=(100, 30), mouse=True)
     cells = screen.vm.cells()
     assert cells is not None
     bounds = cells.bounds(ORDER)
@@ -321,3 +341,9 @@ def test_following_an_agent_brings_its_object_into_view() -> None:
     assert screen.vm.pan_y <= top and bottom < screen.vm.pan_y + height
     assert screen.vm.pan_x <= left and right < screen.vm.pan_x + width
     assert any("Delivered" in line for line in screen.render())
+
+
+def _last_report(screen: Screen) -> ViewReport:
+    reports = [e.report for e in screen.effects if isinstance(e, fx.ReportView)]
+    assert reports
+    return reports[-1]

@@ -31,6 +31,8 @@ def demo_state(**changes: object) -> SessionState:
         xrefs=session.xrefs,
         selection=session.selected_object_refs,
         active_diagram_id=session.active_diagram_id,
+        walkthroughs=session.walkthroughs,
+        active_walkthrough_id=session.active_walkthrough_id,
     )
     return dataclasses.replace(state, **changes)  # type: ignore[arg-type]
 
@@ -47,9 +49,10 @@ class Screen:
         state: SessionState | None = None,
         size: tuple[int, int] = (120, 40),
         mcp_url: str | None = "http://127.0.0.1:5555/mcp",
+        mouse: bool = False,
     ) -> None:
         self.clock = Clock()
-        self.vm = ViewModel(state or demo_state(), mcp_url=mcp_url, clock=self.clock)
+        self.vm = ViewModel(state or demo_state(), mcp_url=mcp_url, clock=self.clock, mouse=mouse)
         self.effects: list[Effect] = []
         self.widget = TuiWidget(self.vm, self.effects.extend)
         self.size = size
