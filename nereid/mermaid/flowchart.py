@@ -13,12 +13,15 @@ Canonical layout, one statement per line, no indentation, declaration order thro
 3. `classDef <name> <style>` in definition order;
 4. one line per node in order of first mention: `id` (rect labelled with its id),
    `id[label]`, `id((label))`, ... for bracket shapes, `id@{ shape: doc, label: "..." }` for
-   the v11-only shapes; labels are quoted only where the plain form would read back differently;
+   the v11-only shapes, `id@{ icon: ..., label: "..." }` / `id@{ img: ... }` for icon and
+   image nodes; labels are quoted only where the plain form would read back differently;
 5. subgraph blocks in opening order, nested: `subgraph id [title]`, `direction X`, the member
    node ids, nested blocks, `end`;
 6. edges in text order: `a -->|label| b` (inline labels are written in pipe form, reversed
-   links `b <-- a` as `a --> b`);
-7. `class id name` (one per class), `style id css`, `click id action` per node in node order;
+   links `b <-- a` as `a --> b`); an edge with a v11 id as `a e1@--> b`, then one
+   `e1@{ key: value, ... }` line per edge with attributes, in edge order;
+7. `class id name` (one per class), `style id css`, `click id action` per node in node order,
+   then `class e1 name` per edge class in edge order;
 8. `linkStyle default css`, then `linkStyle <i> css` in edge order.
 
 Decisions (see mermaid.md §14):
@@ -29,8 +32,9 @@ Decisions (see mermaid.md §14):
   `` `**a**` ``) and is written back quoted; an unquoted label wrapped in backticks is refused.
   Quoted strings may span lines (continuation lines are trimmed; the label holds `\n`).
 - `;` separates statements; front matter is kept verbatim; a leading BOM is dropped.
-- Edges to or from subgraph ids, edge ids (`e1@-->`), edge attributes, icon/image nodes,
-  `accTitle`/`accDescr` and `direction` outside a subgraph are refused with precise errors.
+- Edges to or from subgraph ids, `accTitle`/`accDescr` and `direction` outside a subgraph are
+  refused with precise errors. Edge ids, edge attributes and icon/image nodes (Mermaid v11)
+  are read (`flowchart_attrs.py`; see docs/model.md).
 - `class`/`click` must name a node declared above (Mermaid ignores them otherwise); `style`
   creates the node as Mermaid does.
 """

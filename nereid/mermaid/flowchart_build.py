@@ -9,19 +9,25 @@ Mermaid semantics kept here (mermaid.md §4, extended by spec decision 3):
 - a keyword (`class`, `style`, `end`, ...) starts a keyword statement only when followed by
   whitespace and not by a link, so `class --> x` is an edge (QUIRK Q5 fixed);
 - edges to or from subgraph ids are refused (the model's edges join nodes only), as is a node
-  whose id is `end` (Mermaid itself cannot read it back).
+  whose id is `end` (Mermaid itself cannot read it back);
+- v11 edge ids (`A e1@--> B`) name one edge each; a later `e1@{ ... }` sets that edge's
+  attributes and `class e1 name` its classes. An edge id must not also name a node or a
+  subgraph, and must not be digits only (its object id `e:<id>` would look like a numbered one).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
+import msgspec
+
 from nereid.mermaid.errors import MermaidError
+from nereid.mermaid.flowchart_attrs import AttrError, read_edge_attrs, read_node_attrs
 from nereid.mermaid.flowchart_labels import LabelError, decode_quoted
 from nereid.mermaid.flowchart_lines import Header, Statement
-from nereid.mermaid.flowchart_syntax import Chain, NodeRef, parse_chain
+from nereid.mermaid.flowchart_syntax import Chain, LinkRef, NodeRef, attr_error, parse_chain
 from nereid.model.flowchart import DIRECTIONS, FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
 from nereid.model.ids import mermaid_ident_problem
 
@@ -32,11 +38,12 @@ KEYWORDS: Final = frozenset(
     {"subgraph", "end", "direction", "classDef", "class", "style", "linkStyle", "click",
      "accTitle", "accDescr", "accTitle:", "accDescr:"}
 )  # fmt: skip
-_LINK_START: Final = re.compile(r"\s*(?:[<ox]?(?:--|==|-\.|~~~)|&|:::)")
+_LINK_START: Final = re.compile(r"\s*(?:(?:[A-Za-z0-9_]+@)?[<ox]?(?:--|==|-\.|~~~)|&|:::)")
 _IDENT: Final = re.compile(r"[A-Za-z0-9_]+")
 _CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
 _SUBGRAPH_TITLED: Final = re.compile(r"([A-Za-z0-9_]+)\s*\[(.*)\]", re.DOTALL)
 _INDEX_LIST: Final = re.compile(r"\d+(?:,\d+)*")
+_DIGITS: Final = re.compile(r"\d+")
 
 
 @dataclass
@@ -46,6 +53,7 @@ class _NodeState:
     classes: list[str] = field(default_factory=list)
     style: str | None = None
     click: str | None = None
+    attrs: dict[str, str] | None = None
 
 
 @dataclass
@@ -78,6 +86,8 @@ class _Builder:
         self.claimed: set[str] = set()
         self.link_styles: list[tuple[Statement, str, str]] = []
         self.default_style: str | None = None
+        #: Edge ids (`e1@-->`) → the edge's index in `edges`.
+        self.edge_names: dict[str, int] = {}
 
     # ---- nodes -------------------------------------------------------------------------
 
@@ -103,12 +113,40 @@ class _Builder:
                 text=name,
                 expected="a node id",
             )
+        if name in self.edge_names:
+            raise MermaidError(
+                "EdgeIdAsNode",
+                f"unsupported Mermaid syntax on line {stmt.line}: {name} is an edge id; "
+                "it cannot also name a node",
+                line=stmt.line,
+                column=stmt.column + ref.column,
+                text=name,
+                expected="a node id that is not an edge id",
+            )
+        extra: dict[str, str] | None = None
+        if ref.attrs is not None:
+            try:
+                shape, label, extra = read_node_attrs(ref.attrs, name)
+            except AttrError as error:
+                raise attr_error(error, ref, stmt.line, stmt.column) from None
+            ref = replace(ref, shape=shape, label=label)
         state = self.nodes.get(name)
         if state is None:
-            state = _NodeState(label=ref.label or name, shape=ref.shape or "rect")
+            state = _NodeState(label=ref.label or name, shape=ref.shape or "rect", attrs=extra)
             self.nodes[name] = state
         else:
             self._merge(state, ref, stmt)
+            if extra is not None:
+                if state.attrs is not None and state.attrs != extra:
+                    raise MermaidError(
+                        "ConflictingNodeAttributes",
+                        f"conflicting attributes for node '{name}' on line {stmt.line}",
+                        line=stmt.line,
+                        column=stmt.column + ref.attrs_column,
+                        text=ref.attrs_text,
+                        expected="the same attributes as before, or none",
+                    )
+                state.attrs = extra
         for cls in ref.classes:
             if cls not in state.classes:
                 state.classes.append(cls)
@@ -149,11 +187,18 @@ class _Builder:
     # ---- statements ----------------------------------------------------------------------
 
     def chain(self, chain: Chain, stmt: Statement) -> None:
+        if len(chain.groups) == 1 and len(chain.groups[0]) == 1:
+            ref = chain.groups[0][0]
+            if ref.mermaid_id in self.edge_names and ref.attrs is not None and not ref.classes:
+                self.edge_attrs(ref, stmt)
+                return
         for group in chain.groups:
             for ref in group:
                 self.mention(ref, stmt)
         for index, link in enumerate(chain.links):
             sources, targets = chain.groups[index], chain.groups[index + 1]
+            if link.mermaid_id is not None:
+                self.name_edge(link, len(sources) * len(targets), stmt)
             for source in sources:
                 for target in targets:
                     a, b = source.mermaid_id, target.mermaid_id
@@ -169,8 +214,59 @@ class _Builder:
                             head_start=spec.head_start,
                             head_end=spec.head_end,
                             length=spec.length,
+                            mermaid_id=link.mermaid_id,
                         )
                     )
+
+    def name_edge(self, link: LinkRef, count: int, stmt: Statement) -> None:
+        """Check a v11 edge id (`A e1@--> B`) and record it for the edge about to be added."""
+        name = link.mermaid_id
+        assert name is not None
+        problem: tuple[str, str, str] | None = None
+        if count != 1:
+            problem = (
+                "InvalidEdgeId",
+                f"an edge id names one edge, but this link makes {count} ('&' groups)",
+                "a link between single nodes",
+            )
+        elif name in self.edge_names:
+            problem = ("DuplicateEdgeId", f"edge id '{name}' is used twice", "a new edge id")
+        elif name in self.nodes or name in self.subgraph_ids() or name == "end":
+            problem = (
+                "InvalidEdgeId",
+                f"edge id '{name}' already names a node or subgraph",
+                "an id no node or subgraph has",
+            )
+        elif _DIGITS.fullmatch(name):
+            problem = (
+                "InvalidEdgeId",
+                f"edge id '{name}' is digits only (its object id would look like a numbered "
+                "edge's)",
+                "an edge id with a letter or '_'",
+            )
+        if problem is not None:
+            kind, detail, expected = problem
+            raise MermaidError(
+                kind,
+                f"invalid edge id on line {stmt.line}: {name}@ ({detail})",
+                line=stmt.line,
+                column=stmt.column + link.column - len(name) - 1,
+                text=name,
+                expected=expected,
+            )
+        self.edge_names[name] = len(self.edges)
+
+    def edge_attrs(self, ref: NodeRef, stmt: Statement) -> None:
+        """`e1@{ animate: true }` on an edge id declared above: merge into that edge."""
+        assert ref.attrs is not None
+        try:
+            attrs = read_edge_attrs(ref.attrs, ref.mermaid_id)
+        except AttrError as error:
+            raise attr_error(error, ref, stmt.line, stmt.column) from None
+        index = self.edge_names[ref.mermaid_id]
+        edge = self.edges[index]
+        merged = {**(edge.attrs or {}), **attrs}
+        self.edges[index] = msgspec.structs.replace(edge, attrs=merged or None)
 
     def statement(self, stmt: Statement) -> None:
         text = stmt.text
@@ -211,6 +307,14 @@ class _Builder:
                 stmt,
                 mermaid_id,
                 "a subgraph id not used before",
+            )
+        if mermaid_id in self.edge_names:
+            raise _error(
+                "InvalidSubgraph",
+                f"invalid subgraph id on line {stmt.line}: {mermaid_id} is already an edge id",
+                stmt,
+                mermaid_id,
+                "a subgraph id that is not an edge id",
             )
         if mermaid_id in self.nodes:
             raise _error(
@@ -330,7 +434,11 @@ class _Builder:
     def _known_node(self, stmt: Statement, name: str, what: str) -> _NodeState:
         state = self.nodes.get(name)
         if state is None:
-            target = "subgraph" if name in self.subgraph_ids() else "unknown node"
+            target = "unknown node"
+            if name in self.subgraph_ids():
+                target = "subgraph"
+            elif name in self.edge_names:
+                target = "edge"
             raise _error(
                 "UnknownNode",
                 f"unsupported Mermaid syntax on line {stmt.line}: {what} names {target} "
@@ -347,6 +455,12 @@ class _Builder:
             if not _CLASS_NAME.fullmatch(name):
                 raise self._unsupported(stmt, f"invalid class name '{name}'", "[A-Za-z0-9_-]+")
         for target in targets.split(","):
+            if target in self.edge_names:
+                index = self.edge_names[target]
+                edge = self.edges[index]
+                added = tuple(name for name in cls.split(",") if name not in edge.classes)
+                self.edges[index] = msgspec.structs.replace(edge, classes=edge.classes + added)
+                continue
             state = self._known_node(stmt, target, "class")
             for name in cls.split(","):
                 if name not in state.classes:
@@ -434,17 +548,11 @@ class _Builder:
         edges: dict[str, FlowEdge] = {}
         for index, edge in enumerate(self.edges):
             if index in styles:
-                edge = FlowEdge(
-                    from_node_id=edge.from_node_id,
-                    to_node_id=edge.to_node_id,
-                    label=edge.label,
-                    line=edge.line,
-                    head_start=edge.head_start,
-                    head_end=edge.head_end,
-                    length=edge.length,
-                    style=styles[index],
-                )
-            edges[f"e:{index + 1:0{width}d}"] = edge
+                edge = msgspec.structs.replace(edge, style=styles[index])
+            if edge.mermaid_id is not None:
+                edges[f"e:{edge.mermaid_id}"] = edge
+            else:
+                edges[f"e:{index + 1:0{width}d}"] = edge
         nodes = {
             f"n:{name}": FlowNode(
                 label=state.label,
@@ -453,6 +561,7 @@ class _Builder:
                 classes=tuple(state.classes),
                 style=state.style,
                 click=state.click,
+                attrs=state.attrs,
             )
             for name, state in self.nodes.items()
         }

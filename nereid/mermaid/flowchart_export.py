@@ -6,6 +6,7 @@ import re
 from typing import Final
 
 from nereid.mermaid.errors import MermaidExportError
+from nereid.mermaid.flowchart_attrs import AttrError, encode_edge_attrs, encode_node_attrs
 from nereid.mermaid.flowchart_build import KEYWORDS
 from nereid.mermaid.flowchart_labels import (
     LabelError,
@@ -25,11 +26,12 @@ from nereid.model.flowchart import (
     parse_connector,
 )
 from nereid.model.ids import mermaid_ident_problem
-from nereid.model.shapes import BRACKET_SHAPES, SHAPES
+from nereid.model.shapes import ATTRIBUTE_SHAPES, BRACKET_SHAPES, SHAPES
 
 __all__ = ["export_flowchart"]
 
 _CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
+_DIGITS: Final = re.compile(r"\d+")
 
 
 def _mermaid_id(node_id: str, node: FlowNode) -> str:
@@ -52,7 +54,26 @@ def _node_line(node_id: str, name: str, node: FlowNode) -> str:
             f"cannot export node {node_id}: unsupported flowchart node shape: {node.shape}",
             object_id=node_id,
         )
+    if node.attrs is not None and node.shape not in ATTRIBUTE_SHAPES:
+        raise MermaidExportError(
+            "InvalidNodeAttributes",
+            f"cannot export node {node_id}: attributes {sorted(node.attrs)} belong to an icon "
+            f"or image node, but its shape is {node.shape}",
+            object_id=node_id,
+        )
     try:
+        if node.shape in ATTRIBUTE_SHAPES:
+            label = None if node.label == name else node.label
+            if label is not None:
+                check_quotable(label)
+            try:
+                return name + encode_node_attrs(node.shape, label, node.attrs or {})
+            except AttrError as error:
+                raise MermaidExportError(
+                    "InvalidNodeAttributes",
+                    f"cannot export {node.shape} node {node_id}: {error.detail}",
+                    object_id=node_id,
+                ) from None
         if node.shape in BRACKET_SHAPES:
             if node.shape == "rect" and node.label == name and name not in KEYWORDS:
                 return name
@@ -92,7 +113,33 @@ def _text_value(value: str, object_id: str, what: str) -> str:
     return value
 
 
-def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str]) -> str:
+def _edge_name(edge_id: str, edge: FlowEdge, taken: set[str]) -> str:
+    """The edge's v11 id followed by `@`, or "" when it has none (checked to read back)."""
+    name = edge.mermaid_id
+    if name is None:
+        if edge.attrs or edge.classes:
+            raise MermaidExportError(
+                "InvalidEdgeId",
+                f"cannot export edge {edge_id}: attributes and classes need an edge id",
+                object_id=edge_id,
+            )
+        return ""
+    problem = mermaid_ident_problem(name)
+    if problem is None and _DIGITS.fullmatch(name):
+        problem = "digits only"
+    if problem is None and (name in taken or name in KEYWORDS):
+        problem = "used by another edge, a node or a subgraph"
+    if problem is not None:
+        raise MermaidExportError(
+            "InvalidEdgeId",
+            f"cannot export edge id of {edge_id}: {name} ({problem})",
+            object_id=edge_id,
+        )
+    taken.add(name)
+    return name + "@"
+
+
+def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str], prefix: str = "") -> str:
     ends = []
     for node_id in (edge.from_node_id, edge.to_node_id):
         if node_id not in names:
@@ -122,7 +169,7 @@ def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str]) -> str:
                 f"{edge.label} ({error})",
                 object_id=edge_id,
             ) from None
-    return f"{ends[0]} {token}{label} {ends[1]}"
+    return f"{ends[0]} {prefix}{token}{label} {ends[1]}"
 
 
 def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
@@ -246,8 +293,22 @@ def export_flowchart(ast: FlowchartAst) -> str:
             "InvalidSubgraph", f"cannot export subgraph {clash}: a node has the same id"
         )
     lines += _subgraph_lines(ast, names)
+    taken = set(names.values()) | sg_names
+    edge_names: dict[str, str] = {}
     for edge_id, edge in ast.edges.items():
-        lines.append(_edge_line(edge_id, edge, names))
+        prefix = _edge_name(edge_id, edge, taken)
+        edge_names[edge_id] = prefix[:-1]
+        lines.append(_edge_line(edge_id, edge, names, prefix))
+    for edge_id, edge in ast.edges.items():
+        if edge.attrs is not None:
+            try:
+                lines.append(edge_names[edge_id] + encode_edge_attrs(edge.attrs))
+            except AttrError as error:
+                raise MermaidExportError(
+                    "InvalidEdgeAttributes",
+                    f"cannot export attributes of edge {edge_id}: {error.detail}",
+                    object_id=edge_id,
+                ) from None
     for node_id, node in ast.nodes.items():
         for cls in node.classes:
             if not _CLASS_NAME.fullmatch(cls):
@@ -261,6 +322,13 @@ def export_flowchart(ast: FlowchartAst) -> str:
         if node.click is not None:
             _text_value(node.click, node_id, "click")
             lines.append(_one_statement(f"click {names[node_id]} {node.click}", node_id, "click"))
+    for edge_id, edge in ast.edges.items():
+        for cls in edge.classes:
+            if not _CLASS_NAME.fullmatch(cls):
+                raise MermaidExportError(
+                    "InvalidClass", f"cannot export class of {edge_id}: {cls}", object_id=edge_id
+                )
+            lines.append(f"class {edge_names[edge_id]} {cls}")
     if ast.default_edge_style:
         _text_value(ast.default_edge_style, "default", "linkStyle")
         lines.append(

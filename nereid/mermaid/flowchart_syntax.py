@@ -16,28 +16,35 @@ from typing import Final
 import lark
 
 from nereid.mermaid.errors import MermaidError
+from nereid.mermaid.flowchart_attrs import AttrError, split_attr_pairs
 from nereid.mermaid.flowchart_labels import (
     LabelError,
     decode_edge_label,
-    decode_quoted,
     decode_shape,
 )
 from nereid.model.flowchart import LinkSpec, parse_connector
 from nereid.model.ids import mermaid_ident_problem
-from nereid.model.shapes import canonical_shape
 
-__all__ = ["Chain", "LinkRef", "NodeRef", "parse_chain", "parse_chain_lark"]
+__all__ = ["Chain", "LinkRef", "NodeRef", "attr_error", "parse_chain", "parse_chain_lark"]
 
 
 @dataclass(frozen=True, slots=True)
 class NodeRef:
-    """A node as mentioned in a statement: explicit shape/label only where written."""
+    """A node as mentioned in a statement: explicit shape/label only where written.
+
+    An attribute block (`@{ ... }`) is kept as its raw `attrs` pairs: whether it describes a
+    node or an edge (`e1@{ animate: true }`) depends on what the id names, which the
+    statement builder knows. `attrs_text` / `attrs_column` locate it for error messages.
+    """
 
     mermaid_id: str
     shape: str | None
     label: str | None
     classes: tuple[str, ...]
     column: int
+    attrs: tuple[tuple[str, str], ...] | None = None
+    attrs_text: str = ""
+    attrs_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +55,8 @@ class LinkRef:
     label: str | None
     reverse: bool
     column: int
+    #: The v11 edge id written before the link (`A e1@--> B`), None when there is none.
+    mermaid_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +80,6 @@ _END_HEAD_OF_START: Final = {"<": ">", "o": "o", "x": "x"}
 _INLINE: Final = re.compile(
     r"([<ox]?)(--|==|-\.)(.*?)(-{2,}[>ox]|-{3,}|={2,}[>ox]|={3,}|\.+-[>ox]?)", re.DOTALL
 )
-_ATTR_ITEM: Final = re.compile(r'\s*([A-Za-z_][\w-]*)\s*:\s*("[^"]*"|[^,"]*?)\s*(?:,|$)', re.DOTALL)
 _BRACKETED: Final = re.compile(r'\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|\|[^|]*\||"[^"]*"')
 _LINK_SEARCH: Final = re.compile(r"[<ox]?(?:-{2,}|={2,}|-\.+-|~{3,})[>ox]?")
 _EDGE_ID: Final = re.compile(r"[A-Za-z0-9_]+@[-=.~<ox]")
@@ -129,43 +137,6 @@ def _edge_label(inner: str, token: str, offset: int) -> str:
         raise _Fail(kind, offset, str(error), token, "a non-empty edge label") from None
 
 
-def _attrs(token: str, node_id: str, offset: int) -> tuple[str | None, str | None]:
-    """Shape and label from `@{ shape: x, label: "y" }`; other keys are refused."""
-    body = token[2:-1].strip()
-    shape: str | None = None
-    label: str | None = None
-    position = 0
-    while position < len(body):
-        match = _ATTR_ITEM.match(body, position)
-        if match is None or match.end() == position:
-            raise _Fail(
-                "InvalidNodeAttributes", offset, f"cannot read '{body[position:]}'", token,
-                "'key: value' pairs separated by ','",
-            )  # fmt: skip
-        position = match.end()
-        key, raw = match.group(1), match.group(2)
-        quoted = decode_quoted(raw)
-        value = quoted if quoted is not None else raw.strip()
-        if key == "shape":
-            shape = canonical_shape(value)
-            if shape is None:
-                raise _Fail(
-                    "UnknownShape", offset, f"unknown shape '{value}' for node '{node_id}'",
-                    token, "a Mermaid shape name",
-                )  # fmt: skip
-        elif key == "label":
-            if not value.strip():
-                raise _Fail("EmptyNodeLabel", offset, "empty label", token, "a label")
-            label = value
-        else:
-            raise _Fail(
-                "UnsupportedNodeAttribute", offset,
-                f"node attribute '{key}' is not supported (only 'shape' and 'label')",
-                token, "'shape' or 'label'",
-            )  # fmt: skip
-    return shape, label
-
-
 def _node(tree: lark.Tree[lark.Token]) -> NodeRef:
     ident = tree.children[0]
     assert isinstance(ident, lark.Token)
@@ -173,6 +144,9 @@ def _node(tree: lark.Tree[lark.Token]) -> NodeRef:
     shape: str | None = None
     label: str | None = None
     classes: tuple[str, ...] = ()
+    attrs: tuple[tuple[str, str], ...] | None = None
+    attrs_text = ""
+    attrs_column = 0
     for child in tree.children[1:]:
         assert isinstance(child, lark.Token)
         if child.type == "SHAPE":
@@ -183,28 +157,39 @@ def _node(tree: lark.Tree[lark.Token]) -> NodeRef:
                 token = str(ident) + str(child)
                 raise _Fail(kind, offset, str(error), token, "a node label") from None
         elif child.type == "ATTRS":
+            attrs_column = child.start_pos or 0
+            attrs_text = str(ident) + str(child)
             try:
-                shape, label = _attrs(str(child), str(ident), child.start_pos or 0)
-            except _Fail as fail:
-                fail.text = str(ident) + fail.text
-                raise
+                attrs = split_attr_pairs(str(child)[2:-1])
+            except AttrError as error:
+                raise _Fail(
+                    error.kind, attrs_column, error.detail, attrs_text, error.expected
+                ) from None
         else:  # CLASS_REF
             classes = (str(child)[3:],)
-    return NodeRef(str(ident), shape, label, classes, offset)
+    return NodeRef(str(ident), shape, label, classes, offset, attrs, attrs_text, attrs_column)
 
 
 def _link(tree: lark.Tree[lark.Token]) -> LinkRef:
-    token = tree.children[0]
+    children = list(tree.children)
+    edge_id: str | None = None
+    first = children[0]
+    assert isinstance(first, lark.Token)
+    if first.type == "EDGE_ID":
+        edge_id = str(first)[:-1]
+        children = children[1:]
+    token = children[0]
     assert isinstance(token, lark.Token)
     offset = token.start_pos or 0
     if token.type == "INLINE_LINK":
-        return _inline_link(str(token), offset)
+        ref = _inline_link(str(token), offset)
+        return LinkRef(ref.spec, ref.label, ref.reverse, ref.column, edge_id)
     spec, reverse = _link_spec(str(token), offset)
     label: str | None = None
-    if len(tree.children) > 1:
-        pipe = str(tree.children[1])
+    if len(children) > 1:
+        pipe = str(children[1])
         label = _edge_label(pipe[1:-1], pipe, offset)
-    return LinkRef(spec, label, reverse, offset)
+    return LinkRef(spec, label, reverse, offset, edge_id)
 
 
 def _word_at(text: str, offset: int) -> str:
@@ -274,6 +259,9 @@ def _raise(fail: _Fail, line: int, column: int, statement: str) -> MermaidError:
             "InvalidNodeLabel": "invalid node label",
             "InvalidEdgeLabel": "invalid edge label",
             "UnknownShape": "unknown node shape",
+            "InvalidNodeAttributes": "invalid node attributes",
+            "UnsupportedNodeAttribute": "unsupported node attribute",
+            "UnsupportedEdgeAttribute": "unsupported edge attribute",
         }.get(fail.kind, "unsupported Mermaid syntax")
         message = f"{described} on {at}: {fail.text} ({fail.detail})"
     elif fail.kind == "UnsupportedSyntax" and fail.detail:
@@ -286,6 +274,12 @@ def _raise(fail: _Fail, line: int, column: int, statement: str) -> MermaidError:
         text=fail.text,
         expected=fail.expected,
     )
+
+
+def attr_error(error: AttrError, ref: NodeRef, line: int, column: int) -> MermaidError:
+    """The MermaidError for an attribute block that the builder could not accept."""
+    fail = _Fail(error.kind, ref.attrs_column, error.detail, ref.attrs_text, error.expected)
+    return _raise(fail, line, column, ref.attrs_text)
 
 
 def parse_chain_lark(text: str, line: int, column: int) -> Chain:

@@ -4,6 +4,9 @@ A fresh parse derives ids from the text (`n:<id>`, `e:0001`, ...). Objects that 
 keep their old ids when the text still describes them: nodes and subgraphs by Mermaid id,
 edges by fingerprint `(from, to, label)` in FIFO order, so moving or inserting lines keeps
 every id. The hints come from the previous AST (`from_ast`) or from a side-car file.
+An edge with a Mermaid v11 id (`A e1@--> B`) always has the object id `e:<id>`: the text names
+it, so it needs no hint; its id is reserved before the fingerprint matching of the others (an
+unnamed edge that matches a hint holding that id gets a fresh one).
 
 Port fix: an edge's style always comes from the text (`linkStyle`). The reference replaced it
 with the side-car's style, even a null one, which erased styles written in the text; and a
@@ -107,10 +110,13 @@ def _assign(parsed: list[tuple[str, str]], mapping: dict[str, str]) -> dict[str,
 
 
 def _reconcile_edges(edges: dict[str, FlowEdge], hints: list[FlowEdgeHint]) -> dict[str, FlowEdge]:
+    named = {edge_id for edge_id, edge in edges.items() if edge.mermaid_id is not None}
     queues: dict[tuple[str, str, str | None], deque[FlowEdgeHint]] = {}
     for hint in hints:
-        queues.setdefault((hint.from_node_id, hint.to_node_id, hint.label), deque()).append(hint)
-    taken = {hint.edge_id for hint in hints}
+        if hint.edge_id not in named:
+            key = (hint.from_node_id, hint.to_node_id, hint.label)
+            queues.setdefault(key, deque()).append(hint)
+    taken = {hint.edge_id for hint in hints} | named
     numbers = [
         int(match.group(1))
         for edge_id in [*taken, *edges]
@@ -126,9 +132,12 @@ def _reconcile_edges(edges: dict[str, FlowEdge], hints: list[FlowEdgeHint]) -> d
         taken.add(edge_id)
         return edge_id
 
-    used: set[str] = set()
+    used: set[str] = set(named)
     result: dict[str, FlowEdge] = {}
     for edge_id, edge in edges.items():
+        if edge_id in named:
+            result[edge_id] = edge
+            continue
         queue = queues.get((edge.from_node_id, edge.to_node_id, edge.label))
         if queue:
             hint = queue.popleft()

@@ -157,6 +157,10 @@ def reconcile_sequence(parsed: SequenceAst, hints: SeqIdHints) -> SequenceAst:
             parsed.blocks,
             dict(zip((m.message_id for m in parsed.messages), message_ids, strict=True)),
         ),
+        boxes=tuple(
+            msgspec.structs.replace(box, participant_ids=tuple(pid(p) for p in box.participant_ids))
+            for box in parsed.boxes
+        ),
     )
 
 

@@ -7,7 +7,12 @@ and notes are parsed by the grammar (with a fast path for the common message for
 derived as in mermaid.md §6.1, plus `note:NNNN` and `act:NNNN` (docs/model.md); every
 timeline item gets `order_key = 1000 × position`.
 
-Everything Mermaid allows that the model cannot hold (`box`, `create`/`destroy`,
+Participant boxes (`box [colour] [label]` ... `end`) hold participant declarations only, are
+not nested and are not inside blocks; a participant is declared in at most one box, and not
+mentioned before its box (so every box's participants are consecutive, as the exporter writes
+them).
+
+Everything Mermaid allows that the model cannot hold (`create`/`destroy`,
 `properties`, `details`, `accTitle`/`accDescr`, `autonumber off`) is refused with a
 `MermaidError` that names the line, the column and the construct; nothing is dropped.
 """
@@ -22,6 +27,7 @@ from typing import Final, Literal, NoReturn, cast
 import msgspec
 
 from nereid.mermaid.errors import MermaidError, iter_lines
+from nereid.mermaid.sequence_box import parse_box_header
 from nereid.mermaid.sequence_export import export_sequence
 from nereid.mermaid.sequence_grammar import (
     DeclarationParts,
@@ -43,6 +49,7 @@ from nereid.model.sequence import (
     SeqActivation,
     SeqAutonumber,
     SeqBlock,
+    SeqBox,
     SeqMessage,
     SeqNote,
     SeqParticipant,
@@ -63,7 +70,6 @@ _SECTION_KEYWORDS: Final = {
     "option": ("critical", "OptionOutsideCritical"),
 }
 _UNSUPPORTED: Final = {
-    "box": "boxes grouping participants are not supported by Nereid",
     "create": "'create' (participant creation) is not supported by Nereid",
     "destroy": "'destroy' (participant destruction) is not supported by Nereid",
     "properties": "participant 'properties' are not supported by Nereid",
@@ -159,6 +165,9 @@ class _Importer:
         self.autonumber_line: int | None = None
         self.title: str | None = None
         self.title_line: int | None = None
+        self.boxes: list[SeqBox] = []
+        #: The open box: (its `box` statement, colour, label, participant ids so far).
+        self.open_box: tuple[_Statement, str | None, str | None, list[str]] | None = None
 
     # ---- driver -------------------------------------------------------------------------
 
@@ -181,6 +190,16 @@ class _Importer:
                 if statement.startswith("%%"):
                     continue
                 self.statement(_Statement(statement, line_no, indent + offset + 1))
+        if self.open_box is not None:
+            opened = self.open_box[0]
+            raise MermaidError(
+                "UnclosedBox",
+                f"unclosed box: missing 'end' for the box opened on line {opened.line}",
+                line=opened.line,
+                column=opened.column,
+                text=opened.text,
+                expected="end",
+            )
         if self.open_blocks:
             block = self.open_blocks[-1]
             raise MermaidError(
@@ -200,6 +219,7 @@ class _Importer:
             blocks=tuple(self.root_blocks),
             autonumber=self.autonumber,
             title=self.title,
+            boxes=tuple(self.boxes),
         )
 
     def statement(self, st: _Statement) -> None:
@@ -209,8 +229,14 @@ class _Importer:
         if keyword.endswith(":") and keyword[:-1] in ("title", "accTitle", "accDescr"):
             rest = st.text[len(keyword) :].strip()
             keyword = keyword[:-1]
+        if self.open_box is not None and keyword not in ("participant", "actor", "end", "box"):
+            self.unsupported(st, "only participant declarations go inside a box")
         if keyword not in KEYWORDS:
             self.message(st)
+        elif keyword == "box":
+            self.box(st, rest)
+        elif keyword == "end" and self.open_box is not None:
+            self.close_box(st)
         elif keyword in ("participant", "actor"):
             self.declaration(st)
         elif keyword in _BLOCK_OPENERS:
@@ -315,6 +341,8 @@ class _Importer:
                 alias = meta_alias
         if alias is not None:
             self.check_text(st, "participant alias", alias, len(st.text) - len(alias))
+        if self.open_box is not None:
+            self.box_member(st, parts.name, parts.name_offset)
         participant_id = self.touch(parts.name, st, parts.name_offset, "InvalidParticipantName")
         current = self.participants[participant_id]
         self.participants[participant_id] = msgspec.structs.replace(
@@ -322,6 +350,59 @@ class _Importer:
             alias=alias if alias is not None else current.alias,
             role=role if role is not None else current.role,
         )
+
+    # ---- boxes --------------------------------------------------------------------------
+
+    def box(self, st: _Statement, rest: str) -> None:
+        where = "inside another box" if self.open_box is not None else "inside a block"
+        if self.open_box is not None or self.open_blocks:
+            raise MermaidError(
+                "InvalidBox",
+                f"invalid box on line {st.line}: a box cannot be opened {where}",
+                line=st.line,
+                column=st.column,
+                text=st.text,
+                expected="'box' at the top level",
+            )
+        color, label = parse_box_header(rest)
+        if label is not None:
+            self.check_text(st, "box label", label, len(st.text) - len(label))
+        self.open_box = (st, color, label, [])
+
+    def box_member(self, st: _Statement, name: str, offset: int) -> None:
+        assert self.open_box is not None
+        participant_id = "p:" + name
+        members = self.open_box[3]
+        if participant_id in members:
+            return
+        if participant_id in self.participants:
+            raise MermaidError(
+                "InvalidBox",
+                f"invalid box on line {st.line}: participant {name} was declared or used "
+                "before this box (a box declares its participants first)",
+                line=st.line,
+                column=st.col(offset),
+                text=name,
+                expected="a participant not mentioned before",
+            )
+        members.append(participant_id)
+
+    def close_box(self, st: _Statement) -> None:
+        assert self.open_box is not None
+        if st.text != "end":
+            self.unsupported(st)
+        opened, color, label, members = self.open_box
+        if not members:
+            raise MermaidError(
+                "InvalidBox",
+                f"invalid box on line {opened.line}: it declares no participant",
+                line=opened.line,
+                column=opened.column,
+                text=opened.text,
+                expected="participant declarations between 'box' and 'end'",
+            )
+        self.boxes.append(SeqBox(participant_ids=tuple(members), color=color, label=label))
+        self.open_box = None
 
     def metadata(self, st: _Statement, parts: DeclarationParts) -> tuple[str | None, str | None]:
         """`@{ "type": ..., "alias": ... }` -> (role, alias)."""

@@ -2,7 +2,9 @@
 
 Canonical form: `sequenceDiagram`, then `title`, `autonumber`, one declaration per participant
 in declaration order (`participant X`, `actor X`, `participant X@{ "type": "database" }`, each
-with ` as <alias>` when set), `links X: {...}` for participants with menu links, then the timeline (messages, notes, activations by
+with ` as <alias>` when set; the declarations of a box's participants between `box [colour]
+[label]` and `end`), `links X: {...}` for participants with menu links, then the timeline
+(messages, notes, activations by
 `(order_key, id)`) with block lines around messages: sections and openings right before the
 first message of their run, `end` right after the last. One statement per line, no indent.
 
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from nereid.mermaid.errors import MermaidExportError
+from nereid.mermaid.sequence_box import BoxHeaderError, format_box_header
 from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
 from nereid.model.sequence import (
     ARROW_KINDS,
@@ -26,6 +29,7 @@ from nereid.model.sequence import (
     PARTICIPANT_ROLES,
     SeqActivation,
     SeqBlock,
+    SeqBox,
     SeqMessage,
     SeqNote,
     SequenceAst,
@@ -55,8 +59,11 @@ def export_sequence(ast: SequenceAst) -> str:
             "" if (start, step) == (1, 1) else f" {start}" if step == 1 else f" {start} {step}"
         )
         lines.append("autonumber" + numbers)
-    for pid, participant in ast.participants.items():
+    opens, closes = _box_positions(ast)
+    for index, (pid, participant) in enumerate(ast.participants.items()):
+        lines.extend(opens.get(index, ()))
         lines.append(_declaration(pid, names[pid], participant.role, participant.alias))
+        lines.extend(["end"] * closes.get(index, 0))
     for pid, participant in ast.participants.items():
         if participant.links:
             lines.append(_links_line(pid, names[pid], participant.links))
@@ -82,6 +89,57 @@ def export_sequence(ast: SequenceAst) -> str:
             name = _endpoint(names, item.participant_id, item.activation_id)
             lines.append(f"{'activate' if item.active else 'deactivate'} {name}")
     return "\n".join(lines) + "\n"
+
+
+def _box_error(index: int, reason: str) -> MermaidExportError:
+    return MermaidExportError("InvalidBox", f"cannot export box {index + 1}: {reason}")
+
+
+def _box_header(index: int, box: SeqBox) -> str:
+    if box.label is not None:
+        problem = sequence_text_problem(box.label)
+        if problem is not None:
+            raise _box_error(index, f"label {box.label!r} ({problem})")
+    try:
+        return format_box_header(box.color, box.label)
+    except BoxHeaderError as error:
+        raise _box_error(index, str(error)) from None
+
+
+def _box_positions(ast: SequenceAst) -> tuple[dict[int, list[str]], dict[int, int]]:
+    """`box` lines to write before participant i, and how many `end`s after it.
+
+    Refuses what would not read back: empty boxes, unknown participants, a participant in
+    two boxes, boxes whose participants are not consecutive in participant order, and boxes
+    listed out of participant order.
+    """
+    order = {pid: i for i, pid in enumerate(ast.participants)}
+    opens: dict[int, list[str]] = {}
+    closes: dict[int, int] = {}
+    owner: dict[str, int] = {}
+    previous = -1
+    for index, box in enumerate(ast.boxes):
+        header = _box_header(index, box)
+        if not box.participant_ids:
+            raise _box_error(index, "it has no participants")
+        for pid in box.participant_ids:
+            if pid not in order:
+                raise _box_error(index, f"references missing participant id {pid}")
+            if pid in owner:
+                raise _box_error(index, f"participant {pid} is also in box {owner[pid] + 1}")
+            owner[pid] = index
+        positions = [order[pid] for pid in box.participant_ids]
+        first, last = min(positions), max(positions)
+        if positions != list(range(first, last + 1)):
+            raise _box_error(
+                index, "its participants are not consecutive, in order, in participant order"
+            )
+        if first < previous:
+            raise _box_error(index, "boxes are not in participant order")
+        previous = first
+        opens.setdefault(first, []).append(header)
+        closes[last] = closes.get(last, 0) + 1
+    return opens, closes
 
 
 def _participant_name(pid: str, name: str) -> str:

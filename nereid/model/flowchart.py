@@ -42,6 +42,9 @@ class FlowNode(msgspec.Struct, frozen=True, kw_only=True):
     style: str | None = None
     click: str | None = None
     note: str | None = None
+    #: Extra v11 attributes of the `icon` / `image` shapes (`icon: "fa:user"`, `h: 60`, ...),
+    #: key → value as written (quotes kept); None for every other shape.
+    attrs: dict[str, str] | None = None
 
 
 class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):
@@ -55,6 +58,12 @@ class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):
     head_end: Head = "arrow"
     length: int = 1
     style: str | None = None
+    #: The Mermaid v11 edge id (`A e1@--> B`); the importer then makes the object id `e:<id>`.
+    mermaid_id: str | None = None
+    #: v11 edge attributes from `e1@{ animate: true, curve: linear }`, key → value as written.
+    attrs: dict[str, str] | None = None
+    #: Classes given with `class e1 name` (needs a `mermaid_id`).
+    classes: tuple[str, ...] = ()
 
     @property
     def connector(self) -> str | None:

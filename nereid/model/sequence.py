@@ -21,6 +21,7 @@ __all__ = [
     "SeqActivation",
     "SeqAutonumber",
     "SeqBlock",
+    "SeqBox",
     "SeqMessage",
     "SeqNote",
     "SeqParticipant",
@@ -140,6 +141,18 @@ class SeqBlock(msgspec.Struct, frozen=True, kw_only=True):
     blocks: tuple[SeqBlock, ...] = ()
 
 
+class SeqBox(msgspec.Struct, frozen=True, kw_only=True):
+    """`box [colour] [label]` ... `end`: a frame around participants declared inside it.
+
+    Its participants are consecutive in participant order (the importer makes sure of it); a
+    box is not an object of its own (no id, no category), it belongs to the diagram.
+    """
+
+    participant_ids: tuple[str, ...] = ()
+    color: str | None = None
+    label: str | None = None
+
+
 class SequenceAst(msgspec.Struct, frozen=True, kw_only=True):
     """A whole sequence diagram. `messages` are kept sorted by `(order_key, message_id)`."""
 
@@ -150,6 +163,8 @@ class SequenceAst(msgspec.Struct, frozen=True, kw_only=True):
     blocks: tuple[SeqBlock, ...] = ()
     autonumber: SeqAutonumber | None = None
     title: str | None = None
+    #: Participant boxes in text order (Mermaid `box ... end`), none by default.
+    boxes: tuple[SeqBox, ...] = ()
 
 
 def arrow_kind(token: str) -> MessageKind | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "ATTRIBUTE_SHAPES",
     "BRACKET_SHAPES",
     "SHAPES",
     "V11_ALIASES",
@@ -93,12 +94,28 @@ V11_ALIASES: Final[dict[str, str]] = {
     "datastore": "datastore",
 }  # fmt: skip
 
+#: Shapes Mermaid v11 selects by an attribute rather than by `shape:` (`A@{ icon: "fa:user" }`,
+#: `A@{ img: "https://..." }`): shape name -> (the key that selects it, the other keys it takes
+#: besides `label`). A node of these shapes keeps the attribute values in `FlowNode.attrs`.
+ATTRIBUTE_SHAPES: Final[dict[str, tuple[str, frozenset[str]]]] = {
+    "icon": ("icon", frozenset({"form", "pos", "h"})),
+    "image": ("img", frozenset({"pos", "w", "h", "constraint"})),
+}
+
 #: Every shape name the model may hold.
-SHAPES: Final[frozenset[str]] = frozenset(BRACKET_SHAPES) | frozenset(V11_ALIASES.values())
+SHAPES: Final[frozenset[str]] = (
+    frozenset(BRACKET_SHAPES) | frozenset(V11_ALIASES.values()) | frozenset(ATTRIBUTE_SHAPES)
+)
 
 
 def canonical_shape(name: str) -> str | None:
-    """The model's name for a shape given as a model name or a Mermaid v11 alias; None if unknown."""
+    """The model's name for a shape given as a model name or a Mermaid v11 alias; None if unknown.
+
+    The attribute shapes (`icon`, `image`) are None too: a node of those shapes is written with
+    its attributes (the icon name, the image URL), so a shape name alone cannot make one.
+    """
+    if name in ATTRIBUTE_SHAPES:
+        return None
     if name in SHAPES:
         return name
     return V11_ALIASES.get(name)

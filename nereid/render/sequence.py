@@ -4,7 +4,8 @@ Drawing order matters because line cells merge and text replaces: heads and life
 then block frames (their lines cross lifelines as `┼`), message lines with their inline label
 and arrowheads, notes (which blank the lifelines they cover), activation bars (the lifeline
 turns heavy `┃` where it still shows as a lifeline, not where a border crosses it), and the
-remaining text last. Lifeline and activation spans are read back from the finished canvas, so
+remaining text last; participant boxes (rounded frames) go in last, behind the rest: their
+sides take only cells nothing else uses. Lifeline and activation spans are read back from the finished canvas, so
 they hold exactly the cells that still show those lines.
 
 Span categories (render.md §11, with Nereid's additions): `seq/participant` (head and visible
@@ -125,6 +126,7 @@ class _Painter:
             canvas.put_text(frame.top, frame.label_col, frame.label)
             for section in frame.sections[1:]:
                 canvas.put_text(section.start, section.label_col, section.label)
+        self._boxes()
         self._lifeline_spans(starts)
 
     # -- heads, lifelines, activations -------------------------------------------------------
@@ -162,6 +164,36 @@ class _Painter:
                 owner = self.ref(SEQ_ACTIVATION, aid)
                 for first, last in _line_runs(canvas, bar.x, bar.top, bar.bottom):
                     canvas.spans.add_column(owner, bar.x, first, last)
+
+    # -- participant boxes -------------------------------------------------------------------
+
+    def _boxes(self) -> None:
+        """Box frames go behind everything: their sides only take cells nothing else uses and
+        no message or note covers, so crossing lines and labels stay whole."""
+        layout = self.layout
+        canvas = self.canvas
+        if not layout.boxes:
+            return
+        covered: set[tuple[int, int]] = set()
+        for plan in layout.messages:
+            a, b = plan.extent()
+            for row in range(plan.top, plan.top + plan.rows):
+                covered.update((row, col) for col in range(a, b + 1))
+        for note in layout.notes:
+            for row in range(note.top, note.bottom + 1):
+                covered.update((row, col) for col in range(note.left, note.right + 1))
+        top, bottom = layout.head_top - 1, layout.bottom + 1
+        for box in layout.boxes:
+            canvas.hline(top, box.left, box.right, STYLE_ROUND)
+            canvas.hline(bottom, box.left, box.right, STYLE_ROUND)
+            for col, corner in ((box.left, RIGHT), (box.right, LEFT)):
+                canvas.add_arms(top, col, corner | DOWN, STYLE_ROUND)
+                canvas.add_arms(bottom, col, corner | UP, STYLE_ROUND)
+                for row in range(top + 1, bottom):
+                    if (row, col) not in covered and canvas.is_blank(row, col):
+                        canvas.add_arms(row, col, UP | DOWN, STYLE_ROUND)
+            if box.label:
+                canvas.put_text(top, box.label_col, box.label)
 
     # -- frames ------------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from nereid.model.sequence import (
 from nereid.render.errors import RenderError
 from nereid.render.options import RenderOptions
 from nereid.render.sequence_arrows import ArrowLook, arrow_look
+from nereid.render.sequence_boxes import BoxPlan, box_constraints, place_boxes, plan_boxes
 from nereid.render.sequence_heads import HeadShape, head_shape
 from nereid.render.text import text_width, wrap_text
 
@@ -180,10 +181,13 @@ class SequenceLayout:
     lifeline_top: int
     bottom: int  # last lifeline row
     width: int = 0
+    #: Participant boxes: their frames take the row above the heads and the row below
+    #: `bottom`.
+    boxes: list[BoxPlan] = field(default_factory=list)
 
     @property
     def height(self) -> int:
-        return self.bottom + 1
+        return self.bottom + (2 if self.boxes else 1)
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -206,14 +210,16 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
     """Place everything of `ast`; raises RenderError if it refers to unknown objects."""
     index_of = {pid: i for i, pid in enumerate(ast.participants)}
     heads = _heads(ast, options)
+    boxes = plan_boxes(ast, index_of)
     title_rows = 2 if ast.title else 0
+    head_top = title_rows + (1 if boxes else 0)
     head_height = max((h.shape.height for h in heads), default=0)
-    lifeline_top = title_rows + head_height
+    lifeline_top = head_top + head_height
     builder = _RowBuilder(ast, options, index_of, lifeline_top + 1)
     builder.run()
     layout = SequenceLayout(
         heads=heads,
-        head_top=title_rows,
+        head_top=head_top,
         head_height=head_height,
         title=ast.title,
         title_row=0,
@@ -223,6 +229,7 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
         activations=builder.activations,
         lifeline_top=lifeline_top - 1,
         bottom=builder.y,
+        boxes=boxes,
     )
     _place_columns(layout, options)
     return layout
@@ -466,6 +473,7 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
 
     for j in range(1, count):
         require(j - 1, j, heads[j - 1].shape.right + HEAD_GAP - heads[j].shape.left + 1)
+    box_constraints(layout.boxes, [head.shape for head in heads], require)
     for plan in layout.messages:
         if plan.is_self:
             reach = self_reach(plan.label_width)
@@ -500,6 +508,7 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
         _place_note(note, x)
     for bar in layout.activations:
         bar.x = x[bar.participant_index]
+    place_boxes(layout.boxes, [head.shape for head in heads], x)
     lifelines = sorted(set(x))
     for frame in layout.frames:
         if frame.depth == 0:
@@ -585,6 +594,8 @@ def _shift(layout: SequenceLayout) -> None:
         lo, hi = min(lo, note.left), max(hi, note.right)
     for frame in layout.frames:
         lo, hi = min(lo, frame.left), max(hi, frame.right)
+    for box in layout.boxes:
+        lo, hi = min(lo, box.left), max(hi, box.right)
     shift = -lo
     for head in layout.heads:
         head.x += shift
@@ -601,6 +612,9 @@ def _shift(layout: SequenceLayout) -> None:
             section.label_col += shift
     for bar in layout.activations:
         bar.x += shift
+    for box in layout.boxes:
+        box.left += shift
+        box.right += shift
     width = hi + shift + 1
     if layout.title:
         width = max(width, text_width(layout.title))

@@ -15,13 +15,6 @@ FILES = sorted(CORPUS.glob("flowchart-*.mmd")) if CORPUS.is_dir() else []
 
 #: The files we refuse, and the error kind each gets (anything else must import).
 REFUSED = {
-    "flowchart-067.mmd": "UnsupportedNodeAttribute",  # icon node
-    "flowchart-068.mmd": "UnsupportedNodeAttribute",  # image node
-    "flowchart-084.mmd": "UnsupportedSyntax",  # edge id e1@-->
-    "flowchart-085.mmd": "UnsupportedSyntax",
-    "flowchart-086.mmd": "UnsupportedSyntax",
-    "flowchart-087.mmd": "UnsupportedSyntax",
-    "flowchart-104.mmd": "UnsupportedSyntax",
     "flowchart-097.mmd": "SubgraphAsNode",  # edges to subgraphs
     "flowchart-098.mmd": "SubgraphAsNode",
     "flowchart-099.mmd": "SubgraphAsNode",

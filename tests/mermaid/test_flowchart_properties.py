@@ -33,6 +33,10 @@ def node_refs(draw: st.DrawFn) -> str:
     elif kind == 2:
         shape = draw(st.sampled_from(["doc", "cyl", "bolt", "nope", "circle"]))
         name += f'@{{ shape: {shape}, label: "{draw(LABEL_TEXT)}" }}'
+    elif kind == 3:
+        extra = draw(st.sampled_from(["", ", h: 60", ", form: square", ", w: 2", ", animate: x"]))
+        key = draw(st.sampled_from(["icon", "img"]))
+        name += f'@{{ {key}: "{draw(LABEL_TEXT)}"{extra} }}'
     if draw(st.integers(0, 4)) == 0:
         name += ":::" + draw(st.sampled_from(["hot", "cold-1"]))
     return name
@@ -41,6 +45,8 @@ def node_refs(draw: st.DrawFn) -> str:
 @st.composite
 def links(draw: st.DrawFn) -> str:
     link = draw(LINKS)
+    if draw(st.integers(0, 3)) == 0:
+        link = draw(st.sampled_from(["e1@", "e2@", "a@", "9@"])) + link
     form = draw(st.integers(0, 3))
     if form == 1:
         return f"{link}|{draw(LABEL_TEXT)}|"
@@ -70,6 +76,13 @@ def statements(draw: st.DrawFn) -> str:
         return f"subgraph {draw(st.sampled_from(['s1', 's2', 'g']))}{title}"
     if kind == 6:
         return draw(st.sampled_from(["end", "direction LR", "direction XX"]))
+    if kind == 7 and draw(st.booleans()):
+        return draw(
+            st.sampled_from(
+                ["e1@{ animate: true }", "e2@{ curve: linear, animation: fast }",
+                 "e1@{ color: red }", "class e1 hot", "class e2,a cold-1"]
+            )
+        )  # fmt: skip
     groups = [" & ".join(draw(st.lists(node_refs(), min_size=1, max_size=2)))]
     for _ in range(draw(st.integers(0, 2))):
         groups.append(draw(links()))
@@ -108,10 +121,16 @@ def valid_diagrams(draw: st.DrawFn) -> str:
     lines = [draw(st.sampled_from(["flowchart", "flowchart LR", "graph BT"]))]
     lines += ["classDef hot fill:#f00", "classDef cold-1 stroke:#00f"][: draw(st.integers(0, 2))]
     for name in names:
-        shape = draw(st.sampled_from(sorted(BRACKET_SHAPES) + ["", "doc", "bolt", "db"]))
+        shape = draw(
+            st.sampled_from(sorted(BRACKET_SHAPES) + ["", "doc", "bolt", "db", "icon", "img"])
+        )
         if shape in BRACKET_SHAPES:
             opener, closer = BRACKET_SHAPES[shape]
             lines.append(f"{name}{opener}{_label(draw)}{closer}")
+        elif shape in ("icon", "img"):
+            extra = draw(st.sampled_from(["", ", pos: 't'", ", h: 60"]))
+            label = ", label: " + _label(draw) if draw(st.booleans()) else ""
+            lines.append(f'{name}@{{ {shape}: "fa:x"{extra}{label} }}')
         elif shape:
             lines.append(f"{name}@{{ shape: {shape}, label: {_label(draw)} }}")
         else:
@@ -119,6 +138,7 @@ def valid_diagrams(draw: st.DrawFn) -> str:
     depth = 0
     subgraphs = 0
     edges = 0
+    edge_ids: list[str] = []
     for _ in range(draw(st.integers(0, 10))):
         kind = draw(st.integers(0, 7))
         if kind == 0:
@@ -155,11 +175,20 @@ def valid_diagrams(draw: st.DrawFn) -> str:
                         opening, closing = body[0] * 2, body
                     link = f"{head}{opening} {_label(draw)} {closing}"
                 targets = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2))
+                if width == 1 and len(targets) == 1 and draw(st.booleans()):
+                    edge_ids.append(f"ed{len(edge_ids)}")
+                    link = f"{edge_ids[-1]}@{link}"
                 edges += width * len(targets)
                 width = len(targets)
                 parts += [link, " & ".join(targets)]
             lines.append(" ".join(parts))
     lines += ["end"] * depth
+    for edge_id in edge_ids:
+        attrs = draw(st.sampled_from(["", "animate: true", "curve: linear, animation: fast"]))
+        if attrs:
+            lines.append(f"{edge_id}@{{ {attrs} }}")
+        if draw(st.booleans()):
+            lines.append(f"class {edge_id} {draw(st.sampled_from(['hot', 'x']))}")
     if edges:
         lines.append(f"linkStyle {draw(st.integers(0, edges - 1))} stroke:red")
         lines.append("linkStyle default color:blue")

@@ -156,8 +156,8 @@ def test_keyword_named_nodes_round_trip() -> None:
 @pytest.mark.parametrize(
     ("text", "kind", "line", "fragment"),
     [
-        ("flowchart\nA e1@--> B", "UnsupportedSyntax", 2, "edge ids"),
-        ("flowchart\nA@{ icon: 'fa:user' }", "UnsupportedNodeAttribute", 2, "icon"),
+        ("flowchart\nA & C e1@--> B", "InvalidEdgeId", 2, "one edge"),
+        ("flowchart\nA@{ icon: 'fa:user', size: 3 }", "UnsupportedNodeAttribute", 2, "size"),
         ("flowchart\nA@{ shape: blob }", "UnknownShape", 2, "blob"),
         ("flowchart\nsubgraph S\na\nend\nS --> a", "SubgraphAsNode", 5, "subgraph"),
         ("flowchart\nS --> a\nsubgraph S\nend", "SubgraphAsNode", 3, "subgraph"),

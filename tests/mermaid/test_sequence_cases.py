@@ -391,7 +391,6 @@ def test_title_and_all_block_kinds() -> None:
 @pytest.mark.parametrize(
     ("line", "construct"),
     [
-        ("box Purple Group", "box"),
         ("create participant C", "create"),
         ("destroy A", "destroy"),
         ('properties A: {"x": "y"}', "properties"),

@@ -90,6 +90,16 @@ def diagram(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         lines.append(draw(st.sampled_from(["autonumber", "autonumber 5", "autonumber 3 2"])))
     declared = draw(st.lists(names, max_size=4))
+    unique = list(dict.fromkeys(declared))
+    boxed = draw(st.integers(0, len(unique)))
+    split = draw(st.integers(0, boxed))
+    for group in (unique[:split], unique[split:boxed]):
+        if group:
+            header = draw(
+                st.sampled_from(["", " Purple Alice & John", " Another Group", " aqua",
+                                 " rgb(1, 2, 3) Team", " transparent"])
+            )  # fmt: skip
+            lines += [f"box{header}", *(f"participant {name}" for name in group), "end"]
     for name in declared:
         keyword = draw(st.sampled_from(["participant", "actor"]))
         meta = draw(st.sampled_from(["", '@{ "type": "database" }', '@{ "alias": "Al" }']))

@@ -75,6 +75,25 @@ CASES: dict[str, tuple[str | FlowchartAst, RenderOptions]] = {
         """,
         RenderOptions(),
     ),
+    "v11-icons": (
+        """
+        flowchart LR
+            u@{ icon: "fa:user", form: "square", label: "User", pos: "t", h: 60 }
+            p@{ img: "https://example.org/a.png", label: "Photo", h: 40 }
+            u e1@--> p
+            p e2@-.->|shows| s[Screen]
+            e1@{ animate: true }
+            e2@{ curve: linear }
+        """,
+        RenderOptions(),
+    ),
+    "v11-icons-ascii": (
+        """
+        flowchart TD
+            u@{ icon: "fa:user", label: "User" } e1@--> p@{ img: "a.png" }
+        """,
+        RenderOptions(ascii=True),
+    ),
     "subgraphs": (
         """
         flowchart TD

@@ -16,7 +16,8 @@ from nereid.model.refs import FLOW_EDGE, FLOW_NODE, FLOW_SUBGRAPH, ObjectRef
 from nereid.render import Rendered, RenderOptions, render_flowchart, slice_cells
 
 SHAPES = ["rect", "round", "stadium", "diamond", "hexagon", "circle", "subroutine",
-          "cylindrical", "parallelogram", "trapezoid_alt", "asymmetric", "double_circle"]  # fmt: skip
+          "cylindrical", "parallelogram", "trapezoid_alt", "asymmetric", "double_circle",
+          "icon", "image", "doc"]  # fmt: skip
 HEAD_GLYPHS = set("▶◀▲▼○✕")
 LABELS = ["go", "yes", "no", "a longer edge label", "x"]
 

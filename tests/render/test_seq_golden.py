@@ -18,6 +18,43 @@ GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("NEREID_UPDATE_GOLDEN") == "1"
 
 CASES: dict[str, tuple[str, RenderOptions]] = {
+    "boxes": (
+        """
+        sequenceDiagram
+            title Boxes
+            participant X
+            box Aqua A long box label
+            participant A
+            end
+            box B
+            actor Bo
+            participant C
+            end
+            X->>A: hello there
+            A->>Bo: hi
+            Bo->>Bo: self
+            loop every
+            C-->>X: back
+            end
+            Note over A,C: a note
+        """,
+        RenderOptions(),
+    ),
+    "boxes-ascii": (
+        """
+        sequenceDiagram
+            box Purple Alice & John
+            participant A
+            participant J
+            end
+            box Another Group
+            participant B
+            end
+            A->>J: Hello John
+            J->>B: Hello Bob, how are you today?
+        """,
+        RenderOptions(ascii=True),
+    ),
     "basic": (
         """
         sequenceDiagram

@@ -13,6 +13,7 @@ from nereid.model.sequence import (
     ARROW_KINDS,
     SeqAutonumber,
     SeqBlock,
+    SeqBox,
     SeqMessage,
     SeqNote,
     SeqParticipant,
@@ -21,6 +22,7 @@ from nereid.model.sequence import (
 )
 from nereid.render import Rendered, RenderOptions, render_sequence, slice_cells, text_width
 from nereid.render.sequence_arrows import arrow_look
+from nereid.render.sequence_layout import layout_sequence
 
 DIAGRAM = "d-seq"
 FRAME_CHARS = "─│┌┐└┘├┤┬┴┼╭╮╰╯║═╤◁ "
@@ -173,7 +175,35 @@ def sequences(draw: st.DrawFn) -> SequenceAst:
         notes=tuple(notes),
         blocks=tuple(blocks),
         autonumber=autonumber,
+        boxes=_boxes(draw, pids),
     )
+
+
+def _boxes(draw: st.DrawFn, pids: list[str]) -> tuple[SeqBox, ...]:
+    """Participant boxes over consecutive runs of participants (often none)."""
+    boxes = []
+    start = 0
+    while start < len(pids) and draw(st.integers(0, 2)) == 0:
+        start += draw(st.integers(0, 1))
+        stop = min(len(pids), start + draw(st.integers(1, 2)))
+        if start < stop:
+            label = draw(st.sampled_from((None, "G", "a rather long box label")))
+            boxes.append(SeqBox(participant_ids=tuple(pids[start:stop]), label=label))
+        start = stop
+    return tuple(boxes)
+
+
+def _box_cells(ast: SequenceAst) -> set[tuple[int, int]]:
+    """Cells of participant box frames and labels: drawn but owned by no object."""
+    layout = layout_sequence(ast, RenderOptions(max_label_width=16))
+    top, bottom = layout.head_top - 1, layout.bottom + 1
+    cells: set[tuple[int, int]] = set()
+    for box in layout.boxes:
+        for col in range(box.left, box.right + 1):
+            cells.update({(top, col), (bottom, col)})
+        for row in range(top, bottom + 1):
+            cells.update({(row, box.left), (row, box.right)})
+    return cells
 
 
 def _all_sections_filled(block: SeqBlock) -> bool:
@@ -327,6 +357,7 @@ def test_spans_cover_exactly_the_drawn_cells(ast: SequenceAst) -> None:
             for span in spans:
                 assert slice_cells(rendered.lines[span.row], span.col_start, span.col_start).strip()
                 assert slice_cells(rendered.lines[span.row], span.col_end, span.col_end).strip()
+    covered |= _box_cells(ast)
     for row, line in enumerate(rendered.lines):
         col = 0
         for ch in line:

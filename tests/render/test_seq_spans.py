@@ -6,8 +6,8 @@ import pytest
 
 from nereid.mermaid import parse_sequence
 from nereid.model.refs import ObjectRef
-from nereid.model.sequence import SeqMessage, SeqParticipant, SequenceAst
-from nereid.render import Rendered, RenderError, render_sequence, slice_cells
+from nereid.model.sequence import SeqBox, SeqMessage, SeqParticipant, SequenceAst
+from nereid.render import Rendered, RenderError, RenderOptions, render_sequence, slice_cells
 
 SOURCE = """sequenceDiagram
 participant A
@@ -127,3 +127,16 @@ def test_unknown_participant_is_an_error() -> None:
 
 def test_empty_diagram_renders_nothing() -> None:
     assert render_sequence(SequenceAst(), "d").text == ""
+
+
+def test_a_box_naming_a_removed_participant_still_draws() -> None:
+    ast = SequenceAst(
+        participants={"p:A": SeqParticipant(mermaid_name="A")},
+        boxes=(
+            SeqBox(participant_ids=("p:A", "p:gone"), label="G"),
+            SeqBox(participant_ids=("p:x",)),
+        ),
+    )
+    lines = render_sequence(ast, "d", RenderOptions()).lines
+    assert lines[0].startswith("╭─ G ")
+    assert lines[-1].startswith("╰") and lines[-1].endswith("╯")

@@ -84,6 +84,9 @@ _STYLES: Final[dict[str, ShapeStyle]] = {
     "brace-r": ShapeStyle(right="}"),
     "braces": ShapeStyle(left="{", right="}"),
     "text": ShapeStyle(frameless=True),
+    # v11 attribute shapes: the picture itself cannot be drawn, a corner glyph says which kind.
+    "icon": ShapeStyle(line=STYLE_ROUND, corners=("⌂", "╮", "╰", "╯")),
+    "image": ShapeStyle(corners=("▣", "┐", "└", "┘")),
 }
 
 _ASCII_MARKERS: Final = {
@@ -104,6 +107,8 @@ _ASCII_MARKERS: Final = {
     "┐": "+",
     "└": "+",
     "┘": "+",
+    "⌂": "*",
+    "▣": "#",
 }
 
 
