@@ -25,6 +25,7 @@ __all__ = ["decode_arguments", "encode_result", "result_text"]
 ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
 
 _ENCODER: Final = msgspec.json.Encoder(order="sorted")
+_PLAIN_ENCODER: Final = msgspec.json.Encoder()
 
 
 def decode_arguments(
@@ -53,12 +54,16 @@ def result_text(result: msgspec.Struct) -> str:
 
 
 def encode_result(result: msgspec.Struct) -> dict[str, Any]:
-    """The `tools/call` result (wire form) for a handler's result Struct."""
+    """The `tools/call` result (wire form) for a handler's result Struct.
+
+    The Struct is converted once (keys sorted at every level); the text item encodes
+    that same tree, whose dicts are already in sorted order.
+    """
     structured = msgspec.to_builtins(result, order="sorted")
     if not isinstance(structured, dict):
         raise TypeError(f"tool result {type(result).__name__} does not encode as a JSON object")
     return {
-        "content": [{"type": "text", "text": result_text(result)}],
+        "content": [{"type": "text", "text": _PLAIN_ENCODER.encode(structured).decode("utf-8")}],
         "structuredContent": structured,
         "isError": False,
     }

@@ -34,6 +34,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from .endpoint import McpEndpoint
+from .heap import settle_heap
 
 __all__ = [
     "DEFAULT_HOST",
@@ -219,6 +220,7 @@ async def serve_http(
             if not binds:
                 raise OSError(f"hypercorn bound no socket for {config.bind[0]}")
             url = f"{binds[0]}{path}"
+            settle_heap()
             log.info("MCP listening on %s", url)
             task_status.started(url)
             await trio.sleep_forever()

@@ -14,6 +14,7 @@ from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
 
 from .endpoint import McpEndpoint
+from .heap import settle_heap
 
 __all__ = ["serve_stdio", "serve_streams"]
 
@@ -41,5 +42,6 @@ async def serve_stdio(endpoint: McpEndpoint) -> None:
 
     Returns normally at end of input (exit status 0); cancel to stop early.
     """
+    settle_heap()
     async with stdio_server() as (read_stream, write_stream):
         await serve_streams(endpoint, read_stream, write_stream)

@@ -1,18 +1,39 @@
-"""Helpers shared by benchmark cases: timing (best/median of N runs) and ratio tables.
+"""Helpers shared by benchmark cases: timing (best/median of N runs), ratio tables, corpus.
 
 Time a workload with `time_sync` / `time_async` (each run calls it `inner`
 times, and the figure is per call), then `print_table` with a baseline
 measured in the same run, so ratios compare like with like on this machine.
+
+The render and mermaid cases read the shared generated corpus (`shared/bench/gen_corpus.py`):
+`open_corpus` gives its directory, generating it into a temporary one unless given.
 """
 
 from __future__ import annotations
 
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["Timing", "print_table", "ratio", "time_async", "time_sync"]
+__all__ = [
+    "GEN_CORPUS",
+    "Timing",
+    "corpus_files",
+    "generate_corpus",
+    "open_corpus",
+    "print_table",
+    "ratio",
+    "time_async",
+    "time_sync",
+]
+
+GEN_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "gen_corpus.py"
+"""The shared corpus generator (`python gen_corpus.py DIR` writes flow-*.mmd, seq-*.mmd)."""
 
 
 @dataclass(frozen=True)
@@ -78,3 +99,28 @@ def print_table(title: str, rows: list[tuple[str, Timing]], *, baseline: str) ->
             f"{_format_ms(timing.median_ms):>10}  {ratio(timing, base):>6.2f}"
         )
     print(f"  (ratio = median / median of {baseline!r}; {base.runs} runs each)")
+
+
+def generate_corpus(directory: Path) -> None:
+    """Write the shared corpus into `directory` with `GEN_CORPUS`."""
+    if not GEN_CORPUS.exists():
+        raise SystemExit(f"corpus generator not found: {GEN_CORPUS} (pass --corpus DIR)")
+    subprocess.run([sys.executable, str(GEN_CORPUS), str(directory)], check=True)
+
+
+@contextmanager
+def open_corpus(given: Path | None) -> Iterator[Path]:
+    """The corpus directory: `given` (which must be a directory), else a fresh temporary one."""
+    if given is not None:
+        if not given.is_dir():
+            raise SystemExit(f"--corpus {given}: not a directory")
+        yield given
+        return
+    with tempfile.TemporaryDirectory(prefix="nereid-bench-") as tmp:
+        generate_corpus(Path(tmp))
+        yield Path(tmp)
+
+
+def corpus_files(corpus: Path) -> list[Path]:
+    """The corpus's flowcharts then sequences, each sorted by name."""
+    return sorted(corpus.glob("flow-*.mmd")) + sorted(corpus.glob("seq-*.mmd"))

@@ -1,37 +1,51 @@
 """Latency of MCP tool calls over Streamable HTTP, with 1 and 8 concurrent agents.
 
-The server runs in a child process (as for real agents), the agents in this one:
-each agent is its own MCP session (`mcp.Client` over HTTP) calling one tool in a
-loop; every call's round trip is timed. Reported per workload and agent count:
-p50 / p99 / mean latency, total calls per second, and the server process's CPU
-time per call (Linux `/proc`; the rest of a round trip is the client's CPU and
-the wait between the two processes).
+Every party runs in its own process, as with real agents: the server (a demo session served
+by `serve_http`) in one, each agent (its own MCP session, `mcp.Client` over HTTP) in another. On a machine with 2+ CPUs the server is pinned to CPU 0 and the
+agents to the others, so the clients' CPU never starves the server (`--no-pin` turns that off).
 
-`nereid.ping` (no actor work) is the floor: the cost of HTTP + MCP + the tool
-framework alone. Real tools join with one line in `WORKLOADS`; a workload whose
-tool the server does not serve is reported as skipped. The server uses the
-session from `nereid.commands.session.open_mcp_session(demo=True)` when that
-exists, else an empty runtime with the diagnostic tools only.
+Two latencies are taken for every timed call:
+
+- **server**: the time the server spends on the HTTP request (ASGI app entry to response
+  sent: transport guards, SDK session routing, the tool, encoding) — Nereid's side, and what
+  the targets are judged on;
+- **round trip**: what the agent waits for, including its own SDK client work (pydantic
+  models, output-schema validation) and the hop between processes.
+
+Agents first set up and warm up every tool (untimed). Then, per agent count, the tools take
+turns in short rounds (`--rounds`, the order rotating): in a round every agent calls one tool
+in a loop. Background load on the machine thus falls on every tool alike, and the ratios to
+the floor compare like with like. The server's samples are reset at the start of each round,
+so they hold timed calls only.
+
+`nereid.ping` (no actor work) is the floor: HTTP + MCP SDK + the tool framework alone.
+Targets: a read tool's server p50 <= 1.2x the floor's, `diagram.apply_ops` <= 1.5x, and every
+workload's p99 <= 3x its own p50. Exit status 1 if one is missed.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import gc
+import json
 import os
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import IO, Any
 
 import trio
 
 DESCRIPTION = "MCP over Streamable HTTP: p50/p99 tool-call latency, 1 and 8 agents"
+
+#: Server p50 over the floor's (`nereid.ping`) p50, per tool; p99 over p50 for every tool.
+FLOOR_TARGET = {"diagram.stat": 1.2, "diagram.apply_ops": 1.5}
+TAIL_TARGET = 3.0
+FLOOR = "nereid.ping"
 
 
 @dataclass(frozen=True)
@@ -80,37 +94,77 @@ def _next_apply(arguments: dict[str, Any], reply: dict[str, Any]) -> dict[str, A
     return {**arguments, "base_rev": rev, "ops": ops}
 
 
-WORKLOADS: list[Workload] = [
-    Workload("nereid.ping", lambda agent, run: {}),
-    # A read: the demo's order flowchart (snapshot from its actor + the read context).
-    Workload("diagram.stat", lambda agent, run: {"diagram_id": "order-flow"}),
-    # A real write: one op, a new rev every call (in-memory demo session: no disk I/O).
-    Workload(
-        "diagram.apply_ops",
-        _apply_arguments,
-        setup=_create_bench_diagram,
-        follow=_next_apply,
-    ),
-]
+WORKLOADS: dict[str, Workload] = {
+    workload.tool: workload
+    for workload in [
+        Workload(FLOOR, lambda agent, run: {}),
+        # A read: the demo's order flowchart (snapshot from its actor + the read context).
+        Workload("diagram.stat", lambda agent, run: {"diagram_id": "order-flow"}),
+        # A real write: one op, a new rev every call (in-memory demo session: no disk I/O).
+        Workload(
+            "diagram.apply_ops", _apply_arguments, setup=_create_bench_diagram, follow=_next_apply
+        ),
+    ]
+}
+
+
+# -- figures -------------------------------------------------------------------------------
+
+
+def _p99(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=100, method="inclusive")[98]
 
 
 @dataclass(frozen=True)
 class Result:
+    """One workload at one agent count: both latencies (ms) and the server's CPU."""
+
     workload: str
     agents: int
-    latencies_ms: list[float]
+    round_trip_ms: list[float]
+    server_ms: list[float]
+    solo_ms: list[float]
+    gc_pauses_ms: list[float]
     wall_s: float
     server_cpu_s: float | None
 
-    def row(self) -> str:
-        lat = sorted(self.latencies_ms)
-        p99 = statistics.quantiles(lat, n=100)[98] if len(lat) >= 2 else lat[0]
-        cpu = "n/a" if self.server_cpu_s is None else f"{self.server_cpu_s * 1000 / len(lat):.3f}"
+    @property
+    def server_p50(self) -> float:
+        return statistics.median(self.server_ms)
+
+    @property
+    def server_p99(self) -> float:
+        return _p99(self.server_ms)
+
+    def row(self, floor: Result | None) -> str:
+        trip = self.round_trip_ms
+        calls = len(trip)
+        cpu = "n/a" if self.server_cpu_s is None else f"{self.server_cpu_s * 1000 / calls:.3f}"
+        vs_floor = "-" if floor is None else f"{self.server_p50 / floor.server_p50:.2f}x"
+        solo = f"{_p99(self.solo_ms):.3f}" if len(self.solo_ms) >= 2 else "-"
         return (
-            f"  {self.workload:<20} {self.agents:>6} {statistics.median(lat):>9.3f} "
-            f"{p99:>9.3f} {statistics.fmean(lat):>9.3f} {len(lat) / self.wall_s:>10.0f} "
-            f"{cpu:>10}"
+            f"  {self.workload:<18} {self.agents:>3} {self.server_p50:>8.3f} "
+            f"{self.server_p99:>8.3f} {self.server_p99 / self.server_p50:>6.1f} {vs_floor:>7} "
+            f"{solo:>8} {len(self.solo_ms) * 100 / calls:>5.0f}% "
+            f"{statistics.median(trip):>8.3f} {_p99(trip):>8.3f} "
+            f"{calls / self.wall_s:>7.0f} {cpu:>7} {len(self.gc_pauses_ms):>5} "
+            f"{max(self.gc_pauses_ms, default=0.0):>6.2f}"
         )
+
+    def misses(self, floor: Result | None) -> list[str]:
+        """The targets this result misses, as sentences."""
+        missed = []
+        tail = self.server_p99 / self.server_p50
+        if tail > TAIL_TARGET:
+            missed.append(f"{self.workload} x{self.agents}: p99 {tail:.1f}x p50 > {TAIL_TARGET}x")
+        limit = FLOOR_TARGET.get(self.workload)
+        if limit is not None and floor is not None:
+            over = self.server_p50 / floor.server_p50
+            if over > limit:
+                missed.append(
+                    f"{self.workload} x{self.agents}: p50 {over:.2f}x the floor > {limit}x"
+                )
+        return missed
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -123,131 +177,375 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-# -- server (child process) -------------------------------------------------------
+def _pin(cpus: set[int] | None) -> None:
+    if cpus is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cpus)
 
 
-@asynccontextmanager
-async def _session_parts() -> AsyncIterator[Any]:
-    from nereid.actors import open_runtime
-    from nereid.mcp import EndpointParts, ToolTable
+def _cpu_split(pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """(server CPUs, agent CPUs): CPU 0 for the server, the rest for the agents."""
+    available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if not pin or len(available) < 2:
+        return None, None
+    return {available[0]}, set(available[1:])
 
-    try:
-        module = importlib.import_module("nereid.commands.session")
-        opener = getattr(module, "open_mcp_session", None)
-    except ModuleNotFoundError:
-        opener = None
-    if opener is not None:
-        async with opener(None, demo=True, durable_writes=False) as parts:
-            yield parts
+
+# -- server (child process) ----------------------------------------------------------------
+
+
+class ServerClock:
+    """Times every `tools/call` POST of the ASGI app `serve_http` builds, and GC pauses."""
+
+    def __init__(self) -> None:
+        self.samples_ms: list[float] = []
+        self.solo_ms: list[float] = []
+        self.gc_pauses_ms: list[float] = []
+        self.in_flight = 0
+        self.idle = trio.Event()  # set while no POST is in flight
+        self.idle.set()
+        self._gc_start = 0.0
+
+    def reset(self) -> None:
+        self.samples_ms.clear()
+        self.solo_ms.clear()
+        self.gc_pauses_ms.clear()
+
+    def report(self) -> dict[str, Any]:
+        return {"samples": self.samples_ms, "solo": self.solo_ms, "gc_pauses": self.gc_pauses_ms}
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.gc_pauses_ms.append((time.perf_counter() - self._gc_start) * 1000.0)
+
+    def install(self) -> None:
+        from nereid.mcp import http
+
+        original = http.HttpGuard.__call__
+        clock = self
+        gc.callbacks.append(self._on_gc)
+
+        async def timed(guard: Any, scope: Any, receive: Any, send: Any) -> None:
+            if scope.get("method") != "POST":
+                await original(guard, scope, receive, send)
+                return
+            start = time.perf_counter()
+            alone = clock.in_flight == 0
+            if alone:
+                clock.idle = trio.Event()
+            clock.in_flight += 1
+            is_call = False
+
+            async def peek() -> Any:
+                nonlocal is_call
+                message = await receive()
+                is_call = is_call or b'"tools/call"' in message.get("body", b"")
+                return message
+
+            try:
+                await original(guard, scope, peek, send)
+            finally:
+                clock.in_flight -= 1
+                if clock.in_flight == 0:
+                    clock.idle.set()
+            if is_call:
+                elapsed = (time.perf_counter() - start) * 1000.0
+                clock.samples_ms.append(elapsed)
+                if alone:
+                    clock.solo_ms.append(elapsed)
+
+        http.HttpGuard.__call__ = timed  # type: ignore[method-assign,assignment]
+
+
+def _serve(profile: str | None) -> None:
+    """Run the server; with `profile`, under cProfile, its stats written there at exit."""
+    if profile is None:
+        trio.run(_serve_forever)
         return
-    async with open_runtime() as runtime:
-        yield EndpointParts(runtime=runtime, tools=ToolTable())
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        trio.run(_serve_forever)
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)
 
 
 async def _serve_forever() -> None:
+    from nereid.commands.session import open_mcp_session
     from nereid.mcp import McpEndpoint, ToolTable, serve_http
     from nereid.mcp.diagnostics import diagnostic_tools
 
-    async with _session_parts() as parts:
+    clock = ServerClock()
+    clock.install()
+    async with open_mcp_session(None, demo=True, durable_writes=False) as parts:
         tools = ToolTable([*parts.tools, *diagnostic_tools()])
         endpoint = McpEndpoint(parts.runtime, tools, resources=parts.resources, hooks=parts.hooks)
         async with trio.open_nursery() as nursery:
             url = await nursery.start(partial(serve_http, endpoint, port=0))
             print(url, flush=True)
+            # Commands on stdin: `reset` clears the samples, `dump` prints them (JSON).
+            while line := await trio.to_thread.run_sync(sys.stdin.readline):
+                if line.strip() == "reset":
+                    clock.reset()
+                    print("ok", flush=True)
+                elif line.strip() == "dump":
+                    # An agent has its reply a moment before its request's timing is noted.
+                    await clock.idle.wait()
+                    print(json.dumps(clock.report()), flush=True)
+            nursery.cancel_scope.cancel()
 
 
-# -- agents (this process) ----------------------------------------------------------
+# -- agents (one child process each) -------------------------------------------------------
 
 
-async def _agent(
-    url: str, workload: Workload, agent: int, run: int, calls: int, warmup: int, out: list[float]
-) -> None:
+async def _agent(url: str, tools: list[str], agent: int, run: int, warmup: int) -> None:
+    """One MCP session: set up and warm up every tool, say `ready`, then serve commands.
+
+    `go TOOL N` times N calls of TOOL and prints their latencies (JSON); end of input ends
+    the session.
+    """
     from mcp import Client
 
     async with Client(url) as client:
-        if workload.setup is not None:
-            await workload.setup(client, agent, run)
-        arguments = workload.arguments(agent, run)
+        arguments: dict[str, dict[str, Any]] = {}
 
-        async def once() -> None:
-            nonlocal arguments
-            result = await client.call_tool(workload.tool, arguments)
+        async def once(tool: str) -> None:
+            workload = WORKLOADS[tool]
+            result = await client.call_tool(tool, arguments[tool])
+            if result.is_error:
+                raise RuntimeError(f"{tool} failed: {result}")
             if workload.follow is not None:
                 assert result.structured_content is not None, result
-                arguments = workload.follow(arguments, result.structured_content)
+                arguments[tool] = workload.follow(arguments[tool], result.structured_content)
 
-        for _ in range(warmup):
-            await once()
-        for _ in range(calls):
-            start = time.perf_counter()
-            await once()
-            out.append((time.perf_counter() - start) * 1000.0)
-
-
-async def _served_tools(url: str) -> set[str]:
-    from mcp import Client
-
-    async with Client(url) as client:
-        return {tool.name for tool in (await client.list_tools()).tools}
-
-
-async def _measure(
-    url: str, agent_counts: list[int], calls: int, warmup: int, server_pid: int
-) -> list[Result]:
-    served = await _served_tools(url)
-    results: list[Result] = []
-    run = 0
-    for workload in WORKLOADS:
-        if workload.tool not in served:
-            print(f"  {workload.tool:<20} skipped (not served by this build)")
-            continue
-        for agents in agent_counts:
+        for tool in tools:
+            workload = WORKLOADS[tool]
+            if workload.setup is not None:
+                await workload.setup(client, agent, run)
+            arguments[tool] = workload.arguments(agent, run)
+            for _ in range(warmup):
+                await once(tool)
+        print("ready", flush=True)
+        while command := (await trio.to_thread.run_sync(sys.stdin.readline)).split():
+            _, tool, count = command
             latencies: list[float] = []
-            cpu_before = _cpu_seconds(server_pid)
-            start = time.perf_counter()
-            run += 1
-            async with trio.open_nursery() as nursery:
-                for agent in range(agents):
-                    nursery.start_soon(_agent, url, workload, agent, run, calls, warmup, latencies)
-            wall = time.perf_counter() - start
-            cpu_after = _cpu_seconds(server_pid)
-            cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-            # The server's CPU also covers session setup and warm-up calls: spread it
-            # over the timed calls only as an upper bound.
-            results.append(Result(workload.tool, agents, latencies, wall, cpu))
-    return results
+            for _ in range(int(count)):
+                start = time.perf_counter()
+                await once(tool)
+                latencies.append((time.perf_counter() - start) * 1000.0)
+            print(json.dumps(latencies), flush=True)
+
+
+# -- the conductor (this process) ----------------------------------------------------------
+
+
+def _pipes(child: subprocess.Popen[str]) -> tuple[IO[str], IO[str]]:
+    assert child.stdin is not None and child.stdout is not None
+    return child.stdin, child.stdout
+
+
+def _tell(child: subprocess.Popen[str], command: str) -> None:
+    stdin = _pipes(child)[0]
+    stdin.write(command + "\n")
+    stdin.flush()
+
+
+def _ask(child: subprocess.Popen[str], command: str) -> str:
+    _tell(child, command)
+    return _pipes(child)[1].readline()
+
+
+def _spawn(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, sys.argv[0], "mcp", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+@dataclass
+class _Tally:
+    """One tool's samples at one agent count, gathered over the rounds."""
+
+    round_trip_ms: list[float]
+    server_ms: list[float]
+    solo_ms: list[float]
+    gc_pauses_ms: list[float]
+    wall_s: float = 0.0
+    server_cpu_s: float | None = 0.0
+
+
+def _round(
+    server: subprocess.Popen[str], agents: list[subprocess.Popen[str]], tool: str, calls: int
+) -> tuple[list[float], dict[str, Any], float, float | None]:
+    """Every agent makes `calls` timed calls of `tool` at once; both sides' samples."""
+    if _ask(server, "reset").strip() != "ok":
+        raise RuntimeError("server did not reset its clock")
+    cpu_before = _cpu_seconds(server.pid)
+    start = time.perf_counter()
+    for agent in agents:
+        _tell(agent, f"go {tool} {calls}")
+    round_trip: list[float] = []
+    for agent in agents:
+        round_trip.extend(json.loads(_pipes(agent)[1].readline()))
+    wall = time.perf_counter() - start
+    cpu_after = _cpu_seconds(server.pid)
+    report = json.loads(_ask(server, "dump"))
+    if len(report["samples"]) != len(round_trip):
+        raise RuntimeError(f"server timed {len(report['samples'])} calls, agents {len(round_trip)}")
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return round_trip, report, wall, cpu
+
+
+def _measure(
+    server: subprocess.Popen[str],
+    url: str,
+    tools: list[str],
+    agent_count: int,
+    options: argparse.Namespace,
+    agent_cpus: set[int] | None,
+) -> list[Result]:
+    """All `tools` at one agent count, interleaved round by round (so background load on the
+    machine falls on every tool alike), the tool order rotating each round."""
+    pin = [] if agent_cpus is None else ["--cpus", ",".join(map(str, sorted(agent_cpus)))]
+    agents = [
+        _spawn(
+            ["--agent", url, ",".join(tools), str(agent), str(agent_count), str(options.warmup)]
+            + pin
+        )
+        for agent in range(agent_count)
+    ]
+    tallies = {tool: _Tally([], [], [], []) for tool in tools}
+    calls = max(1, options.calls // (agent_count * options.rounds))
+    try:
+        for agent in agents:
+            if _pipes(agent)[1].readline().strip() != "ready":
+                raise RuntimeError("an agent did not get ready")
+        for number in range(options.rounds):
+            for tool in tools[number % len(tools) :] + tools[: number % len(tools)]:
+                round_trip, report, wall, cpu = _round(server, agents, tool, calls)
+                tally = tallies[tool]
+                tally.round_trip_ms.extend(round_trip)
+                tally.server_ms.extend(report["samples"])
+                tally.solo_ms.extend(report["solo"])
+                tally.gc_pauses_ms.extend(report["gc_pauses"])
+                tally.wall_s += wall
+                tally.server_cpu_s = (
+                    None if cpu is None or tally.server_cpu_s is None else tally.server_cpu_s + cpu
+                )
+    finally:
+        for agent in agents:
+            if agent.stdin is not None:
+                agent.stdin.close()
+        for agent in agents:
+            agent.wait(timeout=30)
+    return [
+        Result(
+            tool,
+            agent_count,
+            tally.round_trip_ms,
+            tally.server_ms,
+            tally.solo_ms,
+            tally.gc_pauses_ms,
+            tally.wall_s,
+            tally.server_cpu_s,
+        )
+        for tool, tally in tallies.items()
+    ]
+
+
+def _conduct(options: argparse.Namespace) -> int:
+    server_cpus, agent_cpus = _cpu_split(options.pin)
+    agent_counts = [int(n) for n in options.agents.split(",")]
+    tools = options.tools.split(",")
+    server = _spawn(
+        ["--serve"] + ([] if options.profile is None else ["--profile", options.profile])
+    )
+    if server_cpus is not None:
+        os.sched_setaffinity(server.pid, server_cpus)
+    try:
+        url = _pipes(server)[1].readline().strip()
+        if not url.startswith("http://"):
+            print(f"server did not start (got {url!r})", file=sys.stderr)
+            return 1
+        placement = (
+            f"server on CPU {sorted(server_cpus)}, agents on CPUs {sorted(agent_cpus or ())}"
+            if server_cpus is not None
+            else "processes not pinned"
+        )
+        load = " ".join(f"{n:.2f}" for n in os.getloadavg())
+        print(
+            f"server {url}; load average {load}; {options.calls} timed calls per workload "
+            f"in {options.rounds} interleaved rounds, after {options.warmup} warm-up calls "
+            f"per agent and tool; {placement}"
+        )
+        print(
+            f"  {'tool':<18} {'ag':>3} {'srv p50':>8} {'srv p99':>8} {'p99/50':>6} "
+            f"{'/floor':>7} {'solo p99':>8} {'solo':>6} {'rt p50':>8} {'rt p99':>8} "
+            f"{'calls/s':>7} {'cpu ms':>7} "
+            f"{'gcs':>5} {'gc max':>6}"
+        )
+        missed: list[str] = []
+        for agent_count in agent_counts:
+            results = _measure(server, url, tools, agent_count, options, agent_cpus)
+            floor = next((result for result in results if result.workload == FLOOR), None)
+            for result in results:
+                print(result.row(None if result is floor else floor), flush=True)
+                missed.extend(result.misses(floor))
+        print(
+            "  (ms; srv: server time per request, rt: agent's round trip; /floor: srv p50 over "
+            f"{FLOOR}'s; solo p99: srv p99 of the calls that found the server idle, solo: "
+            "their share; cpu ms: server CPU per timed call; gcs: server GC runs in the timed "
+            "windows, gc max: the longest, ms)"
+        )
+        print("  load average at the end: " + " ".join(f"{n:.2f}" for n in os.getloadavg()))
+        print(
+            f"  targets: srv p50 <= {FLOOR_TARGET} x the floor, p99 <= {TAIL_TARGET}x p50: "
+            + ("all met" if not missed else "missed: " + "; ".join(missed))
+        )
+        return 1 if missed else 0
+    finally:
+        if server.stdin is not None:
+            server.stdin.close()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/bench mcp", description=DESCRIPTION)
-    parser.add_argument("--calls", type=int, default=300, help="timed calls per agent")
-    parser.add_argument("--warmup", type=int, default=20, help="untimed calls per agent first")
-    parser.add_argument("--agents", default="1,8", help="comma-separated agent counts")
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    options = parser.parse_args(argv)
-    if options.serve:
-        trio.run(_serve_forever)
-        return 0
-    agent_counts = [int(n) for n in options.agents.split(",")]
-    child = subprocess.Popen(
-        [sys.executable, sys.argv[0], "mcp", "--serve"], stdout=subprocess.PIPE, text=True
+    parser.add_argument(
+        "--calls", type=int, default=2000, help="timed calls per workload (default 2000)"
     )
-    try:
-        assert child.stdout is not None
-        url = child.stdout.readline().strip()
-        if not url.startswith("http://"):
-            print(f"server did not start (got {url!r})", file=sys.stderr)
-            return 1
-        print(f"server {url}; {options.calls} calls per agent after {options.warmup} warm-up")
-        print("(srv cpu ms: server CPU per timed call, incl. session setup and warm-up)")
-        print(
-            f"  {'tool':<20} {'agents':>6} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} "
-            f"{'calls/s':>10} {'srv cpu ms':>10}"
-        )
-        measured = trio.run(_measure, url, agent_counts, options.calls, options.warmup, child.pid)
-        for result in measured:
-            print(result.row())
-    finally:
-        child.terminate()
-        child.wait(timeout=10)
-    return 0
+    parser.add_argument("--warmup", type=int, default=50, help="untimed calls per agent first")
+    parser.add_argument("--agents", default="1,8", help="comma-separated agent counts")
+    parser.add_argument("--tools", default=",".join(WORKLOADS), help="comma-separated tools")
+    parser.add_argument(
+        "--no-pin", dest="pin", action="store_false", help="do not pin server and agents to CPUs"
+    )
+    parser.add_argument("--profile", help="write the server's cProfile stats to this file")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds (default 10)")
+    parser.add_argument("--agent", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--cpus", help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.cpus:
+        _pin({int(cpu) for cpu in options.cpus.split(",")})
+    if options.serve:
+        _serve(options.profile)
+        return 0
+    if options.agent:
+        url, tools, agent, run, warmup = options.agent
+        trio.run(_agent, url, tools.split(","), int(agent), int(run), int(warmup))
+        return 0
+    unknown = set(options.tools.split(",")) - set(WORKLOADS)
+    if unknown:
+        parser.error(f"unknown tools {sorted(unknown)}; known: {list(WORKLOADS)}")
+    return _conduct(options)

@@ -10,13 +10,12 @@ Without `--corpus DIR` the corpus is generated into a temporary directory first.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-from ._common import Timing, time_sync
+from ._common import Timing, corpus_files, open_corpus, time_sync
 
 DESCRIPTION = "Mermaid import: ms and lines/s per corpus file vs targets and mermaid.js"
 
@@ -29,7 +28,6 @@ MERMAID_JS_MS = {
     "seq-0200": 140.0,
     "seq-2000": 1256.0,
 }
-GEN_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "gen_corpus.py"
 
 
 def _parsers() -> dict[str, Callable[[str], object] | None]:
@@ -42,15 +40,9 @@ def _parsers() -> dict[str, Callable[[str], object] | None]:
     return {"flow": parse_flowchart, "seq": parse_sequence}
 
 
-def _generate(directory: Path) -> None:
-    if not GEN_CORPUS.exists():
-        raise SystemExit(f"corpus generator not found: {GEN_CORPUS} (pass --corpus DIR)")
-    subprocess.run([sys.executable, str(GEN_CORPUS), str(directory)], check=True)
-
-
 def _measure(corpus: Path, runs: int) -> int:
     parsers = _parsers()
-    files = sorted(corpus.glob("flow-*.mmd")) + sorted(corpus.glob("seq-*.mmd"))
+    files = corpus_files(corpus)
     if not files:
         print(f"no flow-*.mmd or seq-*.mmd files in {corpus}", file=sys.stderr)
         return 1
@@ -70,7 +62,7 @@ def _measure(corpus: Path, runs: int) -> int:
             print(f"  {name:<10} {lines:>6}  (flowchart importer not available in this build)")
             continue
         parse(text)  # warm-up: grammar construction is once per process
-        timing: Timing = time_sync(lambda parse=parse, text=text: parse(text), runs=runs)
+        timing: Timing = time_sync(partial(parse, text), runs=runs)
         per_second = lines / (timing.median_ms / 1000.0)
         target = TARGET_MS.get(name)
         verdict = ""
@@ -94,10 +86,5 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
     parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
     args = parser.parse_args(argv)
-    if args.corpus is not None:
-        if not args.corpus.is_dir():
-            parser.error(f"--corpus {args.corpus}: not a directory")
-        return _measure(args.corpus, args.runs)
-    with tempfile.TemporaryDirectory(prefix="nereid-bench-") as tmp:
-        _generate(Path(tmp))
-        return _measure(Path(tmp), args.runs)
+    with open_corpus(args.corpus) as corpus:
+        return _measure(corpus, args.runs)

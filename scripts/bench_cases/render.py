@@ -11,26 +11,17 @@ into a temporary directory first. Exit status 1 if a target is missed.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ._common import Timing, time_sync
+from ._common import Timing, corpus_files, open_corpus, time_sync
 
 DESCRIPTION = "Text rendering: ms per corpus file vs targets and beautiful-mermaid"
 
 #: Nereid's targets (ms per render, median) and beautiful-mermaid's ASCII render times (ms).
 TARGET_MS = {"flow-0100": 20.0, "flow-1000": 500.0, "seq-2000": 100.0}
 BEAUTIFUL_MERMAID_MS = {"flow-0030": 72.0, "flow-0100": 1091.0, "seq-0200": 4.2, "seq-2000": 122.0}
-GEN_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "gen_corpus.py"
-
-
-def _generate(directory: Path) -> None:
-    if not GEN_CORPUS.exists():
-        raise SystemExit(f"corpus generator not found: {GEN_CORPUS} (pass --corpus DIR)")
-    subprocess.run([sys.executable, str(GEN_CORPUS), str(directory)], check=True)
 
 
 def _prepare(path: Path) -> tuple[Callable[[], object] | None, str]:
@@ -62,7 +53,7 @@ def _prepare(path: Path) -> tuple[Callable[[], object] | None, str]:
 
 
 def _measure(corpus: Path, runs: int) -> int:
-    files = sorted(corpus.glob("flow-*.mmd")) + sorted(corpus.glob("seq-*.mmd"))
+    files = corpus_files(corpus)
     if not files:
         print(f"no flow-*.mmd or seq-*.mmd files in {corpus}", file=sys.stderr)
         return 1
@@ -102,10 +93,5 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
     parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
     args = parser.parse_args(argv)
-    if args.corpus is not None:
-        if not args.corpus.is_dir():
-            parser.error(f"--corpus {args.corpus}: not a directory")
-        return _measure(args.corpus, args.runs)
-    with tempfile.TemporaryDirectory(prefix="nereid-bench-") as tmp:
-        _generate(Path(tmp))
-        return _measure(Path(tmp), args.runs)
+    with open_corpus(args.corpus) as corpus:
+        return _measure(corpus, args.runs)
