@@ -153,6 +153,16 @@ class Address(metaclass=NoPublicConstructor):
                 correlation_id=correlation_id,
             )
         envelope = Envelope(message, None, correlation_id, sent_at)
+        try:
+            # Fast path: room in the mailbox needs no deadline scope (the common case).
+            cell.send.send_nowait(envelope)
+        except trio.WouldBlock:
+            pass
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            cell.raise_closed(correlation_id)
+        else:
+            await trio.lowlevel.cancel_shielded_checkpoint()
+            return
         with trio.move_on_after(timeout):
             try:
                 await cell.send.send(envelope)
