@@ -145,19 +145,10 @@ def parse_main_args(argv: Sequence[str]) -> MainOptions:
 
 
 def _run_main_mode(opts: MainOptions) -> int:
-    """Start the chosen main mode. Modes that are not built yet say so and fail."""
-    try:
-        runner = importlib.import_module("nereid.commands.session")
-    except ModuleNotFoundError:
-        mode = "stdio MCP" if opts.mcp else "the TUI"
-        what = "the demo session" if opts.demo else "a session folder"
-        print(
-            f"nereid: {mode} on {what} is not available in this build yet",
-            file=sys.stderr,
-        )
-        return 1
-    result: int = runner.run_main(opts)
-    return result
+    """Start the chosen main mode (TUI + HTTP MCP, or stdio MCP)."""
+    from nereid.commands.session import run_main
+
+    return run_main(opts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -167,13 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if prog in ("__main__.py", "-c", ""):
         prog = "nereid"
     if args and args[0] in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"nereid.commands.{args[0]}")
-        except ModuleNotFoundError as err:
-            if err.name != f"nereid.commands.{args[0]}":
-                raise
-            print(f"nereid: '{args[0]}' is not available in this build yet", file=sys.stderr)
-            return 1
+        module = importlib.import_module(f"nereid.commands.{args[0]}")
         code: int = module.run(args[1:])
         return code
     if any(a in ("-h", "--help") for a in args):
