@@ -5,12 +5,17 @@ added as extra keys in the same style, so nothing a client may need is hidden:
 
 - flowchart: `direction`, `subgraphs` (`{subgraph_id, mermaid_id, title, direction,
   node_ids, subgraph_ids}`), `class_defs` (`{name: css}`), `default_edge_style`; nodes
-  also carry `classes`, `style`, `click`; edges also carry the structural link
-  (`line`, `head_start`, `head_end`, `length`);
+  also carry `classes`, `style`, `click` and `attrs` (the Mermaid v11 attributes of an
+  `icon` / `image` node, key -> value as written with any quotes, else null);
+  edges also carry the structural link (`line`, `head_start`, `head_end`, `length`) and the
+  v11 `mermaid_id` (`A e1@--> B`, or null), `attrs` (`e1@{ ... }` as written, or null) and
+  `classes` (`class e1 name`);
 - sequence: `title`, `autonumber` (`{start, step}` or null), `notes`
   (`{note_id, placement, participant_ids, text, order_key}`), `activations`
-  (`{activation_id, participant_id, active, order_key}`); participants also carry `alias`
-  and `links` (`[{label, url}]`); messages also carry `activation` (`"+"`, `"-"`, null).
+  (`{activation_id, participant_id, active, order_key}`), `boxes` (participant boxes in
+  text order: `{participant_ids, color, label}`, `[]` when none); participants also carry
+  `alias` and `links` (`[{label, url}]`); messages also carry `activation` (`"+"`, `"-"`,
+  null).
 
 Order (decision 10): document order everywhere — nodes and edges as written,
 participants in declaration order, messages in sequence, blocks and sections as stored —
@@ -43,6 +48,7 @@ class FlowNodeView(msgspec.Struct, frozen=True, kw_only=True):
     classes: list[str]
     style: str | None
     click: str | None
+    attrs: dict[str, str] | None
 
 
 class FlowEdgeView(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,6 +62,9 @@ class FlowEdgeView(msgspec.Struct, frozen=True, kw_only=True):
     head_start: str
     head_end: str
     length: int
+    mermaid_id: str | None
+    attrs: dict[str, str] | None
+    classes: list[str]
 
 
 class FlowSubgraphView(msgspec.Struct, frozen=True, kw_only=True):
@@ -136,6 +145,12 @@ class SeqAutonumberView(msgspec.Struct, frozen=True, kw_only=True):
     step: int
 
 
+class SeqBoxView(msgspec.Struct, frozen=True, kw_only=True):
+    participant_ids: list[str]
+    color: str | None
+    label: str | None
+
+
 class SeqAstView(msgspec.Struct, frozen=True, kw_only=True, tag="sequence", tag_field="type"):
     participants: list[SeqParticipantView]
     messages: list[SeqMessageView]
@@ -144,6 +159,7 @@ class SeqAstView(msgspec.Struct, frozen=True, kw_only=True, tag="sequence", tag_
     autonumber: SeqAutonumberView | None
     notes: list[SeqNoteView]
     activations: list[SeqActivationView]
+    boxes: list[SeqBoxView]
 
 
 AstView = FlowAstView | SeqAstView
@@ -161,6 +177,7 @@ def _flow_view(ast: FlowchartAst) -> FlowAstView:
                 classes=list(node.classes),
                 style=node.style,
                 click=node.click,
+                attrs=None if node.attrs is None else dict(node.attrs),
             )
             for node_id, node in ast.nodes.items()
         ],
@@ -176,6 +193,9 @@ def _flow_view(ast: FlowchartAst) -> FlowAstView:
                 head_start=edge.head_start,
                 head_end=edge.head_end,
                 length=edge.length,
+                mermaid_id=edge.mermaid_id,
+                attrs=None if edge.attrs is None else dict(edge.attrs),
+                classes=list(edge.classes),
             )
             for edge_id, edge in ast.edges.items()
         ],
@@ -266,6 +286,10 @@ def _seq_view(ast: SequenceAst) -> SeqAstView:
                 order_key=a.order_key,
             )
             for a in ast.activations
+        ],
+        boxes=[
+            SeqBoxView(participant_ids=list(b.participant_ids), color=b.color, label=b.label)
+            for b in ast.boxes
         ],
     )
 

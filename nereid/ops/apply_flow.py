@@ -13,6 +13,7 @@ import msgspec
 
 from nereid.model import FLOW_EDGE, FLOW_NODE, FLOW_SUBGRAPH, FlowchartAst, FlowEdge, FlowNode
 from nereid.model.flowchart import FlowSubgraph
+from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import FlowOp
 from nereid.ops.delta import META_KEY, ObjectKey
@@ -45,6 +46,7 @@ from nereid.ops.rules import (
     clean_style,
     flow_ident_problem,
     normalize_connector,
+    subgraph_ident_problem,
 )
 
 __all__ = ["FlowDraft", "derived_mermaid_id", "effective_mermaid_id"]
@@ -89,6 +91,17 @@ def _duplicate_mermaid_id(mermaid_id: str, **owner: str) -> OpError:
     )
 
 
+def _reshape(node: FlowNode, value: str) -> FlowNode:
+    """The node with the shape `value` names (docs/ops.md, "Mermaid v11 fields").
+
+    Naming the node's own attribute shape (`icon` on an icon node) keeps it as it is; any
+    other shape drops the icon/image attributes, which only those shapes can hold.
+    """
+    if value.strip() == node.shape and node.shape in ATTRIBUTE_SHAPES:
+        return node
+    return replace(node, shape=check_shape(value), attrs=None)
+
+
 class FlowDraft:
     """A mutable working copy of one flowchart for the length of one batch."""
 
@@ -118,7 +131,8 @@ class FlowDraft:
         )
 
     def _check_mermaid_ids(self) -> None:
-        """Touched nodes and subgraphs need a valid Mermaid id no other one uses."""
+        """Touched nodes and subgraphs need a valid Mermaid id no other node, subgraph or
+        edge uses."""
         nodes = [i for c, i in self.touched if c == FLOW_NODE and i in self.nodes]
         subgraphs = [i for c, i in self.touched if c == FLOW_SUBGRAPH and i in self.subgraphs]
         if not nodes and not subgraphs:
@@ -143,7 +157,9 @@ class FlowDraft:
                     raise _duplicate_mermaid_id(names[me], **{owner[0]: owner[1]})
 
     def _owners_of(self, wanted: set[str]) -> dict[str, list[tuple[str, str]]]:
-        """Every node and subgraph whose Mermaid id is in `wanted`, nodes first, by id.
+        """Every node, subgraph and edge whose Mermaid id is in `wanted`, in that order, by id.
+
+        Edge ids (`A e1@--> B`) share Mermaid's namespace with node and subgraph ids.
 
         A derived id `x` can only come from node `n:x`, so only explicit ids need a scan.
         """
@@ -162,6 +178,10 @@ class FlowDraft:
             name = self.subgraphs[subgraph_id].mermaid_id
             if name in owners:
                 owners[name].append(("subgraph_id", subgraph_id))
+        for edge_id in sorted(self.edges):
+            edge_name = self.edges[edge_id].mermaid_id
+            if edge_name is not None and edge_name in owners:
+                owners[edge_name].append(("edge_id", edge_id))
         return owners
 
     # -- helpers -------------------------------------------------------------------------
@@ -236,7 +256,7 @@ class FlowDraft:
                 if given(op.label):
                     node = replace(node, label=clean_label("label", op.label))
                 if given(op.shape):
-                    node = replace(node, shape=check_shape(op.shape))
+                    node = _reshape(node, op.shape)
                 self._set_node(op.node_id, node)
             case FlowSetNodeMermaidId():
                 self._set_mermaid_id(op)
@@ -317,6 +337,9 @@ class FlowDraft:
             for subgraph_id in sorted(self.subgraphs):
                 if self.subgraphs[subgraph_id].mermaid_id == mermaid_id:
                     raise _duplicate_mermaid_id(mermaid_id, subgraph_id=subgraph_id)
+            for edge_id in sorted(self.edges):
+                if self.edges[edge_id].mermaid_id == mermaid_id:
+                    raise _duplicate_mermaid_id(mermaid_id, edge_id=edge_id)
         self._set_node(op.node_id, replace(node, mermaid_id=mermaid_id))
 
     def _remove_node(self, node_id: str) -> None:
@@ -383,7 +406,7 @@ class FlowDraft:
     def _add_subgraph(self, op: FlowAddSubgraph) -> None:
         if op.subgraph_id in self.subgraphs:
             raise already_exists("FlowSubgraph", op.subgraph_id)
-        problem = flow_ident_problem(op.mermaid_id)
+        problem = subgraph_ident_problem(op.mermaid_id)
         if problem is not None:
             raise _invalid_mermaid_id(op.mermaid_id, problem)
         title = clean_label("title", op.title) if given(op.title) else None
@@ -408,7 +431,7 @@ class FlowDraft:
     def _update_subgraph(self, op: FlowUpdateSubgraph) -> None:
         subgraph = self._subgraph(op.subgraph_id)
         if given(op.mermaid_id):
-            problem = flow_ident_problem(op.mermaid_id)
+            problem = subgraph_ident_problem(op.mermaid_id)
             if problem is not None:
                 raise _invalid_mermaid_id(op.mermaid_id, problem)
             subgraph = replace(subgraph, mermaid_id=op.mermaid_id)

@@ -23,6 +23,7 @@ from nereid.model import (
     MessageKind,
     SeqActivation,
     SeqAutonumber,
+    SeqBox,
     SeqMessage,
     SeqNote,
     SeqParticipant,
@@ -91,6 +92,7 @@ class SeqDraft:
         self.activations = {a.activation_id: a for a in ast.activations}
         self.autonumber = ast.autonumber
         self.title = ast.title
+        self.boxes = ast.boxes
         self._tree: list[BlockNode] | None = None
         self.touched: set[ObjectKey] = set()
 
@@ -116,6 +118,7 @@ class SeqDraft:
             blocks=blocks,
             autonumber=self.autonumber,
             title=self.title,
+            boxes=self.boxes,
         )
 
     # -- helpers -------------------------------------------------------------------------
@@ -343,8 +346,27 @@ class SeqDraft:
                 else:
                     del self.notes[note.note_id]
                     self._touch((SEQ_NOTE, note.note_id))
+        self._leave_boxes(participant_id)
         del self.participants[participant_id]
         self._touch((SEQ_PARTICIPANT, participant_id))
+
+    def _leave_boxes(self, participant_id: str) -> None:
+        """Take a removed participant out of its box; a box left empty goes too.
+
+        Boxes are diagram-level (no object of their own), so a change shows as the meta
+        pseudo-object in the delta. The rest of a box stays consecutive, so it still exports.
+        """
+        if not any(participant_id in box.participant_ids for box in self.boxes):
+            return
+        boxes: list[SeqBox] = []
+        for box in self.boxes:
+            rest = tuple(p for p in box.participant_ids if p != participant_id)
+            if rest:
+                boxes.append(
+                    box if rest == box.participant_ids else replace(box, participant_ids=rest)
+                )
+        self.boxes = tuple(boxes)
+        self._touch(META_KEY)
 
     def _remove_message(self, message_id: str) -> None:
         del self.messages[message_id]

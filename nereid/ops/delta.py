@@ -5,9 +5,9 @@ after the batch (spec decision 7): present only after -> added, only before -> r
 both with a different value -> updated, unchanged -> nothing. So add-then-remove in one batch
 reports nothing, and remove-then-re-add an equal object reports nothing too.
 
-Diagram-level settings (flowchart direction, classDefs, default link style; sequence title and
-autonumber) have no ObjectRef category in the contract; they are reported as the pseudo-object
-`d:<diagram>/diagram/meta` (docs/ops.md).
+Diagram-level settings (flowchart direction, classDefs, default link style; sequence title,
+autonumber and participant boxes) have no ObjectRef category in the contract; they are
+reported as the pseudo-object `d:<diagram>/diagram/meta` (docs/ops.md).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class _Index:
         if category == SEQ_PARTICIPANT:
             return ast.participants.get(object_id)
         if key == META_KEY:
-            return (ast.autonumber, ast.title)
+            return (ast.autonumber, ast.title, ast.boxes)
         table = self._maps.get(category)
         if table is None:
             table = self._maps[category] = _sequence_table(ast, category)

@@ -31,7 +31,10 @@ __all__ = [
 
 
 class FlowAddNode(DiagramOpBase, tag="flow_add_node", frozen=True):
-    """Add a node; `shape` absent or null means `rect` (Mermaid v11 aliases are accepted)."""
+    """Add a node; `shape` absent or null means `rect` (Mermaid v11 aliases are accepted).
+
+    `icon` / `image` are refused: those nodes need attributes that only Mermaid text gives.
+    """
 
     node_id: str
     label: str
@@ -39,7 +42,10 @@ class FlowAddNode(DiagramOpBase, tag="flow_add_node", frozen=True):
 
 
 class FlowUpdateNode(DiagramOpBase, tag="flow_update_node", frozen=True):
-    """Replace the given fields; absent or null keeps the stored value."""
+    """Replace the given fields; absent or null keeps the stored value.
+
+    A new shape drops an icon/image node's attributes; naming its own shape keeps it.
+    """
 
     node_id: str
     label: Maybe[str] = UNSET
@@ -47,7 +53,10 @@ class FlowUpdateNode(DiagramOpBase, tag="flow_update_node", frozen=True):
 
 
 class FlowSetNodeMermaidId(DiagramOpBase, tag="flow_set_node_mermaid_id", frozen=True):
-    """Set the node's Mermaid id; absent or null clears it (the id is then derived)."""
+    """Set the node's Mermaid id; absent or null clears it (the id is then derived).
+
+    Unique among node, subgraph and edge Mermaid ids (they share Mermaid's namespace).
+    """
 
     node_id: str
     mermaid_id: Maybe[str] = UNSET

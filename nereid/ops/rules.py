@@ -19,11 +19,13 @@ from nereid.model import (
     mermaid_ident_problem,
     parse_connector,
 )
+from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.ops.errors import OpError, invalid_value
 
 __all__ = [
     "FLOW_KEYWORDS",
     "SEQ_KEYWORDS",
+    "SUBGRAPH_KEYWORDS",
     "check_direction",
     "check_flow_ident",
     "check_role",
@@ -35,13 +37,20 @@ __all__ = [
     "flow_ident_problem",
     "normalize_connector",
     "parse_arrow",
+    "subgraph_ident_problem",
 ]
+
+#: An example value of each attribute that selects an attribute shape (for error messages).
+_ATTRIBUTE_EXAMPLES: Final = {"icon": "fa:user", "img": "https://example.com/a.png"}
 
 #: Words a flowchart line cannot start with as a node id (mermaid.md §11; case-sensitive).
 FLOW_KEYWORDS: Final = frozenset(
     {"end", "subgraph", "class", "style", "link", "click", "links", "classDef", "linkStyle",
      "flowchart", "graph"}
 )  # fmt: skip
+#: Words a subgraph id cannot be besides FLOW_KEYWORDS: after `subgraph` they open a statement
+#: of their own, so the exporter refuses them there (a node may still use them, bracketed).
+SUBGRAPH_KEYWORDS: Final = FLOW_KEYWORDS | {"direction", "accTitle", "accDescr"}
 #: Sequence keywords; Mermaid's sequence lexer is case-insensitive, so these are compared
 #: in lower case.
 SEQ_KEYWORDS: Final = frozenset(
@@ -95,6 +104,14 @@ def flow_ident_problem(name: str) -> str | None:
     return problem
 
 
+def subgraph_ident_problem(name: str) -> str | None:
+    """Why `name` cannot be a subgraph's Mermaid id, or None."""
+    problem = flow_ident_problem(name)
+    if problem is None and name in SUBGRAPH_KEYWORDS:
+        problem = "is a reserved Mermaid word"
+    return problem
+
+
 def check_flow_ident(field: str, value: str) -> str:
     """A flowchart identifier such as a class name (model.md §2.3 plus keywords)."""
     problem = flow_ident_problem(value)
@@ -114,8 +131,21 @@ def check_seq_name(value: str) -> str:
 
 
 def check_shape(value: str) -> str:
-    """The model's name for a shape (a model name or a Mermaid v11 alias)."""
-    shape = canonical_shape(value.strip())
+    """The model's name for a shape (a model name or a Mermaid v11 alias).
+
+    The attribute shapes (`icon`, `image`) are refused with the reason: such a node needs its
+    `icon` / `img` attribute, which only Mermaid text can give it.
+    """
+    name = value.strip()
+    if name in ATTRIBUTE_SHAPES:
+        key = ATTRIBUTE_SHAPES[name][0]
+        raise invalid_value(
+            "shape",
+            value,
+            f"an {name} node needs its '{key}' attribute, which ops cannot set: write the node "
+            f'in Mermaid text (e.g. A@{{ {key}: "{_ATTRIBUTE_EXAMPLES[key]}" }})',
+        )
+    shape = canonical_shape(name)
     if shape is None:
         raise invalid_value("shape", value, "unknown shape")
     return shape

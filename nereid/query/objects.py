@@ -1,7 +1,9 @@
 """`object.read`: the concrete fields of objects named by refs (mcp-tools.md §10.1).
 
-The reference's six object types keep the contract's fields exactly. Nereid's added
-categories (docs/model.md) read as three more types: `seq_note`, `seq_activation` and
+The reference's six object types keep the contract's fields, and `flow_edge` adds three keys
+after them: `mermaid_id` (the Mermaid v11 edge id, `A e1@--> B`, or null), `attrs` (its
+`e1@{ ... }` attributes as written, or null) and `classes` (from `class e1 name`). Nereid's
+added categories (docs/model.md) read as three more types: `seq_note`, `seq_activation` and
 `flow_subgraph`. The MCP layer adds the `context` object to the result.
 """
 
@@ -106,11 +108,16 @@ class FlowNodeObject(_Object, tag="flow_node", frozen=True, kw_only=True):
 
 
 class FlowEdgeObject(_Object, tag="flow_edge", frozen=True, kw_only=True):
+    """The contract's fields, then Nereid's v11 additions `mermaid_id`, `attrs`, `classes`."""
+
     from_node_id: str
     to_node_id: str
     label: str | None
     connector: str | None
     style: str | None
+    mermaid_id: str | None
+    attrs: dict[str, str] | None
+    classes: list[str]
 
 
 class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True):
@@ -225,6 +232,9 @@ def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
             label=edge.label,
             connector=edge.connector,
             style=edge.style,
+            mermaid_id=edge.mermaid_id,
+            attrs=None if edge.attrs is None else dict(edge.attrs),
+            classes=list(edge.classes),
         )
     assert ref.category == FLOW_SUBGRAPH
     subgraph = ast.subgraphs.get(object_id)

@@ -62,6 +62,7 @@ def seq_view(ast: SequenceAst) -> Any:
         block_view(ast.blocks),
         ast.autonumber,
         ast.title,
+        ast.boxes,
     )
 
 

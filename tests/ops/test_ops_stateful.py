@@ -2,7 +2,9 @@
 
 After every batch: no dangling references, the diagram is still exportable by the model's
 rules, the delta names exactly the objects whose value changed, `rev` moves by one per
-non-empty batch, and a refused batch changes nothing (not even its input).
+non-empty batch, and a refused batch changes nothing (not even its input). The diagram
+machines start either from ops or from Mermaid text with v11 fields (edge ids, attributes and
+classes, icon/image nodes, participant boxes) that only the importer can make.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from nereid.mermaid.flowchart import parse_flowchart
+from nereid.mermaid.sequence import parse_sequence
 from nereid.model import FlowchartAst, SequenceAst, Walkthrough
+from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.ops import (
     DiagramState,
     OpError,
@@ -34,11 +39,31 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 
-NODES = ["n:a", "n:b", "n:c", "n:d", "plain"]
-EDGES = ["e:1", "e:2", "e:3", "e:4"]
+NODES = ["n:a", "n:b", "n:c", "n:d", "plain", "n:u"]
+EDGES = ["e:1", "e:2", "e:3", "e:4", "e:e1", "e:e2"]
 SUBGRAPHS = ["sg:1", "sg:2", "sg:3"]
 LABELS = ["A", "B", "Two words", "x|y", "A", "C", "", 'q"']
 MAYBE: Any = st.none()
+
+#: A seed only the importer can make: edge ids with attributes and a class, icon/image nodes.
+FLOW_SEED_TEXT = """flowchart LR
+  a[N] e1@--> b[N]
+  c[N] e2@-.-> u
+  u@{ icon: "fa:user", form: "square", label: "User", h: 60 }
+  d@{ img: "https://example.com/d.png", label: "N", w: 60 }
+  e1@{ animate: true }
+  class e2 hot
+"""
+#: Participants p:a..p:c in two boxes (the second one holds only p:c).
+SEQ_SEED_TEXT = """sequenceDiagram
+  box Aqua Front
+    participant A
+    participant B
+  end
+  box rgb(0,0,0) Back
+    participant C
+  end
+"""
 
 
 def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -57,11 +82,11 @@ label = st.sampled_from(LABELS)
 
 flow_op = st.one_of(
     st.builds(lambda n, lab, sh: op_dict("flow_add_node", node_id=n, label=lab, shape=sh),
-              node, label, maybe(st.sampled_from(["rect", "round", "cyl", "blob"]))),
-    st.builds(lambda n, lab: op_dict("flow_update_node", node_id=n, label=lab),
-              node, maybe(label)),
+              node, label, maybe(st.sampled_from(["rect", "round", "cyl", "blob", "icon"]))),
+    st.builds(lambda n, lab, sh: op_dict("flow_update_node", node_id=n, label=lab, shape=sh),
+              node, maybe(label), maybe(st.sampled_from(["rect", "icon", "image", "hex"]))),
     st.builds(lambda n, m: op_dict("flow_set_node_mermaid_id", node_id=n, mermaid_id=m),
-              node, maybe(st.sampled_from(["a", "b", "plain", "x y", "end"]))),
+              node, maybe(st.sampled_from(["a", "b", "plain", "x y", "end", "e1", "g1"]))),
     st.builds(lambda n: op_dict("flow_remove_node", node_id=n), node),
     st.builds(lambda e, a, b, lab, c: op_dict("flow_add_edge", edge_id=e, from_node_id=a,
                                               to_node_id=b, label=lab, connector=c),
@@ -72,7 +97,7 @@ flow_op = st.one_of(
     st.builds(lambda e: op_dict("flow_remove_edge", edge_id=e), edge),
     st.builds(lambda s, m, p, ns: op_dict("flow_add_subgraph", subgraph_id=s, mermaid_id=m,
                                           parent_subgraph_id=p, node_ids=ns),
-              subgraph, st.sampled_from(["g1", "g2", "a"]), maybe(subgraph),
+              subgraph, st.sampled_from(["g1", "g2", "a", "e2", "direction"]), maybe(subgraph),
               st.lists(node, max_size=3)),
     st.builds(lambda s, ns, ss: op_dict("flow_set_subgraph_members", subgraph_id=s,
                                         node_ids=ns, subgraph_ids=ss),
@@ -201,8 +226,11 @@ class FlowchartMachine(_OpsMachine):
         super().__init__()
         self.state = DiagramState(diagram_id="d", ast=FlowchartAst())
 
-    @initialize()
-    def seed(self) -> None:
+    @initialize(source=st.sampled_from(["ops", "mermaid"]))
+    def seed(self, source: str) -> None:
+        if source == "mermaid":
+            self.state = DiagramState(diagram_id="d", ast=parse_flowchart(FLOW_SEED_TEXT))
+            return
         self.run_batch([op_dict("flow_add_node", node_id=n, label="N") for n in NODES[:4]])
         self.run_batch([op_dict("flow_add_edge", edge_id="e:1", from_node_id="n:a",
                                 to_node_id="n:b")])  # fmt: skip
@@ -239,10 +267,14 @@ class FlowchartMachine(_OpsMachine):
         names = [effective_mermaid_id(i, n) for i, n in ast.nodes.items()]
         names += [sg.mermaid_id for sg in ast.subgraphs.values()]
         assert all(n is not None and flow_ident_problem(n) is None for n in names)
-        assert len(set(names)) == len(names)
+        names += [e.mermaid_id for e in ast.edges.values() if e.mermaid_id is not None]
+        assert len(set(names)) == len(names)  # nodes, subgraphs and edges share one namespace
+        for e in ast.edges.values():
+            assert e.mermaid_id is not None or (e.attrs is None and not e.classes)
         for flow_node in ast.nodes.values():
             text = flow_node.label
             assert text == text.strip() and text and '"' not in text
+            assert (flow_node.attrs is not None) == (flow_node.shape in ATTRIBUTE_SHAPES)
 
 
 class SequenceMachine(_OpsMachine):
@@ -250,11 +282,30 @@ class SequenceMachine(_OpsMachine):
         super().__init__()
         self.state = DiagramState(diagram_id="d", ast=SequenceAst())
 
-    @initialize()
-    def seed(self) -> None:
+    @initialize(source=st.sampled_from(["ops", "mermaid"]))
+    def seed(self, source: str) -> None:
+        participants = [
+            op_dict("seq_add_participant", participant_id=p, mermaid_name=p[2:].upper())
+            for p in PARTICIPANTS
+        ]
+        if source == "mermaid":  # the importer names them p:A..p:C: map to the machine's ids
+            parsed = parse_sequence(SEQ_SEED_TEXT)
+            rename = {f"p:{p[2:].upper()}": p for p in PARTICIPANTS}
+            boxes = tuple(
+                msgspec.structs.replace(
+                    b, participant_ids=tuple(rename[i] for i in b.participant_ids)
+                )
+                for b in parsed.boxes
+            )
+            seeded = msgspec.structs.replace(
+                parsed,
+                participants={rename[i]: p for i, p in parsed.participants.items()},
+                boxes=boxes,
+            )
+            self.state = DiagramState(diagram_id="d", ast=seeded)
+            participants = []
         self.run_batch(
-            [op_dict("seq_add_participant", participant_id=p, mermaid_name=p[2:].upper())
-             for p in PARTICIPANTS]
+            participants
             + [op_dict("seq_add_message", message_id=m, from_participant_id="p:a",
                        to_participant_id="p:b", kind="sync", text="t", order_key=i)
                for i, m in enumerate(MESSAGES[:3])]
@@ -282,6 +333,14 @@ class SequenceMachine(_OpsMachine):
             assert activation.participant_id in ast.participants
         names = [p.mermaid_name for p in ast.participants.values()]
         assert len(set(names)) == len(names)
+        order = list(ast.participants)
+        boxed = [pid for box in ast.boxes for pid in box.participant_ids]
+        assert len(set(boxed)) == len(boxed) and set(boxed) <= set(order)
+        assert all(box.participant_ids for box in ast.boxes)
+        assert boxed == sorted(boxed, key=order.index)  # boxes in participant order
+        for box in ast.boxes:  # and each one a consecutive run
+            first = order.index(box.participant_ids[0])
+            assert list(box.participant_ids) == order[first : first + len(box.participant_ids)]
         check_blocks(thaw_blocks(ast.blocks), [m.message_id for m in ast.messages])
 
 

@@ -6,7 +6,8 @@ import msgspec
 import pytest
 from query_builders import flowchart, message, scope, sequence, xref
 
-from nereid.model import FlowSubgraph, SeqBlock, SeqNote, SeqSection
+from nereid.mermaid.flowchart import parse_flowchart
+from nereid.model import Diagram, FlowSubgraph, SeqBlock, SeqNote, SeqSection
 from nereid.query import QueryError, object_read, xref_list, xref_neighbors
 
 CHECK = "d:auth/flow/node/n:check"
@@ -173,6 +174,9 @@ def test_object_read_reference_types() -> None:
         "label": None,
         "connector": None,
         "style": None,
+        "mermaid_id": None,
+        "attrs": None,
+        "classes": [],
     }
     section = object_read(SESSION, object_ref="d:login/seq/section/sec:0000:00").objects[0]
     assert msgspec.json.decode(msgspec.json.encode(section.object)) == {
@@ -206,6 +210,30 @@ def test_object_read_added_categories() -> None:
         "subgraph_ids": [],
     }
     assert msgspec.json.decode(msgspec.json.encode(objects[1].object))["placement"] == "left_of"
+
+
+def test_object_read_edge_v11_fields() -> None:
+    ast = parse_flowchart(
+        "flowchart\n  a e1@==> b\n  b --> a\n  e1@{ animate: true, curve: linear }\n"
+        "  class e1 hot,cold\n"
+    )
+    diagram = Diagram(diagram_id="f", name="f", kind="flowchart", ast=ast)
+    objects = object_read(
+        scope(diagram), object_refs=["d:f/flow/edge/e:e1", "d:f/flow/edge/e:0002"]
+    )
+    named, plain = (msgspec.json.decode(msgspec.json.encode(o.object)) for o in objects.objects)
+    assert named == {
+        "type": "flow_edge",
+        "from_node_id": "n:a",
+        "to_node_id": "n:b",
+        "label": None,
+        "connector": "==>",
+        "style": None,
+        "mermaid_id": "e1",
+        "attrs": {"animate": "true", "curve": "linear"},
+        "classes": ["hot", "cold"],
+    }
+    assert (plain["mermaid_id"], plain["attrs"], plain["classes"]) == (None, None, [])
 
 
 @pytest.mark.parametrize(
