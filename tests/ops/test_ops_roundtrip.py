@@ -10,19 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-import pytest
-
-try:
-    from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
-    from nereid.mermaid.reconcile import FlowIdHints, reconcile_flowchart
-    from nereid.mermaid.reconcile_sequence import SeqIdHints, reconcile_sequence
-    from nereid.mermaid.sequence import export_sequence, parse_sequence
-except ImportError as err:  # pragma: no cover - depends on the parallel work
-    pytest.skip(f"nereid.mermaid export/import not available yet: {err}", allow_module_level=True)
-
 from hypothesis.stateful import invariant
 from test_ops_stateful import SETTINGS, FlowchartMachine, SequenceMachine
 
+from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+from nereid.mermaid.reconcile import FlowIdHints, reconcile_flowchart
+from nereid.mermaid.reconcile_sequence import SeqIdHints, reconcile_sequence
+from nereid.mermaid.sequence import export_sequence, parse_sequence
 from nereid.model import FlowchartAst, SeqBlock, SequenceAst
 from nereid.ops.apply_flow import effective_mermaid_id
 
