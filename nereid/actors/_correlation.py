@@ -45,14 +45,18 @@ def current_correlation_id() -> str | None:
 
 
 @contextmanager
-def correlation_scope(correlation_id: str | None = None) -> Iterator[str]:
+def correlation_scope(
+    correlation_id: str | None = None, *, origin: str | None = None
+) -> Iterator[str]:
     """Run the block as part of the request chain `correlation_id` (new if None).
 
     Yields the id in force, e.g. to return it to the client. Nestable; the
-    previous id is restored on exit. Messages sent inside carry the id.
+    previous id is restored on exit. Messages sent inside carry the id, and
+    name `origin` (e.g. ``mcp``) as their sender in the trace when given.
     """
     chosen = correlation_id if correlation_id is not None else new_correlation_id()
-    token = _origin.set(_Origin(chosen, _origin.get().actor))
+    sender = origin if origin is not None else _origin.get().actor
+    token = _origin.set(_Origin(chosen, sender))
     try:
         yield chosen
     finally:

@@ -16,6 +16,7 @@ mode falls back to `initialize`.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, final
@@ -56,9 +57,12 @@ from .resources import (
 )
 from .tools import ToolCall, ToolTable
 
-__all__ = ["INSTRUCTIONS", "SERVER_NAME", "EndpointParts", "McpEndpoint"]
+__all__ = ["INSTRUCTIONS", "MCP_TRACE_NAME", "SERVER_NAME", "EndpointParts", "McpEndpoint"]
 
 log = logging.getLogger(__name__)
+
+#: The name tool calls carry in the trace log (`nereid trace --actor mcp`).
+MCP_TRACE_NAME: Final = "mcp"
 
 SERVER_NAME: Final = "nereid"
 
@@ -243,19 +247,44 @@ class McpEndpoint:
         if tool is None:
             raise tool_not_found(params.name)
         agent = await self._agent_for(ctx)
-        arguments = decode_arguments(params.arguments, tool.params, tool.optional_fields)
-        with correlation_scope() as correlation_id:
-            call = ToolCall(
-                tool=tool.name, agent=agent, correlation_id=correlation_id, runtime=self.runtime
-            )
+        tracer = self.runtime.tracer
+        with correlation_scope(origin=MCP_TRACE_NAME) as correlation_id:
+            # The call itself is traced as a message to the `mcp` endpoint, so a request's
+            # path in `nereid trace` starts at the tool call and refusals made before any
+            # actor is asked (bad arguments, unknown ids) show up too.
+            started = time.monotonic()
+            if tracer is not None:
+                tracer.record(
+                    "send",
+                    MCP_TRACE_NAME,
+                    sender=agent.agent_id,
+                    kind="call",
+                    msg_type=tool.name,
+                    correlation_id=correlation_id,
+                )
+                tracer.record(
+                    "receive",
+                    MCP_TRACE_NAME,
+                    kind="call",
+                    msg_type=tool.name,
+                    correlation_id=correlation_id,
+                    duration_ms=0.0,
+                )
             try:
+                arguments = decode_arguments(params.arguments, tool.params, tool.optional_fields)
+                call = ToolCall(
+                    tool=tool.name,
+                    agent=agent,
+                    correlation_id=correlation_id,
+                    runtime=self.runtime,
+                )
                 result = await tool.handler(call, arguments)
                 if not isinstance(result, tool.result):
                     raise TypeError(
                         f"{tool.name} returned {type(result).__name__}, "
                         f"expected {tool.result.__name__}"
                     )
-                return encode_result(result)
+                encoded = encode_result(result)
             except Exception as error:
                 mapped = expected_error(error)
                 if mapped is None:
@@ -265,8 +294,30 @@ class McpEndpoint:
                         agent.agent_id,
                         correlation_id,
                     )
-                    raise internal_error(correlation_id) from error
+                    mapped = internal_error(correlation_id)
+                if tracer is not None:
+                    tracer.record(
+                        "error",
+                        MCP_TRACE_NAME,
+                        kind="call",
+                        msg_type=tool.name,
+                        correlation_id=correlation_id,
+                        duration_ms=(time.monotonic() - started) * 1000.0,
+                        outcome=type(error).__name__,
+                        detail=mapped.error.message,
+                    )
                 raise mapped from error
+            if tracer is not None:
+                tracer.record(
+                    "reply",
+                    MCP_TRACE_NAME,
+                    kind="call",
+                    msg_type=tool.name,
+                    correlation_id=correlation_id,
+                    duration_ms=(time.monotonic() - started) * 1000.0,
+                    outcome="ok",
+                )
+            return encoded
 
     # -- resources --------------------------------------------------------------
 

@@ -120,23 +120,33 @@ async def test_an_mcp_call_is_one_request_in_the_trace(
                 correlation_id = result.structured_content["correlation_id"]
                 with pytest.raises(MCPError):
                     await client.call_tool("demo.rename", {"name": ""})
+                with pytest.raises(MCPError):  # refused before any actor is asked
+                    await client.call_tool("demo.rename", {"name": 5})
     finally:
         tracer.close()
 
     entries, skipped = read_trace_file(path)
     assert skipped.count == 0
     texts = [format_step(step).split(" ", 1)[1] for step in request_path(entries, correlation_id)]
-    assert texts[0] == "→ diagram:demo Rename (call from (outside))"
-    assert "  → persister Persist (cast from diagram:demo)" in texts
+    # the path starts at the tool call on the `mcp` endpoint, then reaches the actors
+    assert texts[0] == "→ mcp demo.rename (call from agent:1)"
+    assert "  → diagram:demo Rename (call from mcp)" in texts
+    assert "    → persister Persist (cast from diagram:demo)" in texts
     # the persister may handle its cast before or after the reply: both orders are right
-    assert sum(t.startswith("← diagram:demo Rename ok to (outside)") for t in texts) == 1
+    assert sum(t.startswith("  ← diagram:demo Rename ok to mcp") for t in texts) == 1
     failed = [e for e in entries if e.event == "error"]
-    assert [(e.actor, e.outcome) for e in failed] == [("diagram:demo", "ResourceNotFound")]
+    assert [(e.actor, e.outcome) for e in failed] == [
+        ("diagram:demo", "ResourceNotFound"),
+        ("mcp", "ResourceNotFound"),
+        ("mcp", "MCPError"),
+    ]
+    assert "failed to deserialize parameters" in (failed[2].detail or "")
     assert failed[0].correlation_id not in (None, correlation_id)
+    assert failed[1].correlation_id == failed[0].correlation_id
 
     assert run([str(path), "--mermaid", "--corr", correlation_id]) == 0
     text = capsys.readouterr().out
     ast = parse_sequence(text)
-    assert [m.text for m in ast.messages][:2] == ["Rename", "Persist"]
+    assert [m.text for m in ast.messages][:3] == ["demo.rename", "Rename", "Persist"]
     (tmp_path / "mcp.mmd").write_text(text)
     assert check.run([str(tmp_path / "mcp.mmd")]) == 0

@@ -6,15 +6,13 @@ The script lists, creates `auth`, applies one op (ok), repeats it on the stale b
 closing the client ends the process, which closes the tracer (the file is complete).
 
 How a call's correlation id is known from the outside: the endpoint opens one
-`correlation_scope` per `tools/call`, so every actor message of that call carries the
-same id. Only `-32603` errors put it in the reply (`data.correlation_id`); for the other
-replies the id is read from the log: the tool's first message is a `send` from outside
-the actors (no `sender`) of the tool's request type, so the n-th such `send` of
-`ApplyDiagramOps` is the n-th `diagram.apply_ops` call (`_outside_sends`).
-
-A refusal made before any actor is asked (e.g. `diagram.read` of an unknown diagram id,
-resolved against the registry) leaves no `error` line: the tracer records actor events
-only. The not-found case here is therefore one raised inside the diagram actor.
+`correlation_scope` per `tools/call` and traces the call itself as a message to the
+`mcp` endpoint (`send` from the agent, `receive`, then `reply` or `error`), so every
+message of that call carries the same id. Only `-32603` errors put the id in the reply
+(`data.correlation_id`); for the other replies it is read from the log: the n-th `send`
+to `mcp` of `diagram.apply_ops` is the n-th `diagram.apply_ops` call (`_tool_calls`).
+Refusals show twice under `--errors`: where they were raised (here inside the diagram
+actor) and on the `mcp` endpoint that answered the agent.
 """
 
 from __future__ import annotations
@@ -111,20 +109,20 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
     return Recorded(path, folder, events, errors)
 
 
-def _outside_sends(events: list[dict[str, Any]], msg_type: str) -> list[str]:
-    """Correlation ids of the `send`s of `msg_type` made by the MCP layer, in log order."""
+def _tool_calls(events: list[dict[str, Any]], tool: str) -> list[str]:
+    """Correlation ids of the calls of `tool`, in log order (the `send`s to `mcp`)."""
     return [
         e["correlation_id"]
         for e in events
-        if e["event"] == "send" and e["msg_type"] == msg_type and "sender" not in e
+        if e["event"] == "send" and e["actor"] == "mcp" and e["msg_type"] == tool
     ]
 
 
 def _calls(recorded: Recorded) -> dict[str, str]:
-    apply_ok, conflict, not_found = _outside_sends(recorded.events, "ApplyDiagramOps")
-    (create,) = _outside_sends(recorded.events, "CreateDiagramFromMermaid")
-    (xref,) = _outside_sends(recorded.events, "AddXref")
-    (select,) = _outside_sends(recorded.events, "UpdateSelection")
+    apply_ok, conflict, not_found = _tool_calls(recorded.events, "diagram.apply_ops")
+    (create,) = _tool_calls(recorded.events, "diagram.create_from_mermaid")
+    (xref,) = _tool_calls(recorded.events, "xref.add")
+    (select,) = _tool_calls(recorded.events, "selection.update")
     return {
         "create": create,
         "apply": apply_ok,
@@ -198,13 +196,15 @@ def test_the_request_view_shows_the_whole_path(
 ) -> None:
     apply = _calls(recorded)["apply"]
     texts = [line.split(" ", 1)[1] for line in _out(capsys, str(recorded.path), "--request", apply)]
-    assert texts[0] == "→ diagram:auth ApplyDiagramOps (call from (outside))"
-    assert "  → persister PersistDiagram (cast from diagram:auth)" in texts
-    assert "  → persister Flush (call from diagram:auth)" in texts
-    assert sum(t.startswith("  ← persister Flush ok to diagram:auth in ") for t in texts) == 1
-    replies = [t for t in texts if t.startswith("← diagram:auth ApplyDiagramOps ok to (outside)")]
+    assert texts[0] == "→ mcp diagram.apply_ops (call from agent:1)"
+    assert "  → diagram:auth ApplyDiagramOps (call from mcp)" in texts
+    assert "    → persister PersistDiagram (cast from diagram:auth)" in texts
+    assert "    → persister Flush (call from diagram:auth)" in texts
+    assert sum(t.startswith("    ← persister Flush ok to diagram:auth in ") for t in texts) == 1
+    replies = [t for t in texts if t.startswith("  ← diagram:auth ApplyDiagramOps ok to mcp")]
     assert len(replies) == 1
-    assert texts.index(replies[0]) > texts.index("  → persister Flush (call from diagram:auth)")
+    assert texts.index(replies[0]) > texts.index("    → persister Flush (call from diagram:auth)")
+    assert sum(t.startswith("← mcp diagram.apply_ops ok to agent:1") for t in texts) == 1
 
 
 def test_errors_shows_the_conflict_and_the_not_found_only(
@@ -212,12 +212,17 @@ def test_errors_shows_the_conflict_and_the_not_found_only(
 ) -> None:
     calls = _calls(recorded)
     lines = _out(capsys, str(recorded.path), "--errors")
-    assert len(lines) == 2
-    conflict, not_found = lines
+    # each refusal shows where it was raised and on the endpoint that answered the agent
+    assert len(lines) == 4
+    conflict, conflict_mcp, not_found, not_found_mcp = lines
     assert conflict.split()[1:4] == ["error", "diagram:auth", "ApplyDiagramOps"]
     assert f"c={calls['conflict']} Conflict: conflict: stale base_rev" in conflict
+    assert conflict_mcp.split()[1:4] == ["error", "mcp", "diagram.apply_ops"]
+    assert f"c={calls['conflict']} Conflict: conflict: stale base_rev" in conflict_mcp
     assert not_found.split()[1:4] == ["error", "diagram:auth", "ApplyDiagramOps"]
     assert f"c={calls['not_found']} " in not_found and "object not found" in not_found
+    assert not_found_mcp.split()[1:4] == ["error", "mcp", "diagram.apply_ops"]
+    assert f"c={calls['not_found']} " in not_found_mcp
 
 
 def test_the_actor_glob_filter(recorded: Recorded, capsys: pytest.CaptureFixture[str]) -> None:
@@ -261,7 +266,7 @@ def test_the_mermaid_export_of_the_apply_is_a_valid_diagram(
     assert run([str(recorded.path), "--mermaid", "--corr", apply]) == 0
     text = capsys.readouterr().out
     texts = [message.text for message in parse_sequence(text).messages]
-    assert texts[:1] == ["ApplyDiagramOps"]
+    assert texts[:2] == ["diagram.apply_ops", "ApplyDiagramOps"]
     assert {"PersistDiagram", "Flush", "DiagramObserved"} <= set(texts)
     assert any(t.startswith("ApplyDiagramOps ok") for t in texts)
     (tmp_path / "apply.mmd").write_text(text)
