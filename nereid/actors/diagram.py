@@ -25,6 +25,7 @@ from typing import assert_never
 import msgspec
 
 from nereid.actors._actor import Actor
+from nereid.actors.ops_batch import run_batch
 from nereid.actors.persist_link import PersistConfig, PersistLink
 from nereid.actors.persister import PersistDiagram
 from nereid.actors.protocol import (
@@ -178,23 +179,18 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
 
     async def _apply(self, message: ApplyDiagramOps) -> ApplyDiagramOpsReply:
         state = self.current.state
-        try:
-            if message.dry_run:
-                outcome = state.propose(message.base_rev, message.ops)
-                return ApplyDiagramOpsReply(
-                    new_rev=outcome.new_rev,
-                    applied=outcome.applied,
-                    delta=outcome.delta,
-                    dry_run=True,
-                )
-            new_state, outcome = state.apply(message.base_rev, message.ops)
-        except OpError as err:
-            raise from_op_error(err) from None
+        new_state, outcome = run_batch(
+            state.propose, state.apply, message.base_rev, message.ops, dry_run=message.dry_run
+        )
         durable = False
-        if new_state is not state:
+        if new_state is not None and new_state is not state:
             durable = await self._commit_rev(new_state, outcome.delta)
         return ApplyDiagramOpsReply(
-            new_rev=outcome.new_rev, applied=outcome.applied, delta=outcome.delta, durable=durable
+            new_rev=outcome.new_rev,
+            applied=outcome.applied,
+            delta=outcome.delta,
+            dry_run=message.dry_run,
+            durable=durable,
         )
 
     async def _replace(self, message: ReplaceFromMermaid) -> ReplaceFromMermaidReply:

@@ -13,6 +13,7 @@ from typing import assert_never
 import msgspec
 
 from nereid.actors._actor import Actor
+from nereid.actors.ops_batch import run_batch
 from nereid.actors.persist_link import PersistConfig, PersistLink
 from nereid.actors.persister import PersistWalkthrough
 from nereid.actors.protocol import (
@@ -130,20 +131,11 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
 
     async def _apply(self, message: ApplyWalkthroughOps) -> ApplyWalkthroughOpsReply:
         state = self.current.state
-        try:
-            if message.dry_run:
-                outcome = state.propose(message.base_rev, message.ops)
-                return ApplyWalkthroughOpsReply(
-                    new_rev=outcome.new_rev,
-                    applied=outcome.applied,
-                    delta=outcome.delta,
-                    dry_run=True,
-                )
-            new_state, outcome = state.apply(message.base_rev, message.ops)
-        except OpError as err:
-            raise from_op_error(err) from None
+        new_state, outcome = run_batch(
+            state.propose, state.apply, message.base_rev, message.ops, dry_run=message.dry_run
+        )
         durable = False
-        if new_state is not state:
+        if new_state is not None and new_state is not state:
             self._s = msgspec.structs.replace(self.current, state=new_state)
             self.commit(self._s)
             durable = await self._persist()
@@ -155,7 +147,11 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
                 )
             )
         return ApplyWalkthroughOpsReply(
-            new_rev=outcome.new_rev, applied=outcome.applied, delta=outcome.delta, durable=durable
+            new_rev=outcome.new_rev,
+            applied=outcome.applied,
+            delta=outcome.delta,
+            dry_run=message.dry_run,
+            durable=durable,
         )
 
     async def _persist(self) -> bool:

@@ -9,7 +9,8 @@ Shared by the tool modules so every tool resolves ids and reports "not found" th
   ``walkthrough:<id>``; an actor that is not (or no longer) there is `diagram not found` /
   `walkthrough not found` with data naming the id — one rule for every tool;
 - `read_context` is the contract's `context` object (keys omitted when unset);
-- `note_mutation` tells ``attention`` a mutating tool succeeded (bumps `ui_session_rev`).
+- `note_mutation` tells ``attention`` a mutating tool succeeded (bumps `ui_session_rev`);
+  `change_session` is one request to ``session`` that changes it, followed by that notice.
 
 The MCP layer keeps no state: everything here is a message to an actor.
 """
@@ -44,6 +45,7 @@ __all__ = [
     "ask_diagram",
     "ask_session",
     "ask_walkthrough",
+    "change_session",
     "diagram_id_or_active",
     "kind_name",
     "note_mutation",
@@ -141,3 +143,13 @@ async def note_mutation(call: ToolCall) -> None:
         await attention.cast(NoteSessionMutation(), timeout=_NOTE_TIMEOUT)
     except ActorError as err:
         log.warning("attention did not take a session-mutation notice: %s", err)
+
+
+async def change_session(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
+    """One request to ``session`` that changes it (create, open, delete), then the notice.
+
+    The notice goes only after the reply, so a refused request bumps nothing.
+    """
+    reply = await ask_session(call, request)
+    await note_mutation(call)
+    return reply

@@ -33,8 +33,10 @@ __all__ = [
     "ADDITIVE",
     "DESTRUCTIVE",
     "READ_ONLY",
+    "SET_STATE",
     "Handler",
     "Hints",
+    "NoParams",
     "Tool",
     "ToolCall",
     "ToolTable",
@@ -103,6 +105,13 @@ ADDITIVE = Hints(read_only=False, destructive=False, idempotent=False)
 """Adds something new each time (e.g. create with a fresh id)."""
 DESTRUCTIVE = Hints(read_only=False, destructive=True, idempotent=False)
 """May remove or overwrite (ops batches, delete)."""
+SET_STATE = Hints(read_only=False, destructive=False, idempotent=True)
+"""Sets a piece of session state (the active diagram / walkthrough): repeating it changes
+nothing more."""
+
+
+class NoParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The params of tools without parameters: whatever is sent is ignored."""
 
 
 @final

@@ -32,7 +32,7 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import parse_ref_param
 
 from .session_calls import note_mutation, read_context
-from .tools import READ_ONLY, Hints, Tool, ToolCall, tool
+from .tools import READ_ONLY, Hints, NoParams, Tool, ToolCall, tool
 
 __all__ = [
     "TOOLS",
@@ -60,10 +60,6 @@ __all__ = [
 
 OVERWRITE = Hints(read_only=False, destructive=True, idempotent=True)
 """Sets a value, replacing the previous one; repeating the call changes nothing more."""
-
-
-class NoParams(msgspec.Struct, frozen=True, kw_only=True):
-    """No parameters (any sent are ignored)."""
 
 
 class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):

@@ -39,12 +39,13 @@ from .session_calls import (
     active_ids,
     ask_diagram,
     ask_session,
+    change_session,
     diagram_id_or_active,
     kind_name,
     note_mutation,
     read_context,
 )
-from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Hints, Tool, ToolCall, tool
+from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = [
     "SET_STATE",
@@ -59,14 +60,6 @@ __all__ = [
     "diagram_open",
     "diagram_propose_ops",
 ]
-
-
-SET_STATE = Hints(read_only=False, destructive=False, idempotent=True)
-"""Sets a piece of session state (the active diagram): repeating it changes nothing more."""
-
-
-class NoParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Tools without parameters ignore whatever is sent."""
 
 
 class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -133,7 +126,7 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     hints=ADDITIVE,
 )
 async def diagram_create_from_mermaid(call: ToolCall, params: CreateParams) -> CreateResult:
-    reply = await ask_session(
+    reply = await change_session(
         call,
         CreateDiagramFromMermaid(
             mermaid=params.mermaid,
@@ -142,7 +135,6 @@ async def diagram_create_from_mermaid(call: ToolCall, params: CreateParams) -> C
             make_active=params.make_active,
         ),
     )
-    await note_mutation(call)
     return CreateResult(
         diagram=DiagramSummaryOut.of(reply.diagram), active_diagram_id=reply.active_diagram_id
     )
@@ -168,8 +160,7 @@ class OpenResult(msgspec.Struct, frozen=True, kw_only=True):
 )
 async def diagram_open(call: ToolCall, params: DiagramIdParams) -> OpenResult:
     check_id_param("diagram_id", params.diagram_id)
-    reply = await ask_session(call, OpenDiagram(diagram_id=params.diagram_id))
-    await note_mutation(call)
+    reply = await change_session(call, OpenDiagram(diagram_id=params.diagram_id))
     return OpenResult(active_diagram_id=reply.active_diagram_id)
 
 
@@ -188,8 +179,7 @@ class DeleteResult(msgspec.Struct, frozen=True, kw_only=True):
 )
 async def diagram_delete(call: ToolCall, params: DiagramIdParams) -> DeleteResult:
     check_id_param("diagram_id", params.diagram_id)
-    reply = await ask_session(call, DeleteDiagram(diagram_id=params.diagram_id))
-    await note_mutation(call)
+    reply = await change_session(call, DeleteDiagram(diagram_id=params.diagram_id))
     return DeleteResult(
         deleted_diagram_id=reply.deleted_diagram_id, active_diagram_id=reply.active_diagram_id
     )

@@ -9,6 +9,8 @@ errors. The searches that can take a while on big inputs (`flow.paths`, regex
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -24,7 +26,6 @@ from nereid.query import (
     NodesResult,
     ObjectEntry,
     PathsResult,
-    QueryScope,
     flow_cycles,
     flow_dead_ends,
     flow_degrees,
@@ -56,24 +57,47 @@ __all__ = [
     "SeqTraceParams",
 ]
 
-ResultT = TypeVar("ResultT")
+ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
+ResultT = TypeVar("ResultT", bound=msgspec.Struct)
 
 
-async def _on_diagram(
-    call: ToolCall,
-    diagram_id: str | None,
-    query: Callable[[QueryScope], ResultT],
+def _never(params: msgspec.Struct) -> bool:
+    return False
+
+
+def _diagram_query(
+    name: str,
+    description: str,
     *,
-    offload: bool = False,
-) -> ResultT:
-    """Run `query` on a scope holding the diagram named by `diagram_id` (or the active one).
+    params: type[ParamsT],
+    result: type[ResultT],
+    query: Callable[..., ResultT],
+    offload: Callable[[ParamsT], bool] = _never,
+) -> Tool[ParamsT, ResultT]:
+    """A read-only tool that runs `query` on the diagram its params name (or the active one).
 
-    `offload`: run it in a worker thread (the snapshot is immutable, so that is safe).
+    Every field of `params` (`diagram_id` included) is passed to `query` by name, so a
+    params Struct declares exactly the query's keyword parameters; the query validates
+    them in the contract's order. `offload(params)`: run the query in a worker thread
+    (the snapshot is immutable, so that is safe) — for the searches that can take a while.
+    Raises TypeError at declaration if the params fields are not the query's parameters.
     """
-    scope = await scope_of_diagram(call, diagram_id)
-    if offload:
-        return await trio.to_thread.run_sync(query, scope)
-    return query(scope)
+    names = [f.name for f in msgspec.structs.fields(params)]
+    try:
+        inspect.signature(query).bind(None, **dict.fromkeys(names))
+    except TypeError as err:
+        fit = f"{params.__name__} does not fit {query.__name__}"
+        raise TypeError(f"tool {name!r}: {fit}: {err}") from err
+
+    async def handler(call: ToolCall, given: ParamsT) -> ResultT:
+        fields = msgspec.structs.asdict(given)
+        scope = await scope_of_diagram(call, fields["diagram_id"])
+        run = functools.partial(query, scope, **fields)
+        if offload(given):
+            return await trio.to_thread.run_sync(run)
+        return run()
+
+    return Tool(name, description, params, result, READ_ONLY, handler)
 
 
 # -- F: object.read ----------------------------------------------------------------------
@@ -147,68 +171,29 @@ class SeqSearchParams(msgspec.Struct, frozen=True, kw_only=True):
     case_insensitive: bool = True
 
 
-@tool(
+seq_messages_tool = _diagram_query(
     "seq.messages",
     "Messages of a sequence diagram in time order, optionally by sender and/or receiver.",
     params=SeqMessagesParams,
     result=MessagesResult,
-    hints=READ_ONLY,
+    query=seq_messages,
 )
-async def seq_messages_tool(call: ToolCall, params: SeqMessagesParams) -> MessagesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: seq_messages(
-            scope,
-            from_participant_id=params.from_participant_id,
-            to_participant_id=params.to_participant_id,
-            diagram_id=params.diagram_id,
-        ),
-    )
-
-
-@tool(
+seq_trace_tool = _diagram_query(
     "seq.trace",
     "Up to `limit` messages before or after an anchor message (or the first/last ones).",
     params=SeqTraceParams,
     result=MessagesResult,
-    hints=READ_ONLY,
+    query=seq_trace,
 )
-async def seq_trace_tool(call: ToolCall, params: SeqTraceParams) -> MessagesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: seq_trace(
-            scope,
-            from_message_id=params.from_message_id,
-            direction=params.direction,
-            limit=params.limit,
-            diagram_id=params.diagram_id,
-        ),
-    )
-
-
-@tool(
+seq_search_tool = _diagram_query(
     "seq.search",
     "Messages whose text contains `needle` (substring) or matches it (Python regex, "
     "guarded against runaway patterns).",
     params=SeqSearchParams,
     result=MessagesResult,
-    hints=READ_ONLY,
+    query=seq_search,
+    offload=lambda params: params.mode == "regex",
 )
-async def seq_search_tool(call: ToolCall, params: SeqSearchParams) -> MessagesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: seq_search(
-            scope,
-            needle=params.needle,
-            mode=params.mode,
-            case_insensitive=params.case_insensitive,
-            diagram_id=params.diagram_id,
-        ),
-        offload=params.mode == "regex",
-    )
 
 
 # -- H: flow.* ---------------------------------------------------------------------------
@@ -239,109 +224,49 @@ class FlowUnreachableParams(msgspec.Struct, frozen=True, kw_only=True):
     start_node_id: str | None = None
 
 
-@tool(
+flow_reachable_tool = _diagram_query(
     "flow.reachable",
     "Nodes reachable from a node (following edges out, in, or the union of both).",
     params=FlowReachableParams,
     result=NodesResult,
-    hints=READ_ONLY,
+    query=flow_reachable,
 )
-async def flow_reachable_tool(call: ToolCall, params: FlowReachableParams) -> NodesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: flow_reachable(
-            scope,
-            from_node_id=params.from_node_id,
-            direction=params.direction,
-            diagram_id=params.diagram_id,
-        ),
-    )
-
-
-@tool(
+flow_unreachable_tool = _diagram_query(
     "flow.unreachable",
     "Nodes that cannot be reached from the start node (default: every node without inputs).",
     params=FlowUnreachableParams,
     result=NodesResult,
-    hints=READ_ONLY,
+    query=flow_unreachable,
 )
-async def flow_unreachable_tool(call: ToolCall, params: FlowUnreachableParams) -> NodesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: flow_unreachable(
-            scope, start_node_id=params.start_node_id, diagram_id=params.diagram_id
-        ),
-    )
-
-
-@tool(
+flow_paths_tool = _diagram_query(
     "flow.paths",
     "Simple paths between two nodes, shortest first, up to `max_extra_hops` longer.",
     params=FlowPathsParams,
     result=PathsResult,
-    hints=READ_ONLY,
+    query=flow_paths,
+    offload=lambda _: True,
 )
-async def flow_paths_tool(call: ToolCall, params: FlowPathsParams) -> PathsResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: flow_paths(
-            scope,
-            from_node_id=params.from_node_id,
-            to_node_id=params.to_node_id,
-            limit=params.limit,
-            max_extra_hops=params.max_extra_hops,
-            diagram_id=params.diagram_id,
-        ),
-        offload=True,
-    )
-
-
-@tool(
+flow_cycles_tool = _diagram_query(
     "flow.cycles",
     "Cyclic regions (strongly connected components and self-loops) of a flowchart.",
     params=DiagramParams,
     result=CyclesResult,
-    hints=READ_ONLY,
+    query=flow_cycles,
 )
-async def flow_cycles_tool(call: ToolCall, params: DiagramParams) -> CyclesResult:
-    return await _on_diagram(
-        call, params.diagram_id, lambda scope: flow_cycles(scope, diagram_id=params.diagram_id)
-    )
-
-
-@tool(
+flow_dead_ends_tool = _diagram_query(
     "flow.dead_ends",
     "Nodes without an outgoing edge.",
     params=DiagramParams,
     result=NodesResult,
-    hints=READ_ONLY,
+    query=flow_dead_ends,
 )
-async def flow_dead_ends_tool(call: ToolCall, params: DiagramParams) -> NodesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: flow_dead_ends(scope, diagram_id=params.diagram_id),
-    )
-
-
-@tool(
+flow_degrees_tool = _diagram_query(
     "flow.degrees",
     "Fan-in and fan-out per node, ranked by out, in or total degree; the first `top`.",
     params=FlowDegreesParams,
     result=DegreesResult,
-    hints=READ_ONLY,
+    query=flow_degrees,
 )
-async def flow_degrees_tool(call: ToolCall, params: FlowDegreesParams) -> DegreesResult:
-    return await _on_diagram(
-        call,
-        params.diagram_id,
-        lambda scope: flow_degrees(
-            scope, top=params.top, sort_by=params.sort_by, diagram_id=params.diagram_id
-        ),
-    )
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (

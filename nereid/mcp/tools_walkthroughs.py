@@ -37,10 +37,11 @@ from .session_calls import (
     active_ids,
     ask_session,
     ask_walkthrough,
+    change_session,
     note_mutation,
     read_context,
 )
-from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Hints, Tool, ToolCall, tool
+from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = [
     "TOOLS",
@@ -56,12 +57,6 @@ __all__ = [
     "walkthrough_render_text",
     "walkthrough_stat",
 ]
-
-_SET_STATE = Hints(read_only=False, destructive=False, idempotent=True)
-
-
-class NoParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Tools without parameters ignore whatever is sent."""
 
 
 class WalkthroughIdParams(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,12 +114,11 @@ class OpenResult(msgspec.Struct, frozen=True, kw_only=True):
     "Mark a walkthrough as the active one (informational: no tool defaults to it).",
     params=WalkthroughIdParams,
     result=OpenResult,
-    hints=_SET_STATE,
+    hints=SET_STATE,
 )
 async def walkthrough_open(call: ToolCall, params: WalkthroughIdParams) -> OpenResult:
     check_id_param("walkthrough_id", params.walkthrough_id)
-    reply = await ask_session(call, OpenWalkthrough(walkthrough_id=params.walkthrough_id))
-    await note_mutation(call)
+    reply = await change_session(call, OpenWalkthrough(walkthrough_id=params.walkthrough_id))
     return OpenResult(active_walkthrough_id=reply.active_walkthrough_id)
 
 
@@ -166,7 +160,7 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     hints=ADDITIVE,
 )
 async def walkthrough_create(call: ToolCall, params: CreateParams) -> CreateResult:
-    reply = await ask_session(
+    reply = await change_session(
         call,
         CreateWalkthrough(
             title=params.title,
@@ -174,7 +168,6 @@ async def walkthrough_create(call: ToolCall, params: CreateParams) -> CreateResu
             make_active=params.make_active,
         ),
     )
-    await note_mutation(call)
     return CreateResult(
         walkthrough=SummaryOut.of(reply.walkthrough),
         active_walkthrough_id=reply.active_walkthrough_id,
@@ -196,8 +189,7 @@ class DeleteResult(msgspec.Struct, frozen=True, kw_only=True):
 )
 async def walkthrough_delete(call: ToolCall, params: WalkthroughIdParams) -> DeleteResult:
     check_id_param("walkthrough_id", params.walkthrough_id)
-    reply = await ask_session(call, DeleteWalkthrough(walkthrough_id=params.walkthrough_id))
-    await note_mutation(call)
+    reply = await change_session(call, DeleteWalkthrough(walkthrough_id=params.walkthrough_id))
     return DeleteResult(
         deleted_walkthrough_id=reply.deleted_walkthrough_id,
         active_walkthrough_id=reply.active_walkthrough_id,

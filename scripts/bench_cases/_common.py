@@ -5,11 +5,14 @@ times, and the figure is per call), then `print_table` with a baseline
 measured in the same run, so ratios compare like with like on this machine.
 
 The render and mermaid cases read the shared generated corpus (`shared/bench/gen_corpus.py`):
-`open_corpus` gives its directory, generating it into a temporary one unless given.
+`open_corpus` gives its directory, generating it into a temporary one unless given;
+`corpus_main` is their command line, and `against_target` / `against_peer` their per-file
+verdict and peer columns.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import sys
@@ -23,7 +26,10 @@ from pathlib import Path
 __all__ = [
     "GEN_CORPUS",
     "Timing",
+    "against_peer",
+    "against_target",
     "corpus_files",
+    "corpus_main",
     "generate_corpus",
     "open_corpus",
     "print_table",
@@ -124,3 +130,30 @@ def open_corpus(given: Path | None) -> Iterator[Path]:
 def corpus_files(corpus: Path) -> list[Path]:
     """The corpus's flowcharts then sequences, each sorted by name."""
     return sorted(corpus.glob("flow-*.mmd")) + sorted(corpus.glob("seq-*.mmd"))
+
+
+def against_target(timing: Timing, target_ms: float | None) -> tuple[str, bool]:
+    """The verdict column (`<=40` / `>40`; empty without a target) and whether it missed."""
+    if target_ms is None:
+        return "", False
+    ok = timing.median_ms <= target_ms
+    return f"{'<=' if ok else '>'}{target_ms:.0f}", not ok
+
+
+def against_peer(timing: Timing, peer_ms: float | None) -> tuple[str, str]:
+    """The peer's ms and the ratio peer / ours (`-` for both where there is no peer figure)."""
+    if peer_ms is None:
+        return "-", "-"
+    return f"{peer_ms:.1f}", f"{peer_ms / timing.median_ms:.1f}x"
+
+
+def corpus_main(
+    prog: str, description: str | None, argv: list[str], measure: Callable[[Path, int], int]
+) -> int:
+    """Parse `--corpus DIR` and `--runs N`, then `measure(corpus, runs)` on the corpus."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
+    parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
+    args = parser.parse_args(argv)
+    with open_corpus(args.corpus) as corpus:
+        return measure(corpus, args.runs)

@@ -9,13 +9,12 @@ Without `--corpus DIR` the corpus is generated into a temporary directory first.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from ._common import Timing, corpus_files, open_corpus, time_sync
+from ._common import Timing, against_peer, against_target, corpus_files, corpus_main, time_sync
 
 DESCRIPTION = "Mermaid import: ms and lines/s per corpus file vs targets and mermaid.js"
 
@@ -64,15 +63,9 @@ def _measure(corpus: Path, runs: int) -> int:
         parse(text)  # warm-up: grammar construction is once per process
         timing: Timing = time_sync(partial(parse, text), runs=runs)
         per_second = lines / (timing.median_ms / 1000.0)
-        target = TARGET_MS.get(name)
-        verdict = ""
-        if target is not None:
-            ok = timing.median_ms <= target
-            missed += not ok
-            verdict = f"{'<=' if ok else '>'}{target:.0f}"
-        peer = MERMAID_JS_MS.get(name)
-        peer_text = f"{peer:.1f}" if peer is not None else "-"
-        ratio_text = f"{peer / timing.median_ms:.1f}x" if peer is not None else "-"
+        verdict, miss = against_target(timing, TARGET_MS.get(name))
+        missed += miss
+        peer_text, ratio_text = against_peer(timing, MERMAID_JS_MS.get(name))
         print(
             f"  {name:<10} {lines:>6} {timing.best_ms:>9.2f} {timing.median_ms:>10.2f} "
             f"{per_second:>10.0f} {verdict:>8} {peer_text:>11} {ratio_text:>8}"
@@ -82,9 +75,4 @@ def _measure(corpus: Path, runs: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/bench mermaid", description=__doc__)
-    parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
-    parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
-    args = parser.parse_args(argv)
-    with open_corpus(args.corpus) as corpus:
-        return _measure(corpus, args.runs)
+    return corpus_main("scripts/bench mermaid", __doc__, argv, _measure)

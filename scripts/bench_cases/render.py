@@ -10,12 +10,11 @@ into a temporary directory first. Exit status 1 if a target is missed.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ._common import Timing, corpus_files, open_corpus, time_sync
+from ._common import Timing, against_peer, against_target, corpus_files, corpus_main, time_sync
 
 DESCRIPTION = "Text rendering: ms per corpus file vs targets and beautiful-mermaid"
 
@@ -71,15 +70,9 @@ def _measure(corpus: Path, runs: int) -> int:
             missed += name in TARGET_MS
             continue
         timing: Timing = time_sync(run, runs=runs)
-        target = TARGET_MS.get(name)
-        verdict = ""
-        if target is not None:
-            ok = timing.median_ms <= target
-            missed += not ok
-            verdict = f"{'<=' if ok else '>'}{target:.0f}"
-        peer = BEAUTIFUL_MERMAID_MS.get(name)
-        peer_text = f"{peer:.1f}" if peer is not None else "-"
-        ratio_text = f"{peer / timing.median_ms:.1f}x" if peer is not None else "-"
+        verdict, miss = against_target(timing, TARGET_MS.get(name))
+        missed += miss
+        peer_text, ratio_text = against_peer(timing, BEAUTIFUL_MERMAID_MS.get(name))
         print(
             f"  {name:<10} {timing.best_ms:>9.2f} {timing.median_ms:>10.2f} {verdict:>8} "
             f"{peer_text:>10} {ratio_text:>10}"
@@ -89,9 +82,4 @@ def _measure(corpus: Path, runs: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/bench render", description=__doc__)
-    parser.add_argument("--corpus", type=Path, help="directory made by gen_corpus.py")
-    parser.add_argument("--runs", type=int, default=7, help="runs per file (default 7)")
-    args = parser.parse_args(argv)
-    with open_corpus(args.corpus) as corpus:
-        return _measure(corpus, args.runs)
+    return corpus_main("scripts/bench render", __doc__, argv, _measure)
