@@ -17,6 +17,8 @@ persisted; it commits to its in-memory snapshot so its own restart keeps the sta
 - Every spotlight carries `seq`, from one session-wide counter: setting a spotlight gives
   it the next number unless it already is the newest one on the same ref (a repeat changes
   nothing). The largest `seq` is the newest spotlight, which follow-AI follows.
+- A spotlight keeps the agent's display name (`SetSpotlight.agent_name`, the MCP client's
+  name) so viewers can say who looks; a name change alone publishes but takes no new `seq`.
 - Publishes `AttentionChanged(part, agent_id, ui_rev)` on every change a viewer draws
   (human, spotlight, follow_ai); not for counter-only or view-only changes.
 """
@@ -76,6 +78,7 @@ class AttentionState(msgspec.Struct, frozen=True, kw_only=True):
     ui: UiState = msgspec.field(default_factory=UiState)
     spotlights: dict[str, ObjectRef] = msgspec.field(default_factory=dict)
     spotlight_seqs: dict[str, int] = msgspec.field(default_factory=dict)
+    spotlight_names: dict[str, str] = msgspec.field(default_factory=dict)
     last_seq: int = 0
 
 
@@ -98,8 +101,8 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
                 return AttentionSnapshot(ui=ui, spotlights=self._spotlights())
             case GetSpotlight(agent_id=agent_id):
                 return self._spotlight(agent_id)
-            case SetSpotlight(agent_id=agent_id, object_ref=ref):
-                return await self._set_spotlight(agent_id, ref)
+            case SetSpotlight(agent_id=agent_id, object_ref=ref, agent_name=name):
+                return await self._set_spotlight(agent_id, ref, name)
             case ClearSpotlight(agent_id=agent_id) | AgentSessionEnded(agent_id=agent_id):
                 cleared = self._drop_spotlight(agent_id)
                 return ClearSpotlightReply(cleared=cleared)
@@ -137,12 +140,17 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
 
     # -- spotlights ------------------------------------------------------------------------
 
-    async def _set_spotlight(self, agent_id: str, ref: ObjectRef) -> Spotlight:
+    async def _set_spotlight(
+        self, agent_id: str, ref: ObjectRef, agent_name: str | None
+    ) -> Spotlight:
         xref = self.runtime.registry.lookup(self._xref)
         existence = await xref.call(CheckRefs(refs=(ref,)), timeout=self._call_timeout)
         if not all(existence.exists):
             raise ResourceNotFound("object not found", data={"object_ref": str(ref)})
         s = self._s
+        names = {a: n for a, n in s.spotlight_names.items() if a != agent_id}
+        if agent_name is not None:
+            names[agent_id] = agent_name
         newest = s.spotlight_seqs.get(agent_id, 0) == s.last_seq
         if s.spotlights.get(agent_id) != ref or not newest:
             seq = s.last_seq + 1
@@ -151,9 +159,13 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
                     s,
                     spotlights={**s.spotlights, agent_id: ref},
                     spotlight_seqs={**s.spotlight_seqs, agent_id: seq},
+                    spotlight_names=names,
                     last_seq=seq,
                 )
             )
+            self._publish("spotlight", agent_id)
+        elif names != s.spotlight_names:  # same spotlight, the name alone changed: no new seq
+            self._commit(msgspec.structs.replace(s, spotlight_names=names))
             self._publish("spotlight", agent_id)
         return self._spotlight(agent_id)
 
@@ -167,7 +179,8 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
     def _spotlight(self, agent_id: str) -> Spotlight:
         ref = self._s.spotlights.get(agent_id)
         seq = self._s.spotlight_seqs.get(agent_id, 0) if ref is not None else 0
-        return Spotlight(agent_id=agent_id, object_ref=ref, seq=seq)
+        name = self._s.spotlight_names.get(agent_id) if ref is not None else None
+        return Spotlight(agent_id=agent_id, object_ref=ref, seq=seq, agent_name=name)
 
     def _spotlights(self) -> tuple[Spotlight, ...]:
         return tuple(
@@ -181,6 +194,7 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
             state,
             spotlights={a: r for a, r in state.spotlights.items() if a not in agents},
             spotlight_seqs={a: n for a, n in state.spotlight_seqs.items() if a not in agents},
+            spotlight_names={a: n for a, n in state.spotlight_names.items() if a not in agents},
         )
 
     def _purge(self, diagram_id: str) -> PurgeDiagramRefsReply:

@@ -508,11 +508,14 @@ class Spotlight(msgspec.Struct, frozen=True, kw_only=True):
     """One agent's spotlight (`object_ref` None when empty); `diagram_id` is the ref's.
 
     `seq` orders spotlights by when they were set (session-wide, never reused, 0 when
-    empty): the largest is the newest, which is what follow-AI follows."""
+    empty): the largest is the newest, which is what follow-AI follows. `agent_name` is
+    the agent's client name (MCP `clientInfo.name`), so viewers can say who looks; None
+    when unknown."""
 
     agent_id: str
     object_ref: ObjectRef | None = None
     seq: int = 0
+    agent_name: str | None = None
 
     @property
     def diagram_id(self) -> str | None:
@@ -599,10 +602,12 @@ class GetSpotlight(Request[Spotlight], frozen=True):
 
 class SetSpotlight(Request[Spotlight], frozen=True):
     """`attention.agent.set` for the calling agent: the object must exist
-    (`object not found`, data `{object_ref}`); replaces the agent's previous spotlight."""
+    (`object not found`, data `{object_ref}`); replaces the agent's previous spotlight.
+    `agent_name` (the client's name, None when unknown) is kept with the spotlight."""
 
     agent_id: str
     object_ref: ObjectRef
+    agent_name: str | None = None
 
 
 class ClearSpotlightReply(msgspec.Struct, frozen=True, kw_only=True):

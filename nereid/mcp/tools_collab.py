@@ -85,9 +85,11 @@ class ClearedResult(msgspec.Struct, frozen=True, kw_only=True):
 
 class AgentSpotlight(msgspec.Struct, frozen=True, kw_only=True):
     """One agent's spotlight; `seq` orders spotlights by when they were set (larger is
-    newer, session-wide): follow-AI follows the largest."""
+    newer, session-wide): follow-AI follows the largest. `agent_name` is the agent's
+    client name (`clientInfo.name` from `initialize`), null when it sent none."""
 
     agent_id: str
+    agent_name: str | None
     object_ref: str
     diagram_id: str
     seq: int
@@ -277,7 +279,9 @@ async def attention_agent_read(call: ToolCall, params: NoParams) -> AttentionRea
 async def attention_agent_set(call: ToolCall, params: ObjectRefParams) -> SpotlightSetResult:
     ref = parse_ref_param("object_ref", params.object_ref)
     await call.registry.lookup("attention").call(
-        SetSpotlight(agent_id=call.agent.agent_id, object_ref=ref)
+        SetSpotlight(
+            agent_id=call.agent.agent_id, object_ref=ref, agent_name=call.agent.client_name
+        )
     )
     return SpotlightSetResult(object_ref=str(ref), diagram_id=ref.diagram_id)
 
@@ -298,8 +302,9 @@ async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResu
 
 @tool(
     "attention.agents.read",
-    "Every agent's spotlight, by agent id, and your own agent id (to tell yours apart); "
-    "`seq` orders them by when they were set (the TUI follows the largest).",
+    "Every agent's spotlight, by agent id, with its client name (`agent_name`, null when "
+    "unknown), and your own agent id (to tell yours apart); `seq` orders them by when "
+    "they were set (the TUI follows the largest).",
     params=NoParams,
     result=AgentsAttentionResult,
     hints=READ_ONLY,
@@ -308,7 +313,11 @@ async def attention_agents_read(call: ToolCall, params: NoParams) -> AgentsAtten
     reply = await call.registry.lookup("attention").call(ListSpotlights())
     spotlights = [
         AgentSpotlight(
-            agent_id=s.agent_id, object_ref=str(ref), diagram_id=ref.diagram_id, seq=s.seq
+            agent_id=s.agent_id,
+            agent_name=s.agent_name,
+            object_ref=str(ref),
+            diagram_id=ref.diagram_id,
+            seq=s.seq,
         )
         for s in reply.spotlights
         if (ref := s.object_ref) is not None

@@ -162,7 +162,12 @@ class ActorClient:
     async def attention(self) -> tuple[tuple[Spotlight, ...], bool, Any]:
         snap: p.AttentionSnapshot = await self._call("attention", p.GetAttention())
         spots = tuple(
-            Spotlight(agent_id=spot.agent_id, ref=spot.object_ref, seq=spot.seq)
+            Spotlight(
+                agent_id=spot.agent_id,
+                ref=spot.object_ref,
+                seq=spot.seq,
+                label=spot.agent_name or "",
+            )
             for spot in snap.spotlights
             if spot.object_ref is not None
         )

@@ -277,7 +277,7 @@ def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], R
             f"Category: {'/'.join(cursor.category)}",
             f"Object: {cursor.object_id}",
         ]
-        watchers = [s.label or s.agent_id for s in vm.spotlights if s.ref == cursor]
+        watchers = [s.title for s in vm.spotlights if s.ref == cursor]
         if watchers:
             lines.append("Agents here: " + ", ".join(watchers))
         if cursor in vm.selection:
@@ -424,8 +424,27 @@ def help_rows(vm: ViewModel, width: int) -> Rows:
             ("default", " hint"),
         ]
     )
+    rows.extend(_agent_legend(vm, width))
     rows.append([])
     rows.append([("help_header", "--- Messages ---")])
     for message in vm.messages[-20:]:
         rows.extend(wrap_runs(message.text, "status_error" if message.error else "dim", width))
+    return rows
+
+
+def _agent_legend(vm: ViewModel, width: int) -> Rows:
+    """Who each spotlight style stands for now: one `name (agent id)` per agent, drawn in
+    that agent's style, wrapped to `width` (nothing while no agent has a spotlight)."""
+    slots = vm.agent_slots()
+    head = "Agents:"
+    rows: Rows = []
+    line: list[Run] = [("help_header", head)]
+    for spot in sorted(vm.spotlights, key=lambda s: slots[s.agent_id]):
+        chip: Run = (f"agent{slots[spot.agent_id]}", f" {spot.title} ")
+        if len(line) > 1 and runs_width(line) + 1 + runs_width([chip]) > width:
+            rows.append(clip_runs(line, width))
+            line = [("default", " " * len(head))]
+        line += [("default", " "), chip]
+    if len(line) > 1:
+        rows.append(clip_runs(line, width))
     return rows

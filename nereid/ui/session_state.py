@@ -35,12 +35,24 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Spotlight:
-    """One agent's spotlight; `seq` is the attention actor's: the largest is the newest."""
+    """One agent's spotlight; `seq` is the attention actor's: the largest is the newest.
+
+    `label` is the agent's client name (MCP `clientInfo.name`), "" when it sent none."""
 
     agent_id: str
     ref: ObjectRef
     seq: int
     label: str = ""
+
+    @property
+    def name(self) -> str:
+        """Who looks, shortest form: the client name, else the agent id."""
+        return self.label or self.agent_id
+
+    @property
+    def title(self) -> str:
+        """Who looks, unambiguous: `claude-code (agent:2)`, or `agent:2` without a name."""
+        return f"{self.label} ({self.agent_id})" if self.label else self.agent_id
 
 
 @dataclass(frozen=True)

@@ -555,6 +555,7 @@ class ViewModel:
         self.last_followed_seq = latest.seq
         self.cursor_by_agent = True
         self.close_walkthrough()
+        self.toast(f"Following {latest.title}")
         return self.jump(latest.ref, by_agent=True)
 
     # ---- navigation ----------------------------------------------------------------------

@@ -128,9 +128,16 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
                 assert listing == {
                     "caller_agent_id": "agent:2",
                     "spotlights": [
-                        {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1},
+                        {
+                            "agent_id": "agent:1",
+                            "agent_name": "alpha",
+                            "object_ref": PAY,
+                            "diagram_id": "index",
+                            "seq": 1,
+                        },
                         {
                             "agent_id": "agent:2",
+                            "agent_name": "beta",
                             "object_ref": PSP,
                             "diagram_id": "payment-seq",
                             "seq": 2,
@@ -146,8 +153,27 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
             listing = await structured(alpha, "attention.agents.read")
             assert listing["caller_agent_id"] == "agent:1"
             assert listing["spotlights"] == [
-                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1}
+                {
+                    "agent_id": "agent:1",
+                    "agent_name": "alpha",
+                    "object_ref": PAY,
+                    "diagram_id": "index",
+                    "seq": 1,
+                }
             ]
+
+
+async def test_agents_read_names_each_agent_by_its_client_name() -> None:
+    async with demo_endpoint() as (_, endpoint):
+        async with (
+            memory_client(endpoint, "claude-code") as claude,
+            memory_client(endpoint, "cursor") as cursor,
+        ):
+            await structured(claude, "attention.agent.set", {"object_ref": PAY})
+            await structured(cursor, "attention.agent.set", {"object_ref": PSP})
+            listing = await structured(cursor, "attention.agents.read")
+            named = [(s["agent_id"], s["agent_name"]) for s in listing["spotlights"]]
+            assert named == [("agent:1", "claude-code"), ("agent:2", "cursor")]
 
 
 async def test_selection_update_modes_and_ignored_refs() -> None:

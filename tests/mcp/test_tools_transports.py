@@ -86,7 +86,13 @@ SCRIPT: list[tuple[str, dict[str, Any], Any]] = [
         {
             "caller_agent_id": "agent:1",
             "spotlights": [
-                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1}
+                {
+                    "agent_id": "agent:1",
+                    "agent_name": "script-agent",
+                    "object_ref": PAY,
+                    "diagram_id": "index",
+                    "seq": 1,
+                }
             ],
             "context": CONTEXT,
         },
@@ -430,11 +436,14 @@ async def run_script(client: Client) -> list[Any]:
 
 
 async def test_every_tool_over_stdio_and_http_gives_the_same_answers() -> None:
-    async with stdio_client("--mcp", "--demo") as client:
+    async with stdio_client("--mcp", "--demo", name="script-agent") as client:
         listed = {tool.name for tool in (await client.list_tools()).tools}
         assert listed >= MY_TOOLS
         over_stdio = await run_script(client)
-    async with http_session(None, demo=True) as (url, _), http_client(url, "http") as client:
+    async with (
+        http_session(None, demo=True) as (url, _),
+        http_client(url, "script-agent") as client,
+    ):
         over_http = await run_script(client)
     assert over_http == over_stdio
 
@@ -457,9 +466,16 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
                 listing = await structured(alpha, "attention.agents.read")
                 assert listing["caller_agent_id"] == "agent:1"
                 assert listing["spotlights"] == [
-                    {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1},
+                    {
+                        "agent_id": "agent:1",
+                        "agent_name": "alpha",
+                        "object_ref": PAY,
+                        "diagram_id": "index",
+                        "seq": 1,
+                    },
                     {
                         "agent_id": "agent:2",
+                        "agent_name": "beta",
                         "object_ref": PSP,
                         "diagram_id": "payment-seq",
                         "seq": 2,
@@ -471,7 +487,13 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
             # beta's HTTP session ended (DELETE): its spotlight went with it.
             after = await structured(alpha, "attention.agents.read")
             assert after["spotlights"] == [
-                {"agent_id": "agent:1", "object_ref": PAY, "diagram_id": "index", "seq": 1}
+                {
+                    "agent_id": "agent:1",
+                    "agent_name": "alpha",
+                    "object_ref": PAY,
+                    "diagram_id": "index",
+                    "seq": 1,
+                }
             ]
             assert await structured(alpha, "attention.agent.clear") == {"cleared": 1}
             assert (await structured(alpha, "attention.agents.read"))["spotlights"] == []

@@ -1,0 +1,78 @@
+"""The TUI says who each agent is: its client name (else its agent id) where spotlights show."""
+
+from __future__ import annotations
+
+from nereid.actors import protocol as p
+from nereid.actors.tree import open_session
+from nereid.store import load_demo_session
+from nereid.ui.client import ActorClient
+from nereid.ui.session_state import AttentionChanged, Spotlight
+
+from .tui_helpers import Screen, ref
+
+ORDER = ref("d:index/flow/node/n:order")
+PSP = ref("d:payment-seq/seq/participant/p:psp")
+
+
+def _two_agents(screen: Screen) -> None:
+    spots = (
+        Spotlight(agent_id="agent:1", ref=ORDER, seq=1),
+        Spotlight(agent_id="agent:2", ref=PSP, seq=2, label="claude-code"),
+    )
+    screen.vm.apply(AttentionChanged(spots, True))
+
+
+def test_follow_ai_says_whom_it_follows_on_the_status_line() -> None:
+    screen = Screen(size=(80, 24))
+    _two_agents(screen)
+    assert screen.vm.cursor == PSP
+    assert "Following claude-code (agent:2)" in screen.render()[-1]
+
+
+def test_inspector_names_the_agents_on_the_cursor() -> None:
+    screen = Screen()
+    _two_agents(screen)
+    assert "Agents here: claude-code (agent:2)" in "\n".join(screen.press("4"))
+    screen.vm.jump(ORDER)
+    text = screen.text()
+    assert "Agents here: agent:1" in text and "claude-code" not in text
+
+
+def _help_legend(screen: Screen) -> tuple[int, str] | None:
+    """Scroll the help overlay until its `Agents:` legend shows: (row, line), or None."""
+    lines = screen.press("?")
+    for _ in range(100):
+        rows = [(i, line) for i, line in enumerate(lines) if "Agents:" in line]
+        if rows:
+            return rows[0]
+        lines = screen.press("j")
+    return None
+
+
+def test_help_legend_shows_each_agent_in_its_style() -> None:
+    screen = Screen(size=(80, 24))
+    assert _help_legend(screen) is None  # no spotlight, no legend
+    screen.press("?")  # close it
+    _two_agents(screen)
+    found = _help_legend(screen)
+    assert found is not None
+    row, line = found
+    assert "agent:1" in line and "claude-code (agent:2)" in line
+    slots = screen.vm.agent_slots()
+    assert slots["agent:1"] != slots["agent:2"]
+    assert screen.attr_at(row, line.index("claude-code")) == f"agent{slots['agent:2']}"
+    assert screen.attr_at(row, line.index("agent:1")) == f"agent{slots['agent:1']}"
+
+
+async def test_client_fills_the_label_from_the_agent_name() -> None:
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        client = ActorClient(handle.registry, handle.bus)
+        await handle.attention.call(
+            p.SetSpotlight(agent_id="agent:1", object_ref=ORDER, agent_name="claude-code")
+        )
+        await handle.attention.call(p.SetSpotlight(agent_id="agent:2", object_ref=PSP))
+        spots, _follow, _human = await client.attention()
+        assert [(s.agent_id, s.label, s.title) for s in spots] == [
+            ("agent:1", "claude-code", "claude-code (agent:1)"),
+            ("agent:2", "", "agent:2"),
+        ]
