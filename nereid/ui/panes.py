@@ -6,6 +6,7 @@ them by text. `nereid/ui/widgets.py` lays them out and turns them into canvases.
 
 from __future__ import annotations
 
+from nereid.model.refs import ObjectRef
 from nereid.ui.canvas import Rows, Run, clip_runs, runs_width, wrap_runs
 from nereid.ui.highlight import Marks, styled_row
 from nereid.ui.keys import help_sections
@@ -154,7 +155,13 @@ def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Row
     refs = [item.ref for item in items]
     index = refs.index(cursor) if cursor in refs else 0
     vm.objects_scroll = _scrolled(len(items), index, vm.objects_scroll, height)
-    agent_refs = {s.ref for s in vm.spotlights}
+    # Each object shows the spotlight marker in its agent's style; where agents overlap,
+    # the lowest style slot wins, as in the diagram pane.
+    slots = vm.agent_slots()
+    agent_slot: dict[ObjectRef, int] = {}
+    for spot in vm.spotlights:
+        slot = slots[spot.agent_id]
+        agent_slot[spot.ref] = min(slot, agent_slot.get(spot.ref, slot))
     rows: Rows = []
     for item in items[vm.objects_scroll : vm.objects_scroll + height]:
         selected = item.ref in chosen
@@ -168,10 +175,10 @@ def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Row
         else:
             style = "row_dim" if chosen else "row"
         mark = "◼" if selected else "◻"
-        agent = "◉" if item.ref in agent_refs else " "
+        slot_here = agent_slot.get(item.ref)
         runs: list[Run] = [
             ("row_marker", mark),
-            ("agent0", agent) if agent != " " else ("row", " "),
+            (f"agent{slot_here}", "◉") if slot_here is not None else ("row", " "),
         ]
         runs.append((style, item.label))
         rows.append(clip_runs(runs, width, style if is_cursor else "default"))

@@ -185,8 +185,12 @@ class ViewModel:
         return rows
 
     def agent_slots(self) -> dict[str, int]:
-        """Agent id → style slot: stable by agent id order, 6 styles reused cyclically."""
-        agents = sorted({s.agent_id for s in self.spotlights})
+        """Agent id → style slot: stable by agent order, 6 styles reused cyclically.
+
+        Agents are ordered like the attention actor orders them: `agent:2` before
+        `agent:10` (numbers compared as numbers).
+        """
+        agents = sorted({s.agent_id for s in self.spotlights}, key=_agent_order)
         return {agent: i % AGENT_STYLES for i, agent in enumerate(agents)}
 
     def latest_spotlight(self) -> Spotlight | None:
@@ -768,3 +772,11 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     return msgspec.structs.replace(
         diagram, ast=msgspec.structs.replace(ast, participants=participants, messages=messages)
     )
+
+
+def _agent_order(agent_id: str) -> tuple[str, int, str]:
+    """Sort key for agent ids: `agent:<n>` by number, anything else after, by text."""
+    prefix, _, number = agent_id.rpartition(":")
+    if prefix and number.isdigit():
+        return (prefix, int(number), "")
+    return ("\uffff", 0, agent_id)

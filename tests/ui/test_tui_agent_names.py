@@ -6,6 +6,7 @@ from nereid.actors import protocol as p
 from nereid.actors.tree import open_session
 from nereid.store import load_demo_session
 from nereid.ui.client import ActorClient
+from nereid.ui.panes import objects_rows
 from nereid.ui.session_state import AttentionChanged, Spotlight
 
 from .tui_helpers import Screen, ref
@@ -76,3 +77,25 @@ async def test_client_fills_the_label_from_the_agent_name() -> None:
             ("agent:1", "claude-code", "claude-code (agent:1)"),
             ("agent:2", "", "agent:2"),
         ]
+
+
+def test_objects_pane_marks_each_spotlight_in_its_agents_style() -> None:
+    screen = Screen(size=(120, 36))
+    shop, browse = ref("d:index/flow/node/n:shop"), ref("d:index/flow/node/n:browse")
+    spots = tuple(
+        Spotlight(agent_id=f"agent:{n}", ref=target, seq=n)
+        for n, target in ((2, shop), (10, browse))
+    )
+    screen.vm.follow_ai = False
+    screen.vm.apply(AttentionChanged(spots, False))
+    # agent:2 sorts before agent:10 (numbers), so it has the first style
+    assert screen.vm.agent_slots() == {"agent:2": 0, "agent:10": 1}
+    title, rows = objects_rows(screen.vm, 40, 30)
+    marks = {
+        "".join(text for _, text in row): [style for style, text in row if text == "◉"]
+        for row in rows
+    }
+    shop_row = next(label for label in marks if "node n:shop " in label)
+    browse_row = next(label for label in marks if "node n:browse " in label)
+    assert marks[shop_row] == ["agent0"]
+    assert marks[browse_row] == ["agent1"]
