@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, NoReturn, final
+from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, final
 
 import trio
 
@@ -73,6 +73,28 @@ class Address(metaclass=NoPublicConstructor):
     def __repr__(self) -> str:
         return f"<Address {self._cell.name} {self._cell.status.value}>"
 
+    def _stamp(self, message: Message, kind: Literal["call", "cast"]) -> tuple[str | None, float]:
+        """The correlation id and send time for an outgoing message; traces the send.
+
+        With tracing off the id is the current chain's (possibly None) and the time 0.
+        """
+        origin = _origin.get()
+        correlation_id = origin.correlation_id
+        tracer = self._cell.tracer
+        if tracer is None:
+            return correlation_id, 0.0
+        if correlation_id is None:
+            correlation_id = new_correlation_id()
+        tracer.record(
+            "send",
+            self._cell.name,
+            sender=origin.actor,
+            kind=kind,
+            msg_type=type(message).__name__,
+            correlation_id=correlation_id,
+        )
+        return correlation_id, time.monotonic()
+
     async def call(
         self,
         message: Request[ReplyT],
@@ -90,22 +112,7 @@ class Address(metaclass=NoPublicConstructor):
         stopped, `ActorDown` if it failed for good.
         """
         cell = self._cell
-        origin = _origin.get()
-        correlation_id = origin.correlation_id
-        tracer = cell.tracer
-        sent_at = 0.0
-        if tracer is not None:
-            if correlation_id is None:
-                correlation_id = new_correlation_id()
-            sent_at = time.monotonic()
-            tracer.record(
-                "send",
-                cell.name,
-                sender=origin.actor,
-                kind="call",
-                msg_type=type(message).__name__,
-                correlation_id=correlation_id,
-            )
+        correlation_id, sent_at = self._stamp(message, "call")
         reply = ReplySlot()
         envelope = Envelope(message, reply, correlation_id, sent_at)
         with trio.move_on_after(timeout):
@@ -136,22 +143,7 @@ class Address(metaclass=NoPublicConstructor):
         returned. Raises `MailboxClosed` / `ActorDown` if the actor is gone.
         """
         cell = self._cell
-        origin = _origin.get()
-        correlation_id = origin.correlation_id
-        tracer = cell.tracer
-        sent_at = 0.0
-        if tracer is not None:
-            if correlation_id is None:
-                correlation_id = new_correlation_id()
-            sent_at = time.monotonic()
-            tracer.record(
-                "send",
-                cell.name,
-                sender=origin.actor,
-                kind="cast",
-                msg_type=type(message).__name__,
-                correlation_id=correlation_id,
-            )
+        correlation_id, sent_at = self._stamp(message, "cast")
         envelope = Envelope(message, None, correlation_id, sent_at)
         try:
             # Fast path: room in the mailbox needs no deadline scope (the common case).

@@ -8,9 +8,10 @@ through Lark. Lark failures are turned into `MermaidError`s with the spec's kind
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 from typing import Final
 
 import lark
@@ -67,13 +68,11 @@ class Chain:
     links: tuple[LinkRef, ...]
 
 
-def _build_parser() -> lark.Lark:
-    grammar = (Path(__file__).parent / "flowchart.lark").read_text(encoding="utf-8")
+@functools.cache
+def _parser() -> lark.Lark:
+    """The statement parser, built on first use (once per process), as for sequences."""
+    grammar = resources.files("nereid.mermaid").joinpath("flowchart.lark").read_text("utf-8")
     return lark.Lark(grammar, parser="lalr", lexer="contextual")
-
-
-#: Built once per process, at import.
-_PARSER: Final = _build_parser()
 
 
 _END_HEAD_OF_START: Final = {"<": ">", "o": "o", "x": "x"}
@@ -286,7 +285,7 @@ def parse_chain_lark(text: str, line: int, column: int) -> Chain:
     """Parse one statement with the grammar (the reference path)."""
     try:
         try:
-            tree = _PARSER.parse(text)
+            tree = _parser().parse(text)
         except lark.exceptions.UnexpectedCharacters as error:
             raise _syntax_failure(
                 text, error.pos_in_stream or 0, set(error.allowed or ())
