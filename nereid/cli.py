@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nereid import __version__
+from nereid.tool_names import ToolNames, parse_tool_names, tool_names_from_env
 
 __all__ = ["MainOptions", "UsageError", "main", "parse_main_args"]
 
@@ -41,6 +42,7 @@ class MainOptions:
     mcp_http_port: int | None = None
     durable_writes: bool = False
     trace: str | None = None
+    tool_names: ToolNames = "dotted"
 
 
 def usage(prog: str) -> str:
@@ -60,6 +62,9 @@ Notes:
   --demo uses the built-in demo session and cannot be combined with a folder.
   --durable-writes fsyncs every write before it is acknowledged (slower, crash-safe).
   --trace FILE (or NEREID_TRACE) records every actor message as JSON lines.
+  --tool-names dotted|underscore (or NEREID_TOOL_NAMES) picks how MCP tools are listed:
+    dotted (diagram.list, the default) or underscore (diagram_list) for hosts that reject
+    dots (Claude Desktop, Codex, Copilot CLI); calls accept both spellings either way.
   -h/--help prints this text; --version prints the version.
 Commands:
 """ + "".join(f"  {name:<8} {text}\n" for name, text in SUBCOMMANDS.items())
@@ -110,7 +115,7 @@ def parse_main_args(argv: Sequence[str]) -> MainOptions:
             seen.add(name)
             setattr(opts, name[2:].replace("-", "_"), True)
             continue
-        if name in ("--session", "--mcp-http-port", "--trace"):
+        if name in ("--session", "--mcp-http-port", "--trace", "--tool-names"):
             if name in seen and name != "--session":
                 raise UsageError(f"duplicate option {name}")
             seen.add(name)
@@ -130,6 +135,11 @@ def parse_main_args(argv: Sequence[str]) -> MainOptions:
                 set_folder(value, "--session")
             elif name == "--trace":
                 opts.trace = value
+            elif name == "--tool-names":
+                try:
+                    opts.tool_names = parse_tool_names(value)
+                except ValueError as err:
+                    raise UsageError(str(err)) from None
             else:
                 opts.mcp_http_port = _parse_port(value)
             continue
@@ -141,6 +151,11 @@ def parse_main_args(argv: Sequence[str]) -> MainOptions:
         raise UsageError("--mcp-http-port is only valid in TUI mode (not with --mcp)")
     if opts.trace is None and os.environ.get("NEREID_TRACE"):
         opts.trace = os.environ["NEREID_TRACE"]
+    if "--tool-names" not in seen:
+        try:
+            opts.tool_names = tool_names_from_env() or "dotted"
+        except ValueError as err:
+            raise UsageError(str(err)) from None
     return opts
 
 

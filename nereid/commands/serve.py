@@ -39,6 +39,7 @@ from nereid.mcp import (
     serve_http,
 )
 from nereid.mcp.diagnostics import diagnostic_tools
+from nereid.tool_names import TOOL_NAMES_ENV, ToolNames, parse_tool_names, tool_names_from_env
 
 __all__ = ["build_parser", "run", "serve_session"]
 
@@ -56,6 +57,13 @@ def _port(text: str) -> int:
     if not text.isascii() or not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"invalid port {text!r} (expected 0-65535)")
     return int(text)
+
+
+def _tool_names(text: str) -> ToolNames:
+    try:
+        return parse_tool_names(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,6 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--durable-writes", action="store_true", help="fsync every write before acknowledging it"
+    )
+    parser.add_argument(
+        "--tool-names",
+        type=_tool_names,
+        default=None,
+        metavar="dotted|underscore",
+        help="how tools are listed: dotted (diagram.list, the default) or underscore "
+        "(diagram_list) for hosts that reject dots; calls accept both "
+        f"(default: ${TOOL_NAMES_ENV} or dotted)",
     )
     parser.add_argument(
         "--diagnostics",
@@ -122,7 +139,13 @@ async def serve_session(
         if options.diagnostics:
             for item in diagnostic_tools():
                 tools.add(item)
-        endpoint = McpEndpoint(parts.runtime, tools, resources=parts.resources, hooks=parts.hooks)
+        endpoint = McpEndpoint(
+            parts.runtime,
+            tools,
+            resources=parts.resources,
+            hooks=parts.hooks,
+            tool_names=options.tool_names or "dotted",
+        )
         async with trio.open_nursery() as nursery:
             url = await nursery.start(
                 partial(
@@ -166,6 +189,11 @@ def run(argv: Sequence[str]) -> int:
     """Entry point of `nereid serve`; returns the exit status."""
     parser = build_parser()
     options = parser.parse_args(list(argv))
+    if options.tool_names is None:
+        try:
+            options.tool_names = tool_names_from_env()
+        except ValueError as error:
+            parser.error(str(error))
     token: str | None = (
         options.token if options.token is not None else os.environ.get("NEREID_TOKEN")
     )

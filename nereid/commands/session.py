@@ -218,7 +218,11 @@ async def _serve_stdio_main(opts: MainOptions, tracer: Tracer | None) -> int:
     ) as handle:
         parts = session_endpoint_parts(handle)
         endpoint = McpEndpoint(
-            parts.runtime, parts.tools, resources=parts.resources, hooks=parts.hooks
+            parts.runtime,
+            parts.tools,
+            resources=parts.resources,
+            hooks=parts.hooks,
+            tool_names=opts.tool_names,
         )
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_exit_on_sigint, handle, tracer)
@@ -328,7 +332,11 @@ async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None) -> int:
         )
         parts = session_endpoint_parts(handle)
         endpoint = McpEndpoint(
-            parts.runtime, parts.tools, resources=parts.resources, hooks=parts.hooks
+            parts.runtime,
+            parts.tools,
+            resources=parts.resources,
+            hooks=parts.hooks,
+            tool_names=opts.tool_names,
         )
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught)

@@ -44,6 +44,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from nereid import __version__
 from nereid.actors import Runtime, correlation_scope
 from nereid.errors import ResourceNotFound
+from nereid.tool_names import ToolNamer, ToolNames
 
 from .agents import Agent, AgentDirectory, SessionHooks
 from .codec import decode_arguments, encode_result
@@ -69,7 +70,8 @@ SERVER_NAME: Final = "nereid"
 INSTRUCTIONS: Final = """\
 Nereid: a live Mermaid workspace shared with a person in a terminal and other agents.
 Operating loop:
-1. Resolve the target: diagram.list / diagram.current (or walkthrough.*) give ids and revs.
+1. Resolve the target: diagram.list / diagram.current (or the walkthrough tools) give ids \
+and revs.
 2. Read attention first: attention.human.read says what the person is looking at.
 3. Read small: diagram.stat, diagram.get_slice, object.read, flow.* / seq.* queries; \
 diagram.read only when you need the whole text.
@@ -80,6 +82,9 @@ on a conflict, rebase with diagram.diff from your rev and retry.
 Ids are stable across edits; object refs look like d:<diagram>/flow/node/<id>."""
 
 _AGENT_KEY: Final = "nereid.agent"
+_NAMES_KEY: Final = "nereid.tool_names"
+TOOL_NAMES_QUERY: Final = "tool_names"
+"""HTTP only: `/mcp?tool_names=underscore` picks a session's spelling (e.g. for a bridge)."""
 
 
 def _connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
@@ -135,18 +140,19 @@ class McpEndpoint:
         resources: DiagramResources | None = None,
         hooks: SessionHooks | None = None,
         instructions: str = INSTRUCTIONS,
+        tool_names: ToolNames = "dotted",
     ) -> None:
         self.runtime = runtime
         self.tools = tools
         self.hooks = hooks
+        self.tool_names: ToolNames = tool_names
         self.agents = AgentDirectory()
         self.hub = ResourceHub(resources) if resources is not None else None
-        self._tool_listing: dict[str, Any] = {
-            "tools": [
-                wire.model_dump(by_alias=True, mode="json", exclude_none=True)
-                for wire in tools.wire()
-            ]
+        self._instructions = instructions
+        self._namers: dict[ToolNames, ToolNamer] = {
+            mode: ToolNamer(tools.names(), mode) for mode in ("dotted", "underscore")
         }
+        self._listings: dict[ToolNames, dict[str, Any]] = {}
         resource_handlers: dict[str, Any] = {}
         if self.hub is not None:
             resource_handlers = {
@@ -199,7 +205,44 @@ class McpEndpoint:
             # The session's agent opens with `initialize` (so it gets the client's
             # name); probes before it (e.g. `server/discover`) belong to no agent.
             await self._agent_for(ctx)
-        return await call_next(ctx)
+        result = await call_next(ctx)
+        if ctx.method == "initialize" and isinstance(result, dict):
+            result = self._initialize_result(ctx, result)
+        return result
+
+    def _initialize_result(
+        self, ctx: ServerRequestContext[Any, Any], result: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The session's instructions (in its tool spelling) and the resource list flag."""
+        namer = self.namer_of(ctx)
+        patched = dict(result)
+        patched["instructions"] = namer.text(self._instructions)
+        capabilities = dict(patched.get("capabilities") or {})
+        if isinstance(capabilities.get("resources"), dict):
+            capabilities["resources"] = {**capabilities["resources"], "listChanged": True}
+        patched["capabilities"] = capabilities
+        return patched
+
+    def namer_of(self, ctx: ServerRequestContext[Any, Any]) -> ToolNamer:
+        """The tool spelling of the request's session: fixed at its first request.
+
+        The endpoint's `tool_names`, unless an HTTP session asked for another with
+        `?tool_names=` on the endpoint URL (an unknown value keeps the default).
+        """
+        connection = _connection_of(ctx)
+        mode = connection.state.get(_NAMES_KEY)
+        if mode not in self._namers:
+            mode = self._requested_names(ctx) or self.tool_names
+            connection.state[_NAMES_KEY] = mode
+        return self._namers[mode]
+
+    @staticmethod
+    def _requested_names(ctx: ServerRequestContext[Any, Any]) -> ToolNames | None:
+        query = getattr(ctx.request, "query_params", None)
+        asked = query.get(TOOL_NAMES_QUERY) if query is not None else None
+        if asked == "dotted" or asked == "underscore":
+            return asked
+        return None
 
     async def _agent_for(self, ctx: ServerRequestContext[Any, Any]) -> Agent:
         """The agent of the request's session, opened on the session's first request."""
@@ -235,15 +278,30 @@ class McpEndpoint:
 
     # -- tools ------------------------------------------------------------------
 
+    def tool_listing(self, mode: ToolNames) -> dict[str, Any]:
+        """The `tools/list` result in `mode`'s spelling (computed once per mode)."""
+        listing = self._listings.get(mode)
+        if listing is None:
+            namer = self._namers[mode]
+            entries = []
+            for wire in self.tools.wire():
+                entry = namer.value(wire.model_dump(by_alias=True, mode="json", exclude_none=True))
+                entry["name"] = namer.listed(wire.name)
+                entries.append(entry)
+            listing = self._listings[mode] = {"tools": entries}
+        return listing
+
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> Any:
-        return self._tool_listing
+        return self.tool_listing(self.namer_of(ctx).mode)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
     ) -> Any:
-        tool = self.tools.get(params.name)
+        namer = self.namer_of(ctx)
+        canonical = namer.canonical(params.name)
+        tool = self.tools.get(canonical) if canonical is not None else None
         if tool is None:
             raise tool_not_found(params.name)
         agent = await self._agent_for(ctx)
@@ -295,6 +353,12 @@ class McpEndpoint:
                         correlation_id,
                     )
                     mapped = internal_error(correlation_id)
+                if namer.mode != "dotted":
+                    mapped = MCPError(
+                        code=mapped.error.code,
+                        message=namer.text(mapped.error.message),
+                        data=namer.value(mapped.error.data),
+                    )
                 if tracer is not None:
                     tracer.record(
                         "error",

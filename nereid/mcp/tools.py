@@ -106,8 +106,9 @@ ADDITIVE = Hints(read_only=False, destructive=False, idempotent=False)
 DESTRUCTIVE = Hints(read_only=False, destructive=True, idempotent=False)
 """May remove or overwrite (ops batches, delete)."""
 SET_STATE = Hints(read_only=False, destructive=False, idempotent=True)
-"""Sets a piece of session state (the active diagram / walkthrough): repeating it changes
-nothing more."""
+"""Sets a piece of shared state that no content depends on (the active diagram or
+walkthrough, a spotlight, the selection, follow-AI): repeating it changes nothing more, and
+nothing is lost, so hosts need not ask the person before each call."""
 
 
 class NoParams(msgspec.Struct, frozen=True, kw_only=True):

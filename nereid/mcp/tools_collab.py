@@ -32,7 +32,7 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import parse_ref_param
 
 from .session_calls import note_mutation, read_context
-from .tools import READ_ONLY, Hints, NoParams, Tool, ToolCall, tool
+from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = [
     "TOOLS",
@@ -44,7 +44,6 @@ __all__ = [
     "FollowAiSetParams",
     "FollowAiSetResult",
     "NoParams",
-    "OVERWRITE",
     "ObjectRefParams",
     "Scroll",
     "Size",
@@ -57,9 +56,6 @@ __all__ = [
     "SpotlightSetResult",
     "ViewStateResult",
 ]
-
-OVERWRITE = Hints(read_only=False, destructive=True, idempotent=True)
-"""Sets a value, replacing the previous one; repeating the call changes nothing more."""
 
 
 class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):
@@ -274,7 +270,7 @@ async def attention_agent_read(call: ToolCall, params: NoParams) -> AttentionRea
     "Point your spotlight at one existing object (replaces your previous spotlight).",
     params=ObjectRefParams,
     result=SpotlightSetResult,
-    hints=OVERWRITE,
+    hints=SET_STATE,
 )
 async def attention_agent_set(call: ToolCall, params: ObjectRefParams) -> SpotlightSetResult:
     ref = parse_ref_param("object_ref", params.object_ref)
@@ -291,7 +287,7 @@ async def attention_agent_set(call: ToolCall, params: ObjectRefParams) -> Spotli
     "Remove your spotlight; `cleared` is how many refs went (0 or 1).",
     params=NoParams,
     result=ClearedResult,
-    hints=OVERWRITE,
+    hints=SET_STATE,
 )
 async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResult:
     reply = await call.registry.lookup("attention").call(
@@ -347,7 +343,7 @@ async def follow_ai_read(call: ToolCall, params: NoParams) -> FollowAiReadResult
     "Switch follow-AI on or off in the TUI (a no-op without a TUI); echoes `enabled`.",
     params=FollowAiSetParams,
     result=FollowAiSetResult,
-    hints=OVERWRITE,
+    hints=SET_STATE,
 )
 async def follow_ai_set(call: ToolCall, params: FollowAiSetParams) -> FollowAiSetResult:
     await call.registry.lookup("attention").call(SetFollowAi(enabled=params.enabled))
@@ -373,7 +369,7 @@ async def selection_read(call: ToolCall, params: NoParams) -> SelectionReadResul
     "Replace, add to or remove from the shared selection; refs of missing objects are ignored.",
     params=SelectionUpdateParams,
     result=SelectionUpdateResult,
-    hints=OVERWRITE,
+    hints=SET_STATE,
 )
 async def selection_update(call: ToolCall, params: SelectionUpdateParams) -> SelectionUpdateResult:
     refs = tuple(parse_ref_param("object_ref", text) for text in params.object_refs)
