@@ -13,6 +13,9 @@ Hierarchy (JSON-RPC code in brackets)::
     ├── InvalidRequest           [-32600 invalid_request]  well-formed but refused
     │   └── Conflict             [-32600]  stale base_rev; carries current_rev, digest
     ├── ResourceNotFound         [-32002 resource_not_found] unknown diagram/object
+    ├── PersistFailed            [-32603]  retryable: the change is not on disk (disk full,
+    │                                      read-only folder, I/O error); with
+    │                                      --durable-writes it was not applied either
     └── ActorError               [-32603]  the actor runtime could not deliver
         ├── ActorRestarted       retryable: the actor crashed while handling the call
         ├── ActorDown            the actor failed and will not come back
@@ -45,6 +48,7 @@ __all__ = [
     "InvalidRequest",
     "MailboxClosed",
     "NereidError",
+    "PersistFailed",
     "ResourceNotFound",
 ]
 
@@ -125,6 +129,23 @@ class ResourceNotFound(NereidError):
     """An unknown diagram, walkthrough or object was named (-32002)."""
 
     code = RESOURCE_NOT_FOUND
+
+
+class PersistFailed(NereidError):
+    """The session folder could not be written (data: `save_error`, `retryable`).
+
+    From a write tool with `--durable-writes`: the change was not applied (memory is back
+    at what is on disk) and the same request may be sent again once the folder is
+    writable. The persister keeps retrying what is pending on its own.
+    """
+
+    retryable = True
+
+    def __init__(self, message: str, *, data: Mapping[str, Any] | None = None) -> None:
+        merged: dict[str, Any] = {"retryable": True}
+        if data is not None:
+            merged.update(data)
+        super().__init__(message, data=merged)
 
 
 class ActorError(NereidError):

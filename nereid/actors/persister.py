@@ -16,10 +16,23 @@ everything and writes the folder with `nereid.store.session_io.save_session`:
   and an inline runner so the autojump clock stays exact.
 - **Careful**: files that failed to load (`Kept`) keep their meta entries and are never
   overwritten until written or deleted on purpose; deleting a diagram deletes its files.
-  A failed save keeps everything pending, logs, and is retried with the next batch;
-  `Flush` reports it as `PersistFailed`.
+- **Item by item**: one diagram or walkthrough that cannot be saved (export error, a link
+  or directory where its file should be, a full disk, EIO, any exception at all) is
+  reported and skipped; the others and the meta are still written (`save_session`).
+  Failed items stay pending and are retried on the retry timer (backoff from
+  `RETRY_MIN` to `RETRY_MAX` seconds), not only on the next change, so the folder
+  catches up by itself when space returns. No exception a save raises stops this actor.
+- **Visible**: after each save the per-item state (`SaveStatus`: rev on disk, last error)
+  goes to the ``<name>.status`` actor, which answers `GetSaveStatus` at once (the MCP
+  `saved_rev` / `save_error` fields) and publishes `SaveStatusChanged` (the TUI's
+  "not saved: disk full").
+- **Durable answers**: `Flush(items=...)` raises `PersistFailed` (retryable) unless each
+  named item is on disk after the save; durable writers roll back on it (see
+  `PersistLink`).
 
 Start it with `spawn_persister(supervisor, files=..., initial=PersisterState.loaded(...))`.
+The save-report keys are the names of the actors that own the items (``diagram:<id>``,
+``walkthrough:<id>``) and ``meta`` for the session meta (xrefs, active ids, selection).
 """
 
 from __future__ import annotations
@@ -32,12 +45,20 @@ import msgspec
 import trio
 
 from nereid.actors import Actor, Address, Message, Request, Supervisor
-from nereid.errors import NereidError
-from nereid.mermaid.errors import MermaidExportError
+from nereid.actors._messages import Event
+from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
 from nereid.store.files import SessionFiles
-from nereid.store.schema import StoreFileError
-from nereid.store.session_io import Kept, LoadResult, SaveReport, save_session
+from nereid.store.session_io import (
+    META_KEY,
+    Kept,
+    LoadResult,
+    SaveReport,
+    diagram_key,
+    save_problem,
+    save_session,
+    walkthrough_key,
+)
 
 __all__ = [
     "DEFAULT_DEBOUNCE",
@@ -46,10 +67,19 @@ __all__ = [
     "DeleteDiagram",
     "DeleteWalkthrough",
     "Flush",
+    "GetSaveStatus",
+    "ItemSaveState",
+    "RETRY_MAX",
+    "RETRY_MIN",
+    "ReportSaveStatus",
+    "SaveStatus",
+    "SaveStatusActor",
+    "SaveStatusChanged",
     "FlushReply",
     "GetPersisterStatus",
     "PersistDiagram",
     "PersistFailed",
+    "META_KEY",
     "PersistIndex",
     "PersistWalkthrough",
     "PersisterActor",
@@ -65,12 +95,11 @@ _log = logging.getLogger(__name__)
 DEFAULT_DEBOUNCE: Final = 0.05
 #: How late a timer may fire before the persister assumes it was lost and re-arms.
 _TIMER_GRACE: Final = 1.0
+#: Seconds before the first retry of a failed save; doubled per failure up to `RETRY_MAX`.
+RETRY_MIN: Final = 0.25
+RETRY_MAX: Final = 2.0
 
 T = TypeVar("T")
-
-
-class PersistFailed(NereidError):
-    """The folder could not be written; the changes stay pending and are retried."""
 
 
 # -- messages ---------------------------------------------------------------------------
@@ -115,13 +144,57 @@ class FlushReply(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Flush(Request[FlushReply], frozen=True):
-    """Write everything pending now; reply when it is on disk. Raises PersistFailed."""
+    """Write everything pending now; reply when it is on disk.
+
+    Raises PersistFailed (retryable) if one of `items` (save-report keys) is not on disk
+    after the save; with no `items`, if anything at all is not.
+    """
+
+    items: tuple[str, ...] = ()
 
 
 class PersisterStatus(msgspec.Struct, frozen=True, kw_only=True):
     pending: bool
     saves: int
     last_error: str | None = None
+    failures: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+class ItemSaveState(msgspec.Struct, frozen=True, kw_only=True):
+    """One item on disk: the rev a load would give (None: not saved yet), the last error."""
+
+    saved_rev: int | None = None
+    save_error: str | None = None
+
+
+class SaveStatus(msgspec.Struct, frozen=True, kw_only=True):
+    """Per item key (``diagram:<id>``, ``walkthrough:<id>``, ``meta``) what is on disk."""
+
+    items: dict[str, ItemSaveState] = msgspec.field(default_factory=dict)
+
+    def item(self, key: str) -> ItemSaveState:
+        return self.items.get(key, ItemSaveState())
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """Key → error of every item whose last save failed."""
+        return {k: v.save_error for k, v in self.items.items() if v.save_error is not None}
+
+
+class ReportSaveStatus(Message, frozen=True):
+    """From the persister to ``<name>.status`` after each save."""
+
+    status: SaveStatus
+
+
+class GetSaveStatus(Request[SaveStatus], frozen=True):
+    """Ask ``<name>.status``; it answers at once, even while a save runs."""
+
+
+class SaveStatusChanged(Event, frozen=True):
+    """Which items failed to save changed (`errors` empty: everything saves again)."""
+
+    errors: dict[str, str]
 
 
 class GetPersisterStatus(Request[PersisterStatus], frozen=True):
@@ -130,6 +203,10 @@ class GetPersisterStatus(Request[PersisterStatus], frozen=True):
 
 class _FlushDue(Message, frozen=True):
     """The debounce timer fired (sent by `DebounceTimer`)."""
+
+
+class _RetryDue(Message, frozen=True):
+    """The retry timer fired: try the items that failed again."""
 
 
 PersisterMessage = (
@@ -141,6 +218,7 @@ PersisterMessage = (
     | Flush
     | GetPersisterStatus
     | _FlushDue
+    | _RetryDue
 )
 
 
@@ -154,11 +232,27 @@ class PersisterState(msgspec.Struct, frozen=True, kw_only=True):
     kept: Kept = msgspec.field(default_factory=Kept)
     deleted_diagram_ids: frozenset[str] = frozenset()
     pending: bool = False
+    failures: dict[str, str] = msgspec.field(default_factory=dict)
+    saved_revs: dict[str, int] = msgspec.field(default_factory=dict)
 
     @classmethod
     def loaded(cls, result: LoadResult) -> PersisterState:
         """The state right after loading the folder (nothing pending)."""
-        return cls(session=result.session, kept=result.kept)
+        session = result.session
+        saved = {diagram_key(k): d.rev for k, d in session.diagrams.items()}
+        saved.update((walkthrough_key(k), w.rev) for k, w in session.walkthroughs.items())
+        return cls(session=session, kept=result.kept, saved_revs=saved)
+
+    def save_status(self) -> SaveStatus:
+        keys = set(self.failures) | set(self.saved_revs)
+        return SaveStatus(
+            items={
+                key: ItemSaveState(
+                    saved_rev=self.saved_revs.get(key), save_error=self.failures.get(key)
+                )
+                for key in sorted(keys)
+            }
+        )
 
     @classmethod
     def new(cls, session: Session) -> PersisterState:
@@ -195,11 +289,11 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
                 active_walkthrough_id=message.active_walkthrough_id,
                 selected_object_refs=tuple(message.selected_object_refs),
             )
-        case Flush() | GetPersisterStatus() | _FlushDue():
+        case Flush() | GetPersisterStatus() | _FlushDue() | _RetryDue():
             return state
         case _:
             assert_never(message)
-    return PersisterState(session=session, kept=kept, deleted_diagram_ids=deleted, pending=True)
+    return replace(state, session=session, kept=kept, deleted_diagram_ids=deleted, pending=True)
 
 
 # -- the debounce timer -----------------------------------------------------------------
@@ -224,6 +318,30 @@ class DebounceTimer(Actor[None, Arm]):
         return None
 
 
+class SaveStatusActor(Actor[SaveStatus, ReportSaveStatus | GetSaveStatus]):
+    """Holds the latest `SaveStatus` so readers never wait for a save in progress."""
+
+    def __init__(self) -> None:
+        self._status = SaveStatus()
+
+    async def init(self, snapshot: SaveStatus) -> None:
+        self._status = snapshot
+
+    async def handle(self, message: ReportSaveStatus | GetSaveStatus) -> object:
+        match message:
+            case GetSaveStatus():
+                return self._status
+            case ReportSaveStatus(status=status):
+                before = self._status.errors
+                self._status = status
+                self.commit(status)
+                if status.errors != before:
+                    self.runtime.bus.publish(SaveStatusChanged(errors=status.errors))
+                return None
+            case _:
+                assert_never(message)
+
+
 # -- the persister ----------------------------------------------------------------------
 
 
@@ -239,15 +357,21 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         files: SessionFiles,
         *,
         timer: str,
+        retry_timer: str | None = None,
+        status: str | None = None,
         debounce: float = DEFAULT_DEBOUNCE,
         run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
     ) -> None:
         self._files = files
         self._timer = timer
+        self._retry_timer = retry_timer
+        self._status_name = status
         self._debounce = debounce
         self._run_blocking = run_blocking
         self._state: PersisterState | None = None
         self._armed_at: float | None = None
+        self._retry_due: float | None = None
+        self._retry_delay = RETRY_MIN
         self._saves = 0
         self._last_error: str | None = None
 
@@ -258,20 +382,30 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
 
     async def init(self, snapshot: PersisterState) -> None:
         self._state = snapshot
+        self._last_error = _summary(snapshot.failures)
+        await self._report()
         if snapshot.pending:  # a restart with unwritten changes: finish the batch
             await self._arm()
 
     async def handle(self, message: PersisterMessage) -> object:
         match message:
-            case Flush():
-                return await self._flush(raise_errors=True)
+            case Flush(items=items):
+                return await self._flush(raise_for=items or None, raise_all=not items)
             case _FlushDue():
                 self._armed_at = None
-                await self._flush(raise_errors=False)
+                await self._flush()
+                return None
+            case _RetryDue():
+                self._retry_due = None
+                await self._flush()
                 return None
             case GetPersisterStatus():
+                state = self.state
                 return PersisterStatus(
-                    pending=self.state.pending, saves=self._saves, last_error=self._last_error
+                    pending=state.pending,
+                    saves=self._saves,
+                    last_error=self._last_error,
+                    failures=dict(state.failures),
                 )
             case (
                 PersistDiagram()
@@ -298,16 +432,47 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
             return
         timer = self.runtime.registry.get(self._timer)
         if timer is None:  # no timer: write at once rather than never
-            await self._flush(raise_errors=False)
+            await self._flush()
             return
         self._armed_at = now
         await timer.cast(Arm(delay=self._debounce, target=self.name, message=_FlushDue()))
 
-    async def _flush(self, *, raise_errors: bool) -> FlushReply:
+    async def _arm_retry(self) -> None:
+        """Try the failed items again later, by themselves (backoff)."""
+        now = trio.current_time()
+        if self._retry_due is not None and now < self._retry_due + _TIMER_GRACE:
+            return
+        name = self._retry_timer
+        timer = None if name is None else self.runtime.registry.get(name)
+        if timer is None:
+            return  # no retry timer (tests): the next change or flush retries
+        delay = self._retry_delay
+        self._retry_delay = min(delay * 2, RETRY_MAX)
+        self._retry_due = now + delay
+        try:
+            await timer.cast(Arm(delay=delay, target=self.name, message=_RetryDue()), timeout=1)
+        except ActorError as err:  # pragma: no cover - the timer only sleeps
+            _log.warning("persister: cannot arm the save retry: %s", err)
+            self._retry_due = None
+
+    async def _flush(
+        self, *, raise_for: tuple[str, ...] | None = None, raise_all: bool = False
+    ) -> FlushReply:
         state = self.state
-        if not state.pending:
-            return FlushReply()
+        reply = await self._save(state) if state.pending else FlushReply()
+        failures = self.state.failures
+        wanted = list(failures) if raise_all else [k for k in raise_for or () if k in failures]
+        if wanted:
+            problems = "; ".join(f"{k}: {failures[k]}" for k in wanted)
+            raise PersistFailed(
+                f"not saved: {problems}",
+                data={"save_errors": {k: failures[k] for k in wanted}},
+            )
+        return reply
+
+    async def _save(self, state: PersisterState) -> FlushReply:
         files = self._files
+        rewrite = frozenset(state.failures)
 
         def save() -> SaveReport:
             return save_session(
@@ -315,22 +480,64 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
                 state.session,
                 kept=state.kept,
                 deleted_diagram_ids=state.deleted_diagram_ids,
+                rewrite=rewrite,
             )
 
         try:
             report: SaveReport = await self._run_blocking(save)
-        except (OSError, ValueError, StoreFileError, MermaidExportError) as err:
-            # I/O, an unstorable id, a diagram that does not export, a broken meta on disk.
-            self._last_error = f"saving {files.describe()} failed: {err}"
-            _log.error("%s", self._last_error)
-            if raise_errors:
-                raise PersistFailed(self._last_error) from err
-            return FlushReply()
+        except Exception as err:  # noqa: BLE001 - nothing a save raises may stop this actor
+            # A broken meta on disk (the whole save is refused), or a bug.
+            report = SaveReport(failed={META_KEY: save_problem(err)})
         self._saves += 1
-        self._last_error = None
         # One message at a time: nothing changed the state while the save ran.
-        self._commit(msgspec.structs.replace(state, pending=False, deleted_diagram_ids=frozenset()))
+        saved = dict(state.saved_revs)
+        for d_id, diagram in state.session.diagrams.items():
+            if diagram_key(d_id) in report.on_disk:
+                saved[diagram_key(d_id)] = diagram.rev
+        for w_id, walkthrough in state.session.walkthroughs.items():
+            if walkthrough_key(w_id) in report.on_disk:
+                saved[walkthrough_key(w_id)] = walkthrough.rev
+        deleted = frozenset(d for d in state.deleted_diagram_ids if diagram_key(d) in report.failed)
+        for d_id in state.deleted_diagram_ids - deleted:
+            saved.pop(diagram_key(d_id), None)
+        live = {walkthrough_key(w) for w in state.session.walkthroughs}
+        live |= {diagram_key(d) for d in state.session.diagrams} | {META_KEY}
+        for key in [k for k in saved if k.startswith("walkthrough:") and k not in live]:
+            del saved[key]
+        failures = dict(report.failed)
+        self._commit(
+            msgspec.structs.replace(
+                state,
+                pending=bool(failures),
+                deleted_diagram_ids=deleted,
+                failures=failures,
+                saved_revs=saved,
+            )
+        )
+        self._last_error = _summary(failures)
+        await self._report()
+        if failures:
+            _log.error("saving %s: %s", files.describe(), self._last_error)
+            await self._arm_retry()
+        else:
+            self._retry_delay = RETRY_MIN
         return FlushReply(written=report.written, removed=report.removed)
+
+    async def _report(self) -> None:
+        name = self._status_name
+        address = None if name is None else self.runtime.registry.get(name)
+        if address is None:
+            return
+        try:
+            await address.cast(ReportSaveStatus(status=self.state.save_status()), timeout=1)
+        except ActorError as err:  # pragma: no cover - the status actor only stores it
+            _log.warning("persister: the save status was not taken: %s", err)
+
+
+def _summary(failures: dict[str, str]) -> str | None:
+    if not failures:
+        return None
+    return "; ".join(f"{key}: {problem}" for key, problem in sorted(failures.items()))
 
 
 async def spawn_persister(
@@ -342,11 +549,21 @@ async def spawn_persister(
     debounce: float = DEFAULT_DEBOUNCE,
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
 ) -> Address:
-    """Start the debounce timer (`<name>.timer`) and the persister; return the persister."""
-    timer = f"{name}.timer"
+    """Start the timers (`<name>.timer`, `<name>.retry`), the status holder
+    (`<name>.status`) and the persister; return the persister."""
+    timer, retry, status = f"{name}.timer", f"{name}.retry", f"{name}.status"
     await supervisor.spawn(timer, DebounceTimer, initial=None)
+    await supervisor.spawn(retry, DebounceTimer, initial=None)
+    await supervisor.spawn(status, SaveStatusActor, initial=initial.save_status())
     return await supervisor.spawn(
         name,
-        lambda: PersisterActor(files, timer=timer, debounce=debounce, run_blocking=run_blocking),
+        lambda: PersisterActor(
+            files,
+            timer=timer,
+            retry_timer=retry,
+            status=status,
+            debounce=debounce,
+            run_blocking=run_blocking,
+        ),
         initial=initial,
     )

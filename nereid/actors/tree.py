@@ -3,7 +3,7 @@
 Tree (root restarts one-for-one; each child restarts from its last commit)::
 
     root
-    ├── persister, persister.timer   (only with files; `spawn_persister`)
+    ├── persister, persister.timer, persister.retry, persister.status  (with files)
     ├── persist.retry                (timer that re-offers unsent state; only with files)
     ├── index                        (merges the session meta parts → PersistIndex)
     ├── xref                         (xrefs, statuses, object existence)
@@ -57,7 +57,7 @@ from nereid.actors.xref import XrefActor, XrefActorState
 from nereid.errors import ActorDown, NereidError
 from nereid.model import Session
 from nereid.store.files import SessionFiles
-from nereid.store.session_io import Kept
+from nereid.store.session_io import Kept, LoadResult
 
 __all__ = ["SessionHandle", "open_session"]
 
@@ -179,7 +179,11 @@ async def open_session(
             await spawn_persister(
                 root,
                 files=files,
-                initial=PersisterState(session=session, kept=kept or Kept(), pending=unsaved),
+                initial=(
+                    PersisterState(session=session, kept=kept or Kept(), pending=True)
+                    if unsaved
+                    else PersisterState.loaded(LoadResult(session=session, kept=kept or Kept()))
+                ),
                 name=config.persister,
                 debounce=debounce,
                 **extra,

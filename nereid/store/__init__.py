@@ -7,8 +7,9 @@ Modules, pure first:
 - `contents`: session meta / walkthrough records ⇄ model values.
 - `diagram_files`: a diagram ⇄ its `.mmd` text and side-car (parse, stable-id matching, rev).
 - `files`: the only module that touches the disk — the `SessionFiles` seam with the real
-  `FolderFiles` (atomic, symlink-refusing, optionally durable writes) and the in-memory
-  `MemoryFiles`.
+  `FolderFiles` (atomic, optionally durable writes; never reads or writes through a
+  symlink inside the folder) and the in-memory `MemoryFiles`.
+- `faults`: the fault-injection seam both take (ENOSPC, EROFS, EIO, slow fsync...).
 - `session_io`: the load and save algorithms, run over a `SessionFiles` (blocking).
 - `demo`: the demo session shipped in `nereid/demo/session/`.
 
@@ -32,8 +33,12 @@ Where we go beyond the reference format (all compatible with it):
 - Broken or missing diagram/walkthrough files do not fail the whole load: they are reported
   per file (`LoadResult.issues`) and left untouched by later saves (`Kept`).
 - Deleting a diagram deletes its files (spec decision 14); the demo leaves nothing behind.
-- Ids are validated before anything is written: invalid ids, ids whose file names would be
-  too long, and Mermaid export errors refuse the save up front.
+- Saving is per item (`SaveReport.failed` / `on_disk`): a diagram or walkthrough that
+  cannot be saved (invalid id, export error, a link or directory in its place, any OSError
+  or other exception) is reported and skipped; the others and the meta are still
+  written, and the meta keeps listing what is on disk for the failed one.
+- A meta whose entries share a file is refused; deletes never remove a file that another
+  entry (or the meta) owns.
 - Known limit: ids that differ only by letter case (or Unicode normalisation) get distinct
   file names, which collide on case-insensitive file systems (the reference encoding does
   not cover this either).

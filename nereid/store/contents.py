@@ -101,15 +101,23 @@ def meta_for_session(
     *,
     kept_entries: Iterable[DiagramEntry] = (),
     kept_walkthrough_ids: Iterable[str] = (),
+    diagram_entries: Iterable[DiagramEntry] | None = None,
+    walkthrough_ids: Iterable[str] | None = None,
 ) -> SessionMetaFile:
     """The meta record a full save writes for `session` (§8 steps 3-7).
 
     `kept_entries` / `kept_walkthrough_ids` belong to files that failed to load: they stay
     listed (and their files untouched) until something is written for those ids on purpose.
+    `diagram_entries` / `walkthrough_ids`, when given, are the whole listing instead (what
+    is on disk after a save in which some items failed).
     """
-    entries = {entry.diagram_id: entry for entry in kept_entries}
-    entries.update((d_id, diagram_entry(d)) for d_id, d in session.diagrams.items())
-    walkthrough_ids = set(kept_walkthrough_ids) | set(session.walkthroughs)
+    if diagram_entries is not None:
+        entries = {entry.diagram_id: entry for entry in diagram_entries}
+    else:
+        entries = {entry.diagram_id: entry for entry in kept_entries}
+        entries.update((d_id, diagram_entry(d)) for d_id, d in session.diagrams.items())
+    if walkthrough_ids is None:
+        walkthrough_ids = set(kept_walkthrough_ids) | set(session.walkthroughs)
     xrefs = [
         XrefEntry(
             xref_id=xref_id,
@@ -125,7 +133,7 @@ def meta_for_session(
         session_id=session.session_id,
         active_diagram_id=session.active_diagram_id,
         active_walkthrough_id=session.active_walkthrough_id,
-        walkthrough_ids=sorted(walkthrough_ids),
+        walkthrough_ids=sorted(set(walkthrough_ids)),
         diagrams=[entries[key] for key in sorted(entries)],
         xrefs=xrefs,
         selected_object_refs=[str(ref) for ref in sorted_selection(session.selected_object_refs)],

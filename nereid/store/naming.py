@@ -22,6 +22,7 @@ __all__ = [
     "check_relative_path",
     "check_storable_id",
     "decode_stem",
+    "diagram_files_of",
     "diagram_paths",
     "encode_stem",
     "needs_encoding",
@@ -113,6 +114,12 @@ def decode_stem(stem: str) -> str | None:
 def diagram_paths(diagram_id: str) -> tuple[str, str, str]:
     """`(mmd, sidecar, rendering)` paths of a diagram, relative to the session folder."""
     mmd = f"{DIAGRAMS_DIR}/{encode_stem(diagram_id)}.mmd"
+    return mmd, sidecar_path(mmd), render_path(mmd)
+
+
+def diagram_files_of(mmd_path: str) -> tuple[str, str, str]:
+    """`(mmd, sidecar, rendering)` a meta entry with this `mmd_path` owns (normalised)."""
+    mmd = check_relative_path(mmd_path)
     return mmd, sidecar_path(mmd), render_path(mmd)
 
 

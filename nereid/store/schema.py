@@ -23,7 +23,13 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 from nereid.model import IdError, ObjectRefError, check_id, parse_ref
-from nereid.store.naming import StorePathError, check_relative_path
+from nereid.store.naming import (
+    LEGACY_META_FILE,
+    META_FILE,
+    StorePathError,
+    check_relative_path,
+    diagram_files_of,
+)
 
 __all__ = [
     "MAX_REV",
@@ -243,9 +249,17 @@ def decode_meta(data: bytes, path: str) -> SessionMetaFile:
         _id(path, "active_walkthrough_id", meta.active_walkthrough_id)
     for index, wt_id in enumerate(meta.walkthrough_ids or ()):
         _id(path, f"walkthrough_ids[{index}]", wt_id)
+    owners: dict[str, str] = {name: "the session meta" for name in (META_FILE, LEGACY_META_FILE)}
     for index, entry in enumerate(meta.diagrams):
-        _id(path, f"diagrams[{index}].diagram_id", entry.diagram_id)
-        _relative(path, f"diagrams[{index}].mmd_path", entry.mmd_path)
+        field = f"diagrams[{index}]"
+        _id(path, f"{field}.diagram_id", entry.diagram_id)
+        _relative(path, f"{field}.mmd_path", entry.mmd_path)
+        for owned in diagram_files_of(entry.mmd_path):
+            other = owners.setdefault(owned, field)
+            if other != field:
+                raise StoreFileError(
+                    path, f"{field} and {other} share the file {owned} (each entry owns its files)"
+                )
     for index, xref in enumerate(meta.xrefs):
         _id(path, f"xrefs[{index}].xref_id", xref.xref_id)
         _ref(path, f"xrefs[{index}].from", xref.from_ref)

@@ -15,13 +15,18 @@ Where we differ from the reference, on purpose:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import errno
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
 
 import msgspec
 
-from nereid.model import Diagram, Session, Walkthrough, check_id
+from nereid.mermaid.errors import MermaidExportError
+from nereid.model import Diagram, IdError, Session, Walkthrough, check_id
 from nereid.store import diagram_files
 from nereid.store.contents import (
+    diagram_entry,
     meta_for_session,
     selection_from_meta,
     walkthrough_file,
@@ -37,9 +42,9 @@ from nereid.store.naming import (
     StorePathError,
     check_relative_path,
     decode_stem,
+    diagram_files_of,
     diagram_paths,
     encode_stem,
-    render_path,
     sidecar_path,
     walkthrough_path,
 )
@@ -56,15 +61,21 @@ from nereid.store.schema import (
 )
 
 __all__ = [
+    "META_KEY",
     "Kept",
     "LoadIssue",
     "LoadResult",
     "SaveReport",
     "SessionNotFound",
+    "diagram_key",
     "load_session",
     "read_meta",
+    "save_problem",
     "save_session",
+    "walkthrough_key",
 ]
+
+_log = logging.getLogger(__name__)
 
 
 class SessionNotFound(StoreFileError):
@@ -105,10 +116,16 @@ class LoadResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SaveReport(msgspec.Struct, frozen=True, kw_only=True):
-    """What a save did, in order (paths relative to the folder)."""
+    """What a save did, in order (paths relative to the folder), item by item.
+
+    `failed`: item key (`diagram:<id>`, `walkthrough:<id>`, `meta`) → why it was not
+    saved. `on_disk`: keys whose current state a load of the folder now gives.
+    """
 
     written: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    failed: dict[str, str] = msgspec.field(default_factory=dict)
+    on_disk: frozenset[str] = frozenset()
 
 
 def read_meta(files: SessionFiles) -> SessionMetaFile:
@@ -232,21 +249,65 @@ def load_session(files: SessionFiles) -> LoadResult:
     return LoadResult(session=session, issues=tuple(issues), kept=kept)
 
 
+def diagram_key(diagram_id: str) -> str:
+    """The save-report key of a diagram (the name of its actor)."""
+    return f"diagram:{diagram_id}"
+
+
+def walkthrough_key(walkthrough_id: str) -> str:
+    """The save-report key of a walkthrough (the name of its actor)."""
+    return f"walkthrough:{walkthrough_id}"
+
+
+#: The save-report key of the session meta (xrefs, active ids, selection, the listing).
+META_KEY: Final = "meta"
+
+_REASONS: Final = {
+    errno.ENOSPC: "disk full",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "read-only folder",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EIO: "I/O error",
+}
+
+
+def save_problem(err: BaseException) -> str:
+    """A short reason first (`disk full: ...`), for the status line and `save_error`."""
+    if isinstance(err, OSError):
+        reason = _REASONS.get(err.errno or 0)
+        code = errno.errorcode.get(err.errno or 0)
+        where = f"{err.filename}: " if err.filename is not None else ""
+        detail = f"{where}{err.strerror or err}" + (f" [{code}]" if code else "")
+        return f"{reason}: {detail}" if reason else detail
+    if isinstance(err, MermaidExportError):
+        return f"cannot export as Mermaid: {err}"
+    if isinstance(err, (StoreFileError, StorePathError, IdError)):
+        return str(err)
+    return f"{type(err).__name__}: {err}"
+
+
 def save_session(
     files: SessionFiles,
     session: Session,
     *,
     kept: Kept | None = None,
     deleted_diagram_ids: Iterable[str] = (),
+    rewrite: Iterable[str] = (),
 ) -> SaveReport:
-    """Write the session (§8): changed diagrams and walkthroughs, then the meta file last.
+    """Write the session (§8) item by item: diagrams, walkthroughs, then the meta last.
 
-    A diagram is rewritten when its rev differs from the rev in the meta on disk or one of
-    its two files is missing; a walkthrough when the rev in its file differs. The files of
-    `deleted_diagram_ids` (not in `session`) are removed, as are walkthrough files of ids
-    no longer present. Raises StoreFileError (existing meta is broken: nothing is written),
-    IdError / StorePathError (an id that is invalid or cannot name a file), a Mermaid export
-    error, or OSError; the first three before anything is written.
+    A diagram is rewritten when its rev differs from the rev in the meta on disk, one of
+    its two files is missing, or its key is in `rewrite` (its last save failed); a
+    walkthrough when the rev in its file differs. The files of `deleted_diagram_ids` are
+    removed, as are walkthrough files of ids no longer present, never a file that another
+    entry owns.
+
+    One item that cannot be saved (export error, unstorable id, a link or directory where
+    its file should be, any OSError, any exception) is reported in `SaveReport.failed`
+    and skipped: the others and the meta are still written, and the meta keeps listing
+    what is on disk for it. Only a broken meta on disk (StoreFileError) refuses the whole
+    save, before anything is written: without it, which files belong to whom is unknown.
     """
     kept = kept if kept is not None else Kept()
     try:
@@ -254,78 +315,159 @@ def save_session(
     except SessionNotFound:
         previous = None
     previous_entries = {e.diagram_id: e for e in previous.diagrams} if previous else {}
+    previous_wt = set(previous.walkthrough_ids) if previous and previous.walkthrough_ids else set()
+    scan_mode = previous is not None and previous.walkthrough_ids is None
+    force = set(rewrite)
     written: list[str] = []
     removed: list[str] = []
-    kept_ids = {e.diagram_id for e in kept.diagram_entries}
+    failed: dict[str, str] = {}
+    files_ok: set[str] = set()
 
-    # Everything that can be refused (unstorable ids, export errors) is found before the
-    # first write, so a refused save leaves the folder as it was.
-    check_id(session.session_id)
-    for wt_id in session.walkthroughs:
-        walkthrough_path(check_id(wt_id))
-    for diagram_id in session.diagrams:
-        check_id(diagram_id)
-    for xref_id in session.xrefs:
-        check_id(xref_id)
-    pending: list[tuple[str, str]] = []
+    def attempt(key: str, work: Callable[[], None]) -> bool:
+        try:
+            work()
+        except Exception as err:  # one item never stops the others, whatever it raises
+            failed[key] = save_problem(err)
+            _log.error("saving %s in %s failed: %s", key, files.describe(), failed[key])
+            return False
+        files_ok.add(key)
+        return True
+
+    listed: dict[str, DiagramEntry] = {e.diagram_id: e for e in kept.diagram_entries}
     for diagram_id in sorted(session.diagrams):
         diagram = session.diagrams[diagram_id]
-        mmd_path, side_path, _ = diagram_paths(diagram_id)
-        before = previous_entries.get(diagram_id)
-        unchanged = (
-            before is not None
-            and before.rev == diagram.rev
-            and files.is_file(mmd_path)
-            and files.is_file(side_path)
-        )
-        if not unchanged:
-            mmd_text, side_text = diagram_files.encode_diagram(diagram)
-            pending += [(mmd_path, mmd_text), (side_path, side_text)]
-    for path, text in pending:
-        files.write(path, text.encode("utf-8"))
-        written.append(path)
+        key = diagram_key(diagram_id)
 
-    for diagram_id in sorted(set(deleted_diagram_ids) - set(session.diagrams) - kept_ids):
-        try:
-            paths = set(diagram_paths(diagram_id))
-        except StorePathError:  # such an id never had files
-            paths = set()
-        before = previous_entries.get(diagram_id)
-        if before is not None:
-            try:
-                custom = check_relative_path(before.mmd_path)
-                paths |= {custom, sidecar_path(custom), render_path(custom)}
-            except StorePathError:
-                pass
-        for path in sorted(paths):
-            if files.remove(path):
-                removed.append(path)
+        def save_diagram(diagram: Diagram = diagram, key: str = key) -> None:
+            check_id(diagram.diagram_id)
+            entry = diagram_entry(diagram)
+            mmd_path, side_path, _ = diagram_paths(diagram.diagram_id)
+            before = previous_entries.get(diagram.diagram_id)
+            unchanged = (
+                key not in force
+                and before is not None
+                and before.rev == diagram.rev
+                and files.is_file(mmd_path)
+                and files.is_file(side_path)
+            )
+            if not unchanged:
+                mmd_text, side_text = diagram_files.encode_diagram(diagram)
+                files.write_many(
+                    [(mmd_path, mmd_text.encode("utf-8")), (side_path, side_text.encode("utf-8"))]
+                )
+                written.extend((mmd_path, side_path))
+            listed[diagram.diagram_id] = entry
 
+        if not attempt(key, save_diagram) and diagram_id in previous_entries:
+            listed[diagram_id] = previous_entries[diagram_id]  # what is on disk for it
+
+    listed_wt = set(kept.walkthrough_ids)
     for wt_id in sorted(session.walkthroughs):
         walkthrough = session.walkthroughs[wt_id]
-        path = walkthrough_path(wt_id)
-        if _stored_walkthrough_rev(files, path) == walkthrough.rev:
-            continue
-        record = msgspec.structs.replace(walkthrough_file(walkthrough), walkthrough_id=wt_id)
-        files.write(path, encode_walkthrough(record).encode("utf-8"))
-        written.append(path)
+        key = walkthrough_key(wt_id)
+
+        def save_walkthrough(walkthrough: Walkthrough = walkthrough, wt_id: str = wt_id) -> None:
+            path = walkthrough_path(check_id(wt_id))
+            if _stored_walkthrough_rev(files, path) != walkthrough.rev:
+                record = msgspec.structs.replace(
+                    walkthrough_file(walkthrough), walkthrough_id=wt_id
+                )
+                files.write(path, encode_walkthrough(record).encode("utf-8"))
+                written.append(path)
+
+        if attempt(key, save_walkthrough) or wt_id in previous_wt or scan_mode:
+            listed_wt.add(wt_id)
+
+    # Files another entry owns are never deleted: every listed diagram's, the walkthroughs'
+    # and the meta's own.
+    owned = {META_FILE, LEGACY_META_FILE}
+    for entry in listed.values():
+        try:
+            owned.update(diagram_files_of(entry.mmd_path))
+        except StorePathError:
+            pass
+    for diagram_id in sorted(set(deleted_diagram_ids) - set(session.diagrams) - set(listed)):
+
+        def delete_files(diagram_id: str = diagram_id) -> None:
+            paths: set[str] = set()
+            try:
+                paths.update(diagram_paths(diagram_id))
+            except StorePathError:  # such an id never had files
+                pass
+            before = previous_entries.get(diagram_id)
+            if before is not None:
+                try:
+                    paths.update(diagram_files_of(before.mmd_path))
+                except StorePathError:
+                    pass
+            for path in sorted(paths - owned):
+                if files.remove(path):
+                    removed.append(path)
+
+        attempt(diagram_key(diagram_id), delete_files)
 
     current_wt = set(session.walkthroughs) | set(kept.walkthrough_ids)
-    previous_wt = previous.walkthrough_ids if previous else None
-    if previous_wt is None or set(previous_wt) != current_wt:
-        removed += _collect_walkthrough_garbage(files, current_wt)
+    if previous is None or previous.walkthrough_ids is None or previous_wt != current_wt:
+        removed += _collect_walkthrough_garbage(files, current_wt | listed_wt, owned, failed)
 
-    meta = meta_for_session(
-        session, kept_entries=kept.diagram_entries, kept_walkthrough_ids=kept.walkthrough_ids
+    def save_meta() -> None:
+        check_id(session.session_id)
+        for xref_id in session.xrefs:
+            check_id(xref_id)
+        meta = meta_for_session(session, diagram_entries=listed.values(), walkthrough_ids=listed_wt)
+        files.write(META_FILE, encode_meta(meta).encode("utf-8"))
+        written.append(META_FILE)
+
+    meta_ok = attempt(META_KEY, save_meta)
+    if meta_ok:
+        try:
+            if files.remove(LEGACY_META_FILE):
+                removed.append(LEGACY_META_FILE)
+        except OSError:
+            pass
+    return SaveReport(
+        written=tuple(written),
+        removed=tuple(removed),
+        failed=failed,
+        on_disk=frozenset(
+            _on_disk(session, files_ok, meta_ok, previous_entries, previous_wt, deleted_diagram_ids)
+        ),
     )
-    files.write(META_FILE, encode_meta(meta).encode("utf-8"))
-    written.append(META_FILE)
-    try:
-        if files.remove(LEGACY_META_FILE):
-            removed.append(LEGACY_META_FILE)
-    except OSError:
-        pass
-    return SaveReport(written=tuple(written), removed=tuple(removed))
+
+
+def _on_disk(
+    session: Session,
+    files_ok: set[str],
+    meta_ok: bool,
+    previous_entries: dict[str, DiagramEntry],
+    previous_wt: set[str],
+    deleted_diagram_ids: Iterable[str],
+) -> Iterator[str]:
+    """Keys whose current state a load of the folder would now give.
+
+    An item's files are enough when the meta on disk already lists it (a loaded diagram
+    takes its side-car's rev); a new item needs the meta too.
+    """
+    if meta_ok:
+        yield META_KEY
+    for diagram_id, diagram in session.diagrams.items():
+        key = diagram_key(diagram_id)
+        if key not in files_ok:
+            continue
+        before = previous_entries.get(diagram_id)
+        if meta_ok or (
+            before is not None
+            and before == msgspec.structs.replace(diagram_entry(diagram), rev=before.rev)
+        ):
+            yield key
+    for wt_id in session.walkthroughs:
+        key = walkthrough_key(wt_id)
+        if key in files_ok and (meta_ok or wt_id in previous_wt):
+            yield key
+    for diagram_id in deleted_diagram_ids:
+        key = diagram_key(diagram_id)
+        if key in files_ok and meta_ok:
+            yield key
 
 
 def _stored_walkthrough_rev(files: SessionFiles, path: str) -> int | None:
@@ -340,8 +482,13 @@ def _stored_walkthrough_rev(files: SessionFiles, path: str) -> int | None:
         return None
 
 
-def _collect_walkthrough_garbage(files: SessionFiles, current: set[str]) -> list[str]:
-    """Delete walkthrough files whose stem is neither the raw nor encoded form of a current id."""
+def _collect_walkthrough_garbage(
+    files: SessionFiles, current: set[str], owned: set[str], failed: dict[str, str]
+) -> list[str]:
+    """Delete walkthrough files whose stem is neither the raw nor encoded form of a current id.
+
+    A file that cannot be deleted is reported under its walkthrough's key and left.
+    """
     keep: set[str] = set()
     for wt_id in current:
         keep.add(wt_id)
@@ -350,13 +497,22 @@ def _collect_walkthrough_garbage(files: SessionFiles, current: set[str]) -> list
         except StorePathError:
             pass
     removed: list[str] = []
-    for name in files.list_files(WALKTHROUGHS_DIR):
+    try:
+        names = files.list_files(WALKTHROUGHS_DIR)
+    except OSError as err:
+        _log.warning("cannot list %s for clean-up: %s", WALKTHROUGHS_DIR, save_problem(err))
+        return removed
+    for name in names:
         if "\\" in name:  # not a name we could have written; leave it alone
             continue
         for suffix in (WALKTHROUGH_SUFFIX, ".ascii.txt"):
-            if name.endswith(suffix) and name[: -len(suffix)] not in keep:
-                path = f"{WALKTHROUGHS_DIR}/{name}"
-                if files.remove(path):
-                    removed.append(path)
+            stem = name[: -len(suffix)]
+            path = f"{WALKTHROUGHS_DIR}/{name}"
+            if name.endswith(suffix) and stem not in keep and path not in owned:
+                try:
+                    if files.remove(path):
+                        removed.append(path)
+                except OSError as err:
+                    failed[walkthrough_key(decode_stem(stem) or stem)] = save_problem(err)
                 break
     return removed

@@ -107,8 +107,8 @@ async def test_state_the_persister_missed_is_sent_again(
         await create(handle, diagram_id="d")
         await handle.flush()
         root = handle.runtime.root
-        await root.stop("persister")
-        await root.stop("persister.timer")
+        for name in ("persister", "persister.timer", "persister.retry", "persister.status"):
+            await root.stop(name)
         reply = await handle.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
         assert reply.new_rev == 1
         await spawn_persister(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import pytest
 
+from nereid.store.faults import Fault, FaultPlan, FaultPoint
 from nereid.store.files import FolderFiles, MemoryFiles, SessionFiles, SymlinkRefused
 from nereid.store.naming import StorePathError
 
@@ -61,7 +63,9 @@ def test_symlinked_target_is_refused_and_untouched(tmp_path: Path) -> None:
     with pytest.raises(SymlinkRefused, match="symlink refused"):
         files.write("diagrams/x.mmd", b"evil")
     assert outside.read_text() == "keep"
-    assert files.read("diagrams/x.mmd") == b"keep"  # reads do not check links
+    with pytest.raises(SymlinkRefused, match="never read through links"):
+        files.read("diagrams/x.mmd")
+    assert not files.is_file("diagrams/x.mmd") and files.list_files("diagrams") == []
     assert os.listdir(root / "diagrams") == ["x.mmd"]
 
 
@@ -112,3 +116,62 @@ def test_memory_files_log_writes() -> None:
     assert list(files.writes()) == ["b/c"]
     with pytest.raises(IsADirectoryError):
         files.write("b", b"x")
+
+
+def test_nothing_is_read_through_a_symlinked_directory(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "x.mmd").write_text("secret")
+    root = tmp_path / "session"
+    root.mkdir()
+    (root / "diagrams").symlink_to(elsewhere, target_is_directory=True)
+    files = FolderFiles(root)
+    with pytest.raises(SymlinkRefused, match="symlink refused"):
+        files.read("diagrams/x.mmd")
+    assert not files.is_file("diagrams/x.mmd")
+    assert files.list_files("diagrams") == []
+
+
+def test_a_fifo_or_directory_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "d" / "dir").mkdir(parents=True)
+    os.mkfifo(tmp_path / "d" / "pipe")  # opening it blocking would hang the reader forever
+    files = FolderFiles(tmp_path)
+    with pytest.raises(OSError, match="not a regular file"):
+        files.read("d/pipe")
+    with pytest.raises(IsADirectoryError):
+        files.read("d/dir")
+    assert not files.is_file("d/pipe") and files.list_files("d") == []
+
+
+@pytest.mark.parametrize("point", ["write", "fsync", "rename"])
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EIO])
+def test_an_injected_fault_leaves_every_file_of_the_item_as_it_was(
+    tmp_path: Path, point: FaultPoint, code: int
+) -> None:
+    plan = FaultPlan()
+    files = FolderFiles(tmp_path, durable=True, faults=plan)
+    files.write_many([("d/a", b"old a"), ("d/b", b"old b")])
+    # Staging (write, fsync) fails on the last file; a rename can only fail on the first
+    # (a rename failing after another succeeded leaves that one replaced: see diagram_files).
+    failing = "d/a" if point == "rename" else "d/b"
+    plan.inject(Fault(errno=code, points=frozenset({point}), paths=failing))
+    with pytest.raises(OSError) as caught:
+        files.write_many([("d/a", b"new a"), ("d/b", b"new b")])
+    assert caught.value.errno == code and caught.value.filename == failing
+    assert (files.read("d/a"), files.read("d/b")) == (b"old a", b"old b")
+    assert sorted(os.listdir(tmp_path / "d")) == ["a", "b"]  # no temp file left behind
+    plan.clear()
+    files.write_many([("d/a", b"new a"), ("d/b", b"new b")])
+    assert (files.read("d/a"), files.read("d/b")) == (b"new a", b"new b")
+
+
+def test_fault_plan_counts_limits_and_delays() -> None:
+    plan = FaultPlan()
+    files = MemoryFiles(faults=plan)
+    plan.inject(Fault(errno=errno.EIO, points=frozenset({"read"}), paths="x*", times=1))
+    plan.inject(Fault(errno=None, points=frozenset({"write"}), delay=0.01))
+    files.write("x1", b"1")
+    with pytest.raises(OSError, match="Input/output error"):
+        files.read("x1")
+    assert files.read("x1") == b"1"  # used up
+    assert plan.hits == {"write": 1, "read": 1}

@@ -6,9 +6,10 @@ clock gives exact virtual times; two tests use the real folder and real threads.
 
 from __future__ import annotations
 
+import errno
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -16,25 +17,34 @@ import msgspec
 import pytest
 import trio
 import trio.testing
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from store_testkit import EXCEPTION_TYPES
 
-from nereid.actors import open_runtime
+from nereid.actors import Tracer, open_runtime
 from nereid.actors.persister import (
     DEFAULT_DEBOUNCE,
+    RETRY_MAX,
     DeleteDiagram,
     DeleteWalkthrough,
     Flush,
     FlushReply,
     GetPersisterStatus,
+    GetSaveStatus,
+    ItemSaveState,
     PersistDiagram,
     PersisterState,
     PersistFailed,
     PersistIndex,
     PersistWalkthrough,
+    SaveStatusChanged,
     spawn_persister,
 )
 from nereid.model import Diagram, FlowchartAst, FlowNode, Session, Walkthrough, parse_ref
+from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import FolderFiles, MemoryFiles
 from nereid.store.session_io import load_session
+from nereid.testing.faults import RestartCounter
 
 T = TypeVar("T")
 
@@ -304,3 +314,105 @@ async def test_a_lost_timer_is_re_armed(autojump_clock: trio.testing.MockClock) 
         await trio.sleep(2 * DEFAULT_DEBOUNCE)
         assert not (await persister.call(GetPersisterStatus())).pending
         assert load_session(files).session.diagrams["d"].rev == 2
+
+
+# -- one bad item, any exception, retried on a timer, visible ------------------------------
+
+
+class RaisingFiles(MemoryFiles):
+    """Writes of paths matching `bad` raise `error` (any type at all)."""
+
+    def __init__(self, bad: str, error: BaseException) -> None:
+        super().__init__()
+        self.bad, self.error = bad, error
+
+    def write_many(self, items: Sequence[tuple[str, bytes]]) -> None:
+        if any(path.startswith(self.bad) for path, _ in items):
+            raise self.error
+        super().write_many(items)
+
+
+@settings(max_examples=25, deadline=None)
+@given(error_type=st.sampled_from(EXCEPTION_TYPES), whole=st.booleans())
+def test_no_exception_type_stops_the_persister(error_type: type[Exception], whole: bool) -> None:
+    """A save that raises anything (per item, or the whole save) is reported, never a crash."""
+
+    async def scenario() -> None:
+        files = RaisingFiles("diagrams/bad", error_type("injected"))
+        broken = {"on": True}
+
+        async def runner(fn: Callable[[], T]) -> T:
+            await trio.lowlevel.checkpoint()
+            if whole and broken["on"]:
+                raise error_type("the whole save")
+            return fn()
+
+        counter = RestartCounter()
+        async with open_runtime(tracer=Tracer(counter)) as runtime:
+            persister = await spawn_persister(
+                runtime.root,
+                files=files,
+                initial=PersisterState(session=Session(session_id="s:t")),
+                run_blocking=runner,
+            )
+            await persister.cast(PersistDiagram(diagram=flow("bad", 1)))
+            await persister.cast(PersistDiagram(diagram=flow("good", 1)))
+            with pytest.raises(PersistFailed) as caught:
+                await persister.call(Flush())
+            assert caught.value.retryable and caught.value.data is not None
+            assert caught.value.data["retryable"] is True
+            if not whole:  # the good one is on disk regardless
+                assert load_session(files).session.diagrams["good"].rev == 1
+                await persister.call(Flush(items=("diagram:good", "meta")))
+            broken["on"] = False
+            files.bad = "nothing"
+            await trio.sleep(RETRY_MAX + 1)  # the retry timer, no new change needed
+            status = await persister.call(GetPersisterStatus())
+            assert (status.pending, status.failures) == (False, {})
+            assert sorted(load_session(files).session.diagrams) == ["bad", "good"]
+            assert counter.crashes == {} and counter.restarts == 0
+
+    trio.run(scenario, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+async def test_failed_items_are_retried_on_a_timer_and_visible(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    plan = FaultPlan()
+    files = MemoryFiles(faults=plan)
+    events: list[SaveStatusChanged] = []
+    async with open_runtime() as runtime:
+        subscription = runtime.bus.subscribe()
+        persister = await spawn_persister(
+            runtime.root,
+            files=files,
+            initial=PersisterState.new(Session(session_id="s:t", diagrams={"a": flow("a", 1)})),
+            run_blocking=inline,
+        )
+        status_actor = runtime.registry.lookup("persister.status")
+        await persister.call(Flush())
+        assert (await status_actor.call(GetSaveStatus())).item("diagram:a") == ItemSaveState(
+            saved_rev=1
+        )
+        plan.inject(Fault(errno=errno.ENOSPC, paths="diagrams/a.*"))
+        await persister.cast(PersistDiagram(diagram=flow("a", 2)))
+        await trio.sleep(2 * DEFAULT_DEBOUNCE)
+        state = (await status_actor.call(GetSaveStatus())).item("diagram:a")
+        assert state.saved_rev == 1 and state.save_error is not None
+        assert state.save_error.startswith("disk full: diagrams/a.mmd: No space left on device")
+        await trio.sleep(5 * RETRY_MAX)
+        assert plan.hits["write"] >= 4  # retried by itself, with backoff
+        plan.clear()
+        await trio.sleep(RETRY_MAX + DEFAULT_DEBOUNCE)
+        assert (await status_actor.call(GetSaveStatus())).item("diagram:a") == ItemSaveState(
+            saved_rev=2
+        )
+        assert load_session(files).session.diagrams["a"].rev == 2
+        while True:
+            with trio.move_on_after(0.01):
+                event = await subscription.receive()
+                if isinstance(event, SaveStatusChanged):
+                    events.append(event)
+                continue
+            break
+    assert [sorted(e.errors) for e in events] == [["diagram:a"], []]

@@ -13,14 +13,12 @@ from nereid.model import (
     Diagram,
     FlowchartAst,
     FlowNode,
-    IdError,
     ObjectRef,
     Session,
     Walkthrough,
     parse_ref,
 )
 from nereid.store.files import FolderFiles, MemoryFiles
-from nereid.store.naming import StorePathError
 from nereid.store.schema import StoreFileError
 from nereid.store.session_io import (
     Kept,
@@ -275,15 +273,23 @@ def test_hostile_ids_stay_inside_the_folder(tmp_path: Path, diagram_id: str) -> 
     )
 
 
-def test_unstorable_ids_are_refused_before_anything_is_written() -> None:
+def test_an_unstorable_item_is_reported_and_the_others_saved() -> None:
     files = MemoryFiles()
-    session = Session(session_id="s", diagrams={"a": _flow("a"), "b" * 300: _flow("b" * 300)})
-    with pytest.raises(StorePathError, match="too long"):
-        save_session(files, session)
-    session = Session(session_id="s", diagrams={"a": _flow("a"), "../x": _flow("../x")})
-    with pytest.raises(IdError, match="must not contain '/'"):
-        save_session(files, session)
-    assert files.log == []
+    long_id = "b" * 300
+    session = Session(
+        session_id="s",
+        diagrams={"a": _flow("a"), long_id: _flow(long_id), "../x": _flow("../x")},
+        walkthroughs={"w/1": Walkthrough(walkthrough_id="w/1", title="T")},
+    )
+    report = save_session(files, session)
+    assert sorted(report.failed) == sorted(
+        [f"diagram:{long_id}", "diagram:../x", "walkthrough:w/1"]
+    )
+    assert "too long" in report.failed[f"diagram:{long_id}"]
+    assert "must not contain '/'" in report.failed["diagram:../x"]
+    assert report.on_disk == {"diagram:a", "meta"}
+    loaded = load_session(files)
+    assert loaded.issues == () and sorted(loaded.session.diagrams) == ["a"]
 
 
 def test_interrupted_save_never_pairs_new_content_with_an_old_rev() -> None:
