@@ -26,10 +26,12 @@ def test_valid_files_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_errors_are_file_line_col(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = write(tmp_path, "good.mmd", "sequenceDiagram\nA->>B: hi\n")
-    bad = write(tmp_path, "bad.mmd", "sequenceDiagram\nA->>B: hi\n  destroy B\n")
-    assert run([good, bad]) == 1
+    bad = write(tmp_path, "bad.mmd", "sequenceDiagram\nA->>B: hi\n  details B: {}\n")
+    lone = write(tmp_path, "lone.mmd", "sequenceDiagram\nA->>B: hi\n  destroy B\n")
+    assert run([good, bad, lone]) == 1
     out = capsys.readouterr().out
-    assert out.startswith(f"{bad}:3:3: unsupported Mermaid syntax on line 3: destroy B")
+    assert out.startswith(f"{bad}:3:3: unsupported Mermaid syntax on line 3: details B")
+    assert f"{lone}:3:3: 'destroy' on line 3 has no message after it" in out
     assert good not in out
 
 

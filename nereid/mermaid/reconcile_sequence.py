@@ -90,7 +90,8 @@ class SeqIdHints(msgspec.Struct, frozen=True, kw_only=True):
 
 def reconcile_sequence(parsed: SequenceAst, hints: SeqIdHints) -> SequenceAst:
     """`parsed` with the ids `hints` know (participants, then messages, notes, activations),
-    every reference remapped (message endpoints, note targets, block sections), and the
+    every reference remapped (message endpoints, note targets, block sections, lifelines,
+    autonumber anchors), and the
     participant notes attached. Document order is kept."""
     renamed = _participant_ids(parsed, hints.by_name)
 
@@ -134,11 +135,21 @@ def reconcile_sequence(parsed: SequenceAst, hints: SeqIdHints) -> SequenceAst:
         [(h.activation_id, (h.participant_id, h.active)) for h in hints.activations],
         "act:",
     )
+    new_message_ids = dict(zip((m.message_id for m in parsed.messages), message_ids, strict=True))
+
+    def mid(old: str | None) -> str | None:
+        return None if old is None else new_message_ids.get(old, old)
+
     participants = {}
     for old_id, participant in parsed.participants.items():
         new_id = pid(old_id)
         note = hints.participant_notes.get(new_id, participant.note)
-        participants[new_id] = msgspec.structs.replace(participant, note=note)
+        participants[new_id] = msgspec.structs.replace(
+            participant,
+            note=note,
+            created_by=mid(participant.created_by),
+            destroyed_by=mid(participant.destroyed_by),
+        )
     return msgspec.structs.replace(
         parsed,
         participants=participants,
@@ -153,9 +164,10 @@ def reconcile_sequence(parsed: SequenceAst, hints: SeqIdHints) -> SequenceAst:
             msgspec.structs.replace(a, activation_id=new)
             for a, new in zip(activations, activation_ids, strict=True)
         ),
-        blocks=_remap_blocks(
-            parsed.blocks,
-            dict(zip((m.message_id for m in parsed.messages), message_ids, strict=True)),
+        blocks=_remap_blocks(parsed.blocks, new_message_ids),
+        autonumber_changes=tuple(
+            msgspec.structs.replace(c, message_id=mid(c.message_id))
+            for c in parsed.autonumber_changes
         ),
         boxes=tuple(
             msgspec.structs.replace(box, participant_ids=tuple(pid(p) for p in box.participant_ids))

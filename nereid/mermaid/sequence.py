@@ -12,15 +12,24 @@ not nested and are not inside blocks; a participant is declared in at most one b
 mentioned before its box (so every box's participants are consecutive, as the exporter writes
 them).
 
-Everything Mermaid allows that the model cannot hold (`create`/`destroy`,
-`properties`, `details`, `accTitle`/`accDescr`, `autonumber off`) is refused with a
-`MermaidError` that names the line, the column and the construct; nothing is dropped.
+Keywords are matched ignoring case, as Mermaid's lexer does (`Participant`, `NOTE`, `End`);
+`#` starts a comment except in an entity code (`#59;`). `create participant|actor X` marks the
+next message (which must go to X) as the one that creates X (`SeqParticipant.created_by`);
+`destroy X` marks the next message involving X as the one that ends it (`destroyed_by`). The
+first `autonumber` before any message is `SequenceAst.autonumber`; later ones (`off`,
+restarts) are `autonumber_changes` anchored to the next message. `wrap:`/`nowrap:` before a
+message or note text is the item's `wrap` flag; `A()->>B` / `A->>()B` set `from_central` /
+`to_central`.
+
+Everything Mermaid allows that the model cannot hold (`properties`, `details`) is refused with
+a `MermaidError` that names the line, the column and the construct; nothing is dropped.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal, NoReturn, cast
 
@@ -37,10 +46,12 @@ from nereid.mermaid.sequence_grammar import (
     parse_message,
 )
 from nereid.mermaid.sequence_rules import (
-    KEYWORDS,
+    acc_text_problem,
+    leading_keyword,
     participant_name_problem,
     sequence_text_problem,
     split_statements,
+    strip_comment,
 )
 from nereid.model.sequence import (
     ARROW_KINDS,
@@ -48,6 +59,7 @@ from nereid.model.sequence import (
     PARTICIPANT_ROLES,
     SeqActivation,
     SeqAutonumber,
+    SeqAutonumberChange,
     SeqBlock,
     SeqBox,
     SeqMessage,
@@ -62,26 +74,25 @@ __all__ = ["MAX_BLOCK_DEPTH", "export_sequence", "parse_sequence"]
 MAX_BLOCK_DEPTH: Final = 8
 HEADER: Final = "sequenceDiagram"
 
-_BLOCK_OPENERS: Final = frozenset({"alt", "opt", "loop", "par", "critical", "break", "rect"})
-#: Section keyword (also the section kind) -> (block kind it belongs to, error kind).
+_BLOCK_OPENERS: Final = frozenset(
+    {"alt", "opt", "loop", "par", "par_over", "critical", "break", "rect"}
+)
+#: Section keyword (also the section kind) -> (block kinds it belongs to, error kind).
 _SECTION_KEYWORDS: Final = {
-    "else": ("alt", "ElseOutsideAlt"),
-    "and": ("par", "AndOutsidePar"),
-    "option": ("critical", "OptionOutsideCritical"),
+    "else": (("alt",), "ElseOutsideAlt"),
+    "and": (("par", "par_over"), "AndOutsidePar"),
+    "option": (("critical",), "OptionOutsideCritical"),
 }
 _UNSUPPORTED: Final = {
-    "create": "'create' (participant creation) is not supported by Nereid",
-    "destroy": "'destroy' (participant destruction) is not supported by Nereid",
     "properties": "participant 'properties' are not supported by Nereid",
     "details": "participant 'details' are not supported by Nereid",
-    "accTitle": "accessibility titles are not supported by Nereid",
-    "accDescr": "accessibility descriptions are not supported by Nereid",
+    "over": "'over' only follows 'Note'",
+    "off": "'off' only follows 'autonumber'",
+    "sequencediagram": "the header 'sequenceDiagram' appears only once",
 }
-_ANY_ARROW: Final = re.compile(r"->|-x|-\)")
-#: Mermaid 11.12's `A()->>B` / `A->>()B` (activation-centred endpoints), not modelled.
-_CENTRAL_CONNECTION: Final = re.compile(
-    r"(?P<paren>\(\))[ \t]*(?:<<|-)|(?:>|x|\))[ \t]*[+-]?[ \t]*(?P<paren2>\(\))"
-)
+_ANY_ARROW: Final = re.compile(r"->|-x|-\)|-\|[\\/]|-//|-\\\\|[\\/][|\\/]-")
+_WRAP: Final = re.compile(r":?(no)?wrap:")
+_ACC: Final = re.compile(r"(?i:acc(title|descr))[ \t]*(:|\{)")
 _ARROW_TOKENS_LONGEST_FIRST: Final = sorted(ARROW_KINDS, key=len, reverse=True)
 _META_KEY: Final = re.compile(r"""\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z_]+))\s*:\s*(.*?)\s*""")
 _DECL_EXPECTED: Final = '\'{kw} <name> [@{{ "type": "<type>" }}] [as <alias>]\''
@@ -168,6 +179,14 @@ class _Importer:
         self.boxes: list[SeqBox] = []
         #: The open box: (its `box` statement, colour, label, participant ids so far).
         self.open_box: tuple[_Statement, str | None, str | None, list[str]] | None = None
+        self.autonumber_changes: list[SeqAutonumberChange] = []
+        #: `autonumber` statements waiting for the next message (their anchor).
+        self.pending_numbering: list[SeqAutonumberChange] = []
+        self.acc_title: str | None = None
+        self.acc_descr: str | None = None
+        #: `create ...` / `destroy X` waiting for their message: (participant id, statement).
+        self.pending_create: tuple[str, _Statement] | None = None
+        self.pending_destroy: tuple[str, _Statement] | None = None
 
     # ---- driver -------------------------------------------------------------------------
 
@@ -186,10 +205,32 @@ class _Importer:
             )
         for line_no, raw, trimmed in lines:
             indent = len(raw) - len(raw.lstrip())
-            for offset, statement in split_statements(trimmed):
+            acc = _ACC.match(trimmed)
+            if acc is not None:
+                # accTitle/accDescr values run to the end of the line (`;` and `#` included);
+                # `accDescr {` runs to the next `}`, over several lines.
+                self.accessibility(_Statement(trimmed, line_no, indent + 1), acc, lines)
+                continue
+            for offset, statement in split_statements(strip_comment(trimmed)):
                 if statement.startswith("%%"):
                     continue
                 self.statement(_Statement(statement, line_no, indent + offset + 1))
+        for pending, what in ((self.pending_create, "create"), (self.pending_destroy, "destroy")):
+            if pending is not None:
+                pid, where = pending
+                raise MermaidError(
+                    "MissingLifelineMessage",
+                    f"'{what}' on line {where.line} has no message after it: the "
+                    f"{'created' if what == 'create' else 'destroyed'} participant "
+                    f"{pid[2:]} needs one",
+                    line=where.line,
+                    column=where.column,
+                    text=where.text,
+                    expected="a message to the created participant"
+                    if what == "create"
+                    else "a message from or to the destroyed participant",
+                )
+        self.autonumber_changes.extend(self.pending_numbering)
         if self.open_box is not None:
             opened = self.open_box[0]
             raise MermaidError(
@@ -220,18 +261,19 @@ class _Importer:
             autonumber=self.autonumber,
             title=self.title,
             boxes=tuple(self.boxes),
+            autonumber_changes=tuple(self.autonumber_changes),
+            acc_title=self.acc_title,
+            acc_descr=self.acc_descr,
         )
 
     def statement(self, st: _Statement) -> None:
-        words = st.text.split(maxsplit=1)
-        keyword = words[0]
-        rest = words[1] if len(words) > 1 else ""
-        if keyword.endswith(":") and keyword[:-1] in ("title", "accTitle", "accDescr"):
-            rest = st.text[len(keyword) :].strip()
-            keyword = keyword[:-1]
+        keyword = leading_keyword(st.text)
+        rest = st.text[len(keyword) :].strip() if keyword is not None else ""
+        if keyword == "title" and rest.startswith(":"):
+            rest = rest[1:].strip()
         if self.open_box is not None and keyword not in ("participant", "actor", "end", "box"):
             self.unsupported(st, "only participant declarations go inside a box")
-        if keyword not in KEYWORDS:
+        if keyword is None:
             self.message(st)
         elif keyword == "box":
             self.box(st, rest)
@@ -239,13 +281,17 @@ class _Importer:
             self.close_box(st)
         elif keyword in ("participant", "actor"):
             self.declaration(st)
+        elif keyword == "create":
+            self.create(st, rest)
+        elif keyword == "destroy":
+            self.destroy(st, rest)
         elif keyword in _BLOCK_OPENERS:
             self.open_block(st, keyword, rest)
         elif keyword in _SECTION_KEYWORDS:
             self.open_section(st, keyword, rest)
         elif keyword == "end":
             self.close_block(st)
-        elif keyword in ("Note", "note"):
+        elif keyword == "note":
             self.note(st)
         elif keyword in ("activate", "deactivate"):
             self.activation(st, keyword, rest)
@@ -257,6 +303,47 @@ class _Importer:
             self.link_statement(st, keyword, rest)
         else:
             self.unsupported(st, _UNSUPPORTED[keyword])
+
+    def accessibility(
+        self, st: _Statement, acc: re.Match[str], lines: Iterator[tuple[int, str, str]]
+    ) -> None:
+        """`accTitle: text`, `accDescr: text` or `accDescr { ... }` (the last one wins)."""
+        field_name, opener = acc.group(1).lower(), acc.group(2)
+        value = st.text[acc.end() :].strip()
+        if opener == "{":
+            if field_name == "title":
+                self.unsupported(st, "'accTitle' takes ':' and one line")
+            parts = [value]
+            while "}" not in parts[-1]:
+                following = next(lines, None)
+                if following is None:
+                    raise MermaidError(
+                        "UnclosedAccDescr",
+                        f"unclosed 'accDescr {{' on line {st.line}: missing '}}'",
+                        line=st.line,
+                        column=st.column,
+                        text=st.text,
+                        expected="'}'",
+                    )
+                parts.append(following[2])
+            last, _, after = parts[-1].partition("}")
+            if after.strip():
+                self.unsupported(st, "nothing may follow the '}' of 'accDescr { ... }'")
+            parts[-1] = last
+            value = "\n".join(part.strip() for part in parts).strip()
+        problem = acc_text_problem(value)
+        if problem is not None:
+            raise MermaidError(
+                "InvalidText",
+                f"invalid acc{field_name.capitalize()} on line {st.line}: {value!r} ({problem})",
+                line=st.line,
+                column=st.column,
+                text=value,
+            )
+        if field_name == "title":
+            self.acc_title = value
+        else:
+            self.acc_descr = value
 
     # ---- errors -------------------------------------------------------------------------
 
@@ -307,8 +394,84 @@ class _Importer:
         self.participants[participant_id] = SeqParticipant(mermaid_name=name)
         return participant_id
 
-    def declaration(self, st: _Statement) -> None:
-        keyword = st.text.split(maxsplit=1)[0]
+    def create(self, st: _Statement, rest: str) -> None:
+        """`create participant|actor X ...`: declare X; the next message must go to X."""
+        offset = len(st.text) - len(rest)
+        inner = _Statement(rest, st.line, st.col(offset))
+        if leading_keyword(rest) not in ("participant", "actor"):
+            self.unsupported(st, "'create' is followed by 'participant' or 'actor'")
+        if self.pending_create is not None:
+            self.unsupported(
+                st,
+                f"the participant created on line {self.pending_create[1].line} has no "
+                "creating message yet",
+            )
+        before = set(self.participants)
+        participant_id = self.declaration(inner)
+        if participant_id in before:
+            raise MermaidError(
+                "InvalidCreate",
+                f"invalid 'create' on line {st.line}: participant {participant_id[2:]} already "
+                "appears above (a created participant starts at its creating message)",
+                line=st.line,
+                column=inner.column,
+                text=st.text,
+                expected="a participant not mentioned before",
+            )
+        self.pending_create = (participant_id, st)
+
+    def destroy(self, st: _Statement, name: str) -> None:
+        """`destroy X`: the next message from or to X ends X's lifeline."""
+        participant_id = self.touch(name, st, len(st.text) - len(name), "InvalidParticipantName")
+        if self.participants[participant_id].destroyed_by is not None or (
+            self.pending_destroy is not None and self.pending_destroy[0] == participant_id
+        ):
+            self.unsupported(st, f"participant {name} is already destroyed")
+        if self.pending_destroy is not None:
+            self.unsupported(
+                st,
+                f"the participant destroyed on line {self.pending_destroy[1].line} has no "
+                "destroying message yet",
+            )
+        self.pending_destroy = (participant_id, st)
+
+    def lifeline_events(self, st: _Statement, message: SeqMessage) -> None:
+        """Tie a pending `create` / `destroy` to `message` (Mermaid checks the same)."""
+        if self.pending_create is not None:
+            pid, where = self.pending_create
+            if message.to_participant_id != pid:
+                raise MermaidError(
+                    "MissingLifelineMessage",
+                    f"invalid message on line {st.line}: the participant {pid[2:]} created on "
+                    f"line {where.line} needs the next message to go to it",
+                    line=st.line,
+                    column=st.column,
+                    text=st.text,
+                    expected=f"a message to {pid[2:]}",
+                )
+            self.participants[pid] = msgspec.structs.replace(
+                self.participants[pid], created_by=message.message_id
+            )
+            self.pending_create = None
+        elif self.pending_destroy is not None:
+            pid, where = self.pending_destroy
+            if pid not in (message.from_participant_id, message.to_participant_id):
+                raise MermaidError(
+                    "MissingLifelineMessage",
+                    f"invalid message on line {st.line}: the participant {pid[2:]} destroyed on "
+                    f"line {where.line} needs the next message to come from or go to it",
+                    line=st.line,
+                    column=st.column,
+                    text=st.text,
+                    expected=f"a message from or to {pid[2:]}",
+                )
+            self.participants[pid] = msgspec.structs.replace(
+                self.participants[pid], destroyed_by=message.message_id
+            )
+            self.pending_destroy = None
+
+    def declaration(self, st: _Statement) -> str:
+        keyword = st.text.split(maxsplit=1)[0].lower()
         expected = _DECL_EXPECTED.format(kw=keyword)
         try:
             parts = parse_declaration(st.text)
@@ -332,7 +495,7 @@ class _Importer:
                 text=st.text,
                 expected="an alias after 'as'",
             )
-        role: str | None = "actor" if parts.keyword == "actor" else None
+        role: str | None = "actor" if parts.keyword.lower() == "actor" else None
         alias = parts.alias
         if parts.meta is not None:
             meta_role, meta_alias = self.metadata(st, parts)
@@ -350,6 +513,7 @@ class _Importer:
             alias=alias if alias is not None else current.alias,
             role=role if role is not None else current.role,
         )
+        return participant_id
 
     # ---- boxes --------------------------------------------------------------------------
 
@@ -389,7 +553,7 @@ class _Importer:
 
     def close_box(self, st: _Statement) -> None:
         assert self.open_box is not None
-        if st.text != "end":
+        if st.text.lower() != "end":
             self.unsupported(st)
         opened, color, label, members = self.open_box
         if not members:
@@ -441,17 +605,6 @@ class _Importer:
     def message(self, st: _Statement) -> None:
         if _ANY_ARROW.search(st.text) is None:
             self.unsupported(st)
-        central = _CENTRAL_CONNECTION.search(st.text.split(":", 1)[0])
-        if central is not None:
-            raise MermaidError(
-                "UnsupportedSyntax",
-                f"unsupported Mermaid syntax on line {st.line}: {st.text} (central connections "
-                f"'()' are not supported by Nereid)",
-                line=st.line,
-                column=st.col(central.start("paren" if central.group("paren") else "paren2")),
-                text="()",
-                expected="<from><arrow><to>: <text>",
-            )
         try:
             parts = parse_message(st.text)
         except StatementSyntaxError as err:
@@ -467,23 +620,48 @@ class _Importer:
                 text=st.text,
                 expected="text after ':'",
             )
-        self.check_text(st, "message text", parts.text, len(st.text) - len(parts.text))
+        wrap, text = self.wrapped(st, "message", parts.text)
         kind = ARROW_KINDS[parts.arrow]
         message_id = f"m:{len(self.messages) + 1:04d}"
-        self.messages.append(
-            SeqMessage(
-                message_id=message_id,
-                from_participant_id=from_id,
-                to_participant_id=to_id,
-                kind=kind,
-                text=parts.text,
-                order_key=self.next_order_key(),
-                arrow=None if CANONICAL_ARROW[kind] == parts.arrow else parts.arrow,
-                activation=cast(Literal["+", "-"] | None, parts.activation),
-            )
+        message = SeqMessage(
+            message_id=message_id,
+            from_participant_id=from_id,
+            to_participant_id=to_id,
+            kind=kind,
+            text=text,
+            order_key=self.next_order_key(),
+            arrow=None if CANONICAL_ARROW[kind] == parts.arrow else parts.arrow,
+            activation=cast(Literal["+", "-"] | None, parts.activation),
+            from_central=parts.from_central,
+            to_central=parts.to_central,
+            wrap=wrap,
         )
+        self.messages.append(message)
+        self.lifeline_events(st, message)
+        for change in self.pending_numbering:
+            self.autonumber_changes.append(msgspec.structs.replace(change, message_id=message_id))
+        self.pending_numbering.clear()
         for block in self.open_blocks:
             block.sections[-1].message_ids.append(message_id)
+
+    def wrapped(self, st: _Statement, what: str, text: str) -> tuple[bool | None, str]:
+        """Split Mermaid's `wrap:` / `nowrap:` prefix off a text; check what remains."""
+        wrap: bool | None = None
+        prefix = _WRAP.match(text)
+        if prefix is not None:
+            wrap = prefix.group(1) is None
+            text = text[prefix.end() :].strip()
+            if not text:
+                raise MermaidError(
+                    "MissingMessageText" if what == "message" else "MissingNoteText",
+                    f"missing {what} text on line {st.line}: {st.text}",
+                    line=st.line,
+                    column=st.col(len(st.text)),
+                    text=st.text,
+                    expected=f"text after '{prefix.group()}'",
+                )
+        self.check_text(st, f"{what} text", text, len(st.text) - len(text))
+        return wrap, text
 
     def next_order_key(self) -> int:
         self.timeline += 1
@@ -525,14 +703,15 @@ class _Importer:
                 text=st.text,
                 expected="text after ':'",
             )
-        self.check_text(st, "note text", parts.text, len(st.text) - len(parts.text))
+        wrap, text = self.wrapped(st, "note", parts.text)
         self.notes.append(
             SeqNote(
                 note_id=f"note:{len(self.notes) + 1:04d}",
                 placement=cast(Literal["left_of", "right_of", "over"], parts.placement),
                 participant_ids=ids,
-                text=parts.text,
+                text=text,
                 order_key=self.next_order_key(),
+                wrap=wrap,
             )
         )
 
@@ -611,29 +790,33 @@ class _Importer:
     # ---- autonumber, title --------------------------------------------------------------
 
     def autonumber_statement(self, st: _Statement, rest: str) -> None:
+        """`autonumber [start [step]]` or `autonumber off`, as often as wanted.
+
+        The first one before any message is the diagram's numbering; every other one takes
+        effect at the next message (`autonumber_changes`).
+        """
         numbers = rest.split()
-        if len(numbers) > 2 or not all(n.isascii() and n.isdigit() for n in numbers):
+        off = [word.lower() for word in numbers] == ["off"]
+        if not off and (len(numbers) > 2 or not all(n.isascii() and n.isdigit() for n in numbers)):
             self.unsupported(
                 st,
-                "Nereid supports 'autonumber', 'autonumber <start>' and "
+                "expected 'autonumber', 'autonumber off', 'autonumber <start>' or "
                 "'autonumber <start> <step>' with whole numbers",
             )
-        if self.autonumber is not None:
-            self.unsupported(st, f"autonumber is already set on line {self.autonumber_line}")
-        if self.timeline:
-            self.unsupported(
-                st,
-                "autonumber must come before the first message, note or activation "
-                "(Nereid numbers the whole diagram)",
+        start = int(numbers[0]) if numbers and not off else None
+        step = int(numbers[1]) if len(numbers) > 1 else None
+        if self.autonumber is None and not off and not self.messages and not self.pending_numbering:
+            self.autonumber = SeqAutonumber(
+                start=start if start is not None else 1, step=step if step is not None else 1
             )
-        start = int(numbers[0]) if numbers else 1
-        step = int(numbers[1]) if len(numbers) > 1 else 1
-        self.autonumber = SeqAutonumber(start=start, step=step)
-        self.autonumber_line = st.line
+            self.autonumber_line = st.line
+            return
+        self.pending_numbering.append(
+            SeqAutonumberChange(message_id=None, on=not off, start=start, step=step)
+        )
 
     def title_statement(self, st: _Statement, rest: str) -> None:
-        if self.title is not None:
-            self.unsupported(st, f"the title is already set on line {self.title_line}")
+        # As in Mermaid, a later title replaces an earlier one.
         self.check_text(st, "title", rest, len(st.text) - len(rest))
         self.title = rest
         self.title_line = st.line
@@ -661,8 +844,9 @@ class _Importer:
         self.open_blocks.append(block)
 
     def open_section(self, st: _Statement, keyword: str, header: str) -> None:
-        block_kind, error_kind = _SECTION_KEYWORDS[keyword]
-        if not self.open_blocks or self.open_blocks[-1].kind != block_kind:
+        block_kinds, error_kind = _SECTION_KEYWORDS[keyword]
+        block_kind = block_kinds[0]
+        if not self.open_blocks or self.open_blocks[-1].kind not in block_kinds:
             raise MermaidError(
                 error_kind,
                 f"invalid '{keyword}' on line {st.line}: only valid inside an open "
@@ -679,7 +863,7 @@ class _Importer:
         block.open_section(keyword, header or None)
 
     def close_block(self, st: _Statement) -> None:
-        if st.text != "end":
+        if st.text.lower() != "end":
             self.unsupported(st)
         if not self.open_blocks:
             raise MermaidError(

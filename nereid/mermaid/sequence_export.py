@@ -21,13 +21,19 @@ from typing import Final
 
 from nereid.mermaid.errors import MermaidExportError
 from nereid.mermaid.sequence_box import BoxHeaderError, format_box_header
-from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
+from nereid.mermaid.sequence_rules import (
+    acc_text_problem,
+    participant_name_problem,
+    sequence_text_problem,
+)
+from nereid.model.lifelines import declaration_slots, lifeline_problem
 from nereid.model.sequence import (
     ARROW_KINDS,
     BLOCK_KINDS,
     CANONICAL_ARROW,
     PARTICIPANT_ROLES,
     SeqActivation,
+    SeqAutonumberChange,
     SeqBlock,
     SeqBox,
     SeqMessage,
@@ -38,7 +44,12 @@ from nereid.model.sequence import (
 __all__ = ["export_sequence"]
 
 _MAX_DEPTH: Final = 8
-_SECTION_KIND_OF_BLOCK: Final = {"alt": "else", "par": "and", "critical": "option"}
+_SECTION_KIND_OF_BLOCK: Final = {
+    "alt": "else",
+    "par": "and",
+    "par_over": "and",
+    "critical": "option",
+}
 _PLACEMENT_WORDS: Final = {"left_of": "left of", "right_of": "right of", "over": "over"}
 
 
@@ -49,6 +60,7 @@ def export_sequence(ast: SequenceAst) -> str:
     if ast.title is not None:
         _check_text("title", "the diagram", ast.title)
         lines.append(f"title {ast.title}")
+    lines += _acc_lines(ast)
     if ast.autonumber is not None:
         start, step = ast.autonumber.start, ast.autonumber.step
         if start < 0 or step < 0:
@@ -59,16 +71,35 @@ def export_sequence(ast: SequenceAst) -> str:
             "" if (start, step) == (1, 1) else f" {start}" if step == 1 else f" {start} {step}"
         )
         lines.append("autonumber" + numbers)
+    messages = sorted(ast.messages, key=lambda m: (m.order_key, m.message_id))
+    before_message = _lifeline_lines(ast, names, messages)
+    problem = lifeline_problem(ast)
+    if problem is not None:
+        raise MermaidExportError(
+            "InvalidLifeline",
+            f"cannot export participant {problem[0]}: {problem[1]}",
+            object_id=problem[0],
+        )
+    slots = declaration_slots(ast)
     opens, closes = _box_positions(ast)
+    slot = lines
     for index, (pid, participant) in enumerate(ast.participants.items()):
-        lines.extend(opens.get(index, ()))
-        lines.append(_declaration(pid, names[pid], participant.role, participant.alias))
-        lines.extend(["end"] * closes.get(index, 0))
+        if participant.created_by is not None:
+            slot = before_message.setdefault(participant.created_by, [])
+            slot.append(
+                "create " + _declaration(pid, names[pid], participant.role, participant.alias)
+            )
+            if index in opens or index in closes:
+                raise _box_error(0, f"created participant {pid} cannot be in a box")
+            continue
+        slot.extend(opens.get(index, ()))
+        slot.append(_declaration(pid, names[pid], participant.role, participant.alias))
+        slot.extend(["end"] * closes.get(index, 0))
     for pid, participant in ast.participants.items():
         if participant.links:
-            lines.append(_links_line(pid, names[pid], participant.links))
+            link_slot = lines if pid not in slots else before_message[slots[pid]]
+            link_slot.append(_links_line(pid, names[pid], participant.links))
 
-    messages = sorted(ast.messages, key=lambda m: (m.order_key, m.message_id))
     layout = _BlockLayout.build(ast.blocks, messages)
     timeline: list[tuple[int, str, SeqMessage | SeqNote | SeqActivation]] = [
         (m.order_key, m.message_id, m) for m in messages
@@ -80,6 +111,7 @@ def export_sequence(ast: SequenceAst) -> str:
     for _key, _id, item in timeline:
         if isinstance(item, SeqMessage):
             lines.extend(layout.before.get(position, ()))
+            lines.extend(before_message.get(item.message_id, ()))
             lines.append(_message_line(item, names))
             lines.extend(["end"] * layout.ends_after.get(position, 0))
             position += 1
@@ -88,7 +120,85 @@ def export_sequence(ast: SequenceAst) -> str:
         else:
             name = _endpoint(names, item.participant_id, item.activation_id)
             lines.append(f"{'activate' if item.active else 'deactivate'} {name}")
+    lines.extend(before_message.get("", ()))
     return "\n".join(lines) + "\n"
+
+
+def _acc_lines(ast: SequenceAst) -> list[str]:
+    lines: list[str] = []
+    for keyword, value in (("accTitle", ast.acc_title), ("accDescr", ast.acc_descr)):
+        if value is None:
+            continue
+        problem = acc_text_problem(value)
+        if problem is None and keyword == "accTitle" and "\n" in value:
+            problem = "an accTitle is one line"
+        if problem is not None:
+            raise MermaidExportError("InvalidText", f"cannot export {keyword} {value!r}: {problem}")
+        if "\n" in value:
+            lines += ["accDescr {", *value.split("\n"), "}"]
+        else:
+            lines.append(f"{keyword}: {value}".rstrip())
+    return lines
+
+
+def _lifeline_lines(
+    ast: SequenceAst, names: dict[str, str], messages: list[SeqMessage]
+) -> dict[str, list[str]]:
+    """Lines to write right before a message: `autonumber` changes anchored to it, then
+    `destroy X` for the participant it ends (a creation's lines are added by the caller).
+
+    Key "" holds the changes anchored after the last message. Refuses a `created_by` /
+    `destroyed_by` that names a missing message or one that does not involve the participant.
+    """
+    by_id = {m.message_id: m for m in messages}
+    before: dict[str, list[str]] = {}
+    for change in ast.autonumber_changes:
+        if change.message_id is not None and change.message_id not in by_id:
+            raise MermaidExportError(
+                "InvalidAutonumber",
+                f"cannot export autonumber change: missing message id {change.message_id}",
+            )
+        before.setdefault(change.message_id or "", []).append(_autonumber_line(change))
+    for pid, participant in ast.participants.items():
+        for message_id, what in (
+            (participant.created_by, "created"),
+            (participant.destroyed_by, "destroyed"),
+        ):
+            if message_id is None:
+                continue
+            message = by_id.get(message_id)
+            ends = (
+                ()
+                if message is None
+                else (
+                    (message.to_participant_id,)
+                    if what == "created"
+                    else (message.from_participant_id, message.to_participant_id)
+                )
+            )
+            if pid not in ends:
+                raise MermaidExportError(
+                    "InvalidLifeline",
+                    f"cannot export participant {pid}: it is {what} by {message_id}, which is "
+                    f"not a message {'to' if what == 'created' else 'from or to'} it",
+                    object_id=pid,
+                )
+        if participant.destroyed_by is not None:
+            before.setdefault(participant.destroyed_by, []).append(f"destroy {names[pid]}")
+    return before
+
+
+def _autonumber_line(change: SeqAutonumberChange) -> str:
+    if not change.on:
+        return "autonumber off"
+    values = [v for v in (change.start, change.step) if v is not None]
+    if change.start is None and change.step is not None or any(v < 0 for v in values):
+        raise MermaidExportError(
+            "InvalidAutonumber",
+            f"cannot export autonumber change {change.start} {change.step}: a step needs a "
+            "start, and numbers are not negative",
+        )
+    return " ".join(["autonumber", *(str(v) for v in values)])
 
 
 def _box_error(index: int, reason: str) -> MermaidExportError:
@@ -224,7 +334,16 @@ def _message_line(message: SeqMessage, names: dict[str, str]) -> str:
             object_id=message.message_id,
         )
     _check_text("message text", message.message_id, message.text)
-    return f"{source}{arrow}{message.activation or ''}{target}: {message.text}"
+    # A `-` activation right after an arrow ending in `-` (`\\|-`) would lengthen the arrow.
+    gap = " " if message.activation and arrow.endswith("-") else ""
+    start = "()" if message.from_central else ""
+    end = "()" if message.to_central else ""
+    marker = message.activation or ""
+    return f"{source}{start}{arrow}{gap}{marker}{end}{target}: {_wrap(message.wrap)}{message.text}"
+
+
+def _wrap(flag: bool | None) -> str:
+    return "" if flag is None else "wrap:" if flag else "nowrap:"
 
 
 def _note_line(note: SeqNote, names: dict[str, str]) -> str:
@@ -239,7 +358,7 @@ def _note_line(note: SeqNote, names: dict[str, str]) -> str:
         )
     targets = ",".join(_endpoint(names, pid, note.note_id) for pid in note.participant_ids)
     _check_text("note text", note.note_id, note.text)
-    return f"Note {placement} {targets}: {note.text}"
+    return f"Note {placement} {targets}: {_wrap(note.wrap)}{note.text}"
 
 
 @dataclass

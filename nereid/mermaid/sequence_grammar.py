@@ -40,6 +40,8 @@ class MessageParts(NamedTuple):
     to_name: str
     to_offset: int
     text: str
+    from_central: bool = False
+    to_central: bool = False
 
 
 class DeclarationParts(NamedTuple):
@@ -71,6 +73,7 @@ class StatementSyntaxError(Exception):
 
 
 _ARROWS: Final = r"<<-->>|<<->>|-->>|->>|--\)|-\)|--x|-x|-->|->"
+# The fast path leaves half arrows and `()` to the grammar: a name never ends in `/`, `\`.
 _FAST_MESSAGE: Final = re.compile(
     rf"([A-Za-z0-9_]+)[ \t]*({_ARROWS})[ \t]*([+-]?)[ \t]*([A-Za-z0-9_]+)[ \t]*:(.*)"
 )
@@ -80,6 +83,7 @@ _FAST_DECLARATION: Final = re.compile(r"(participant|actor)[ \t]+([A-Za-z0-9_]+)
 _TERMINAL_NAMES: Final = {
     "ARROW": "an arrow such as '->>'",
     "ACTIVATION": "'+' or '-'",
+    "CENTRAL": "'()'",
     "NAME": "a participant name",
     "COLON": "':'",
     "COMMA": "','",
@@ -128,6 +132,8 @@ class _ToParts(Transformer[Token, object]):
         arrow = next(t for t in tokens if t.type == "ARROW")
         activation = next((t for t in tokens if t.type == "ACTIVATION"), None)
         text = next((t for t in tokens if t.type == "TEXT"), None)
+        centrals = [t for t in tokens if t.type == "CENTRAL"]
+        arrow_at = arrow.start_pos or 0
         return MessageParts(
             names[0].strip(),
             _start(names[0]),
@@ -136,6 +142,8 @@ class _ToParts(Transformer[Token, object]):
             names[1].strip(),
             _start(names[1]),
             text.strip() if text is not None else "",
+            any((c.start_pos or 0) < arrow_at for c in centrals),
+            any((c.start_pos or 0) > arrow_at for c in centrals),
         )
 
     def declaration(self, children: list[Token | None]) -> DeclarationParts:

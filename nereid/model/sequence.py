@@ -20,6 +20,7 @@ __all__ = [
     "MessageKind",
     "SeqActivation",
     "SeqAutonumber",
+    "SeqAutonumberChange",
     "SeqBlock",
     "SeqBox",
     "SeqMessage",
@@ -45,6 +46,24 @@ ARROW_KINDS: Final[dict[str, MessageKind]] = {
     "--)": "async",
     "-->>": "return",
     "<<-->>": "return",
+    # Mermaid 11 half arrows: a half head on the top or bottom side of the line, solid
+    # (`|`) or open stick; reversed (`/|-`) puts the head at the sender's end.
+    "-|\\": "sync",
+    "-|/": "sync",
+    "-\\\\": "sync",
+    "-//": "sync",
+    "/|-": "sync",
+    "\\|-": "sync",
+    "//-": "sync",
+    "\\\\-": "sync",
+    "--|\\": "return",
+    "--|/": "return",
+    "--\\\\": "return",
+    "--//": "return",
+    "/|--": "return",
+    "\\|--": "return",
+    "//--": "return",
+    "\\\\--": "return",
 }
 CANONICAL_ARROW: Final[dict[str, str]] = {"sync": "->>", "async": "-)", "return": "-->>"}
 
@@ -58,8 +77,8 @@ PARTICIPANT_ROLES: Final = (
     "collections",
     "queue",
 )
-BLOCK_KINDS: Final = ("alt", "opt", "loop", "par", "critical", "break", "rect")
-#: Section kinds: the first section of a block is `main`; then `else` (alt), `and` (par),
+BLOCK_KINDS: Final = ("alt", "opt", "loop", "par", "par_over", "critical", "break", "rect")
+#: Section kinds: the first section of a block is `main`; then `else` (alt), `and` (par, par_over),
 #: `option` (critical).
 SECTION_KINDS: Final = ("main", "else", "and", "option")
 
@@ -73,6 +92,10 @@ class SeqParticipant(msgspec.Struct, frozen=True, kw_only=True):
     note: str | None = None
     #: Menu entries `(label, url)` from Mermaid's `link` / `links` statements, in order.
     links: tuple[tuple[str, str], ...] = ()
+    #: `create participant X`: the message (its target is X) at which X's lifeline starts.
+    created_by: str | None = None
+    #: `destroy X`: the message (from or to X) at which X's lifeline ends.
+    destroyed_by: str | None = None
 
 
 class SeqMessage(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,6 +109,12 @@ class SeqMessage(msgspec.Struct, frozen=True, kw_only=True):
     order_key: int
     arrow: str | None = None
     activation: Literal["+", "-"] | None = None
+    #: Mermaid 11 central connections: `A()->>B` (from the centre of A's activation) and
+    #: `A->>()B` (to the centre of B's).
+    from_central: bool = False
+    to_central: bool = False
+    #: `wrap:` (True) / `nowrap:` (False) written before the text; None when neither.
+    wrap: bool | None = None
 
     @property
     def token(self) -> str:
@@ -108,6 +137,8 @@ class SeqNote(msgspec.Struct, frozen=True, kw_only=True):
     participant_ids: tuple[str, ...]
     text: str
     order_key: int
+    #: `wrap:` (True) / `nowrap:` (False) written before the text; None when neither.
+    wrap: bool | None = None
 
 
 class SeqActivation(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,6 +155,20 @@ class SeqAutonumber(msgspec.Struct, frozen=True, kw_only=True):
 
     start: int = 1
     step: int = 1
+
+
+class SeqAutonumberChange(msgspec.Struct, frozen=True, kw_only=True):
+    """An `autonumber` statement after the first one: it takes effect at `message_id`.
+
+    `on` False is `autonumber off`; otherwise numbering is shown again, restarting at `start`
+    and counting by `step` where given. `message_id` None means after the last message (it
+    then changes nothing Mermaid shows, but is kept as written).
+    """
+
+    message_id: str | None
+    on: bool = True
+    start: int | None = None
+    step: int | None = None
 
 
 class SeqSection(msgspec.Struct, frozen=True, kw_only=True):
@@ -165,6 +210,11 @@ class SequenceAst(msgspec.Struct, frozen=True, kw_only=True):
     title: str | None = None
     #: Participant boxes in text order (Mermaid `box ... end`), none by default.
     boxes: tuple[SeqBox, ...] = ()
+    #: Later `autonumber` statements (`off`, restarts), in text order.
+    autonumber_changes: tuple[SeqAutonumberChange, ...] = ()
+    #: `accTitle: ...` and `accDescr: ...` / `accDescr { ... }` (may hold line breaks).
+    acc_title: str | None = None
+    acc_descr: str | None = None
 
 
 def arrow_kind(token: str) -> MessageKind | None:

@@ -23,12 +23,14 @@ from nereid.model import (
     MessageKind,
     SeqActivation,
     SeqAutonumber,
+    SeqAutonumberChange,
     SeqBox,
     SeqMessage,
     SeqNote,
     SeqParticipant,
     SequenceAst,
 )
+from nereid.model.lifelines import lifeline_problem
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import SeqOp
 from nereid.ops.delta import META_KEY, ObjectKey
@@ -107,8 +109,22 @@ class SeqDraft:
             tree = self.tree()
             check_blocks(tree, [m.message_id for m in messages], self._touch)
             blocks = freeze_blocks(tree)
+        self._settle_lifelines(messages)
+        changes = self._settle_numbering(messages)
+        first = messages[0].message_id if messages else None
+        while self.autonumber is None and changes and changes[0].message_id == first:
+            # Nothing is numbered before the first message: a change there that turns
+            # numbering on is the diagram's numbering (which is how the text reads back).
+            change, changes = changes[0], changes[1:]
+            if change.on:
+                self.autonumber = SeqAutonumber(start=change.start or 1, step=change.step or 1)
+            elif not any(c.message_id == first for c in changes):
+                changes = (change, *changes)
+                break
+            self._touch(META_KEY)
         return replace(
             self.base,
+            autonumber_changes=changes,
             participants=self.participants,
             messages=tuple(messages),
             notes=tuple(sorted(self.notes.values(), key=lambda n: (n.order_key, n.note_id))),
@@ -120,6 +136,64 @@ class SeqDraft:
             title=self.title,
             boxes=self.boxes,
         )
+
+    def _settle_lifelines(self, messages: list[SeqMessage]) -> None:
+        """docs/ops.md "Lifelines": a creation or destruction whose message is gone, no longer
+        involves the participant, or would not read back in order is dropped (the participant
+        then lives for the whole diagram at that end)."""
+        by_id = {m.message_id: m for m in messages}
+        for pid, participant in list(self.participants.items()):
+            created, destroyed = participant.created_by, participant.destroyed_by
+            if created is not None and (
+                created not in by_id or by_id[created].to_participant_id != pid
+            ):
+                created = None
+            if destroyed is not None and (
+                destroyed not in by_id
+                or pid
+                not in (by_id[destroyed].from_participant_id, by_id[destroyed].to_participant_id)
+            ):
+                destroyed = None
+            if (created, destroyed) != (participant.created_by, participant.destroyed_by):
+                self._set_participant(
+                    pid, replace(participant, created_by=created, destroyed_by=destroyed)
+                )
+        while True:
+            draft = replace(
+                self.base,
+                participants=self.participants,
+                messages=tuple(messages),
+                notes=tuple(self.notes.values()),
+                activations=tuple(self.activations.values()),
+            )
+            problem = lifeline_problem(draft)
+            if problem is None:
+                return
+            pid = problem[0]
+            self._set_participant(pid, replace(self.participants[pid], created_by=None))
+
+    def _settle_numbering(self, messages: list[SeqMessage]) -> tuple[SeqAutonumberChange, ...]:
+        """An `autonumber` change whose message is removed moves to the next message that is
+        still there in the original order (or after the last one)."""
+        changes = self.base.autonumber_changes
+        if not changes:
+            return ()
+        alive = {m.message_id for m in messages}
+        order = [m.message_id for m in self.base.messages]
+        settled: list[SeqAutonumberChange] = []
+        for change in changes:
+            anchor = change.message_id
+            if anchor is not None and anchor not in alive:
+                start = order.index(anchor) + 1 if anchor in order else len(order)
+                anchor = next((m for m in order[start:] if m in alive), None)
+                self._touch(META_KEY)
+            settled.append(
+                change if anchor == change.message_id else replace(change, message_id=anchor)
+            )
+        # Kept in timeline order of their messages (as the text lists them), stable.
+        at = {m.message_id: index for index, m in enumerate(messages)}
+        settled.sort(key=lambda c: at.get(c.message_id or "", len(at)))
+        return tuple(settled)
 
     # -- helpers -------------------------------------------------------------------------
 

@@ -56,7 +56,8 @@ SUBGRAPH_KEYWORDS: Final = FLOW_KEYWORDS | {"direction", "accTitle", "accDescr"}
 SEQ_KEYWORDS: Final = frozenset(
     {"participant", "actor", "loop", "alt", "else", "opt", "par", "and", "rect", "critical",
      "option", "break", "end", "note", "activate", "deactivate", "autonumber", "title", "box",
-     "create", "destroy", "link", "links", "properties", "details"}
+     "create", "destroy", "link", "links", "properties", "details", "par_over", "over", "off",
+     "sequencediagram"}
 )  # fmt: skip
 
 

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: Kind of every section after the first, by block kind; other kinds have one section.
-NEXT_SECTION_KIND: Final = {"alt": "else", "par": "and", "critical": "option"}
+NEXT_SECTION_KIND: Final = {"alt": "else", "par": "and", "par_over": "and", "critical": "option"}
 MAX_DEPTH: Final = 8
 
 

@@ -34,7 +34,10 @@ def arrow_look(message: SeqMessage) -> ArrowLook:
 
 @lru_cache(maxsize=64)
 def token_look(token: str) -> ArrowLook:
-    """The look of an arrow token (`->>`, `--x`, `<<-->>`, ...)."""
+    """The look of an arrow token (`->>`, `--x`, `<<-->>`, `-|\\`, `//--`, ...)."""
+    half = _half_arrow(token)
+    if half is not None:
+        return half
     both = token.startswith("<<")
     body = token[2:] if both else token
     dashed = body.startswith("--")
@@ -48,3 +51,15 @@ def token_look(token: str) -> ArrowLook:
     else:
         head = "none"
     return ArrowLook(dashed=dashed, head=head, tail=head if both else "none")
+
+
+def _half_arrow(token: str) -> ArrowLook | None:
+    """Mermaid 11 half arrows, drawn with a whole head of the same family: `|` a filled
+    head, a stick (`\\\\`, `//`) an open one; reversed (`/|-`) at the sender's end."""
+    if token[:1] in ("/", "\\"):
+        head: HeadKind = "arrow" if token[1] == "|" else "open"
+        return ArrowLook(dashed=token.endswith("--"), head="none", tail=head)
+    if token[-1:] in ("/", "\\"):
+        head = "arrow" if token[-2] == "|" else "open"
+        return ArrowLook(dashed=token.startswith("--"), head=head, tail="none")
+    return None

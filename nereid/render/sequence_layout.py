@@ -290,8 +290,10 @@ class _RowBuilder:
         after: dict[int, list[tuple[int, SeqBlock]]] = {}
         for block in self.ast.blocks:
             self._index_block(block, 0, position, before, after)
-        number = self.ast.autonumber.start if self.ast.autonumber else 0
-        step = self.ast.autonumber.step if self.ast.autonumber else 0
+        number = self.ast.autonumber.start if self.ast.autonumber else 1
+        step = self.ast.autonumber.step if self.ast.autonumber else 1
+        shown = self.ast.autonumber is not None
+        changes = {c.message_id: c for c in self.ast.autonumber_changes}
         for i, (_, _, item) in enumerate(timeline):
             for depth, _, block, section in sorted(before.get(i, ()), key=lambda e: e[:2]):
                 if section is None:
@@ -299,7 +301,12 @@ class _RowBuilder:
                 else:
                     self._separate(block, section)
             if isinstance(item, SeqMessage):
-                prefix = f"{number}. " if self.ast.autonumber else ""
+                change = changes.get(item.message_id)
+                if change is not None:  # a later `autonumber` statement (Mermaid's rules)
+                    shown = change.on
+                    number = change.start if change.start is not None else number
+                    step = change.step if change.step is not None else step
+                prefix = f"{number}. " if shown else ""
                 number += step
                 self._message(item, prefix)
             elif isinstance(item, SeqNote):

@@ -18,7 +18,9 @@ from nereid.model.sequence import ARROW_KINDS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-NAMES = ["A", "Bob", "svc_1", "Alice Smith", "api-gw", "Zoë", "end", "alt", "x2", "Big Co 3"]
+NAMES = [
+    "A", "Bob", "svc_1", "Alice Smith", "api-gw", "Zoë", "endpoint", "Web (UI)", "x2", "Big Co 3",
+]  # fmt: skip
 TEXTS = [
     "hi",
     "ratio 1:2",
@@ -29,6 +31,7 @@ TEXTS = [
     "->> looks like an arrow",
     "end",
     "Zürich 🚆",
+    "issue #35; fixed",
 ]
 ARROWS = sorted(ARROW_KINDS)
 
@@ -37,27 +40,57 @@ texts = st.sampled_from(TEXTS)
 
 
 @st.composite
-def message(draw: st.DrawFn) -> str:
-    source, target = draw(names), draw(names)
+def message(draw: st.DrawFn, source: str | None = None, target: str | None = None) -> str:
+    source = source or draw(names)
+    target = target or draw(names)
     arrow = draw(st.sampled_from(ARROWS))
     activation = draw(st.sampled_from(["", "+", "-"]))
-    # A keyword followed by a space starts that statement (as in Mermaid): no space then.
-    space = "" if source in ("end", "alt") else draw(st.sampled_from(["", " "]))
-    return f"{source}{space}{arrow}{activation}{space}{target}{space}: {draw(texts)}"
+    space = draw(st.sampled_from(["", " "]))
+    start = draw(st.sampled_from(["", "", "()"]))
+    end = draw(st.sampled_from(["", "", "()"]))
+    wrap = draw(st.sampled_from(["", "", "wrap:", "nowrap:"]))
+    comment = draw(st.sampled_from(["", "", " # a comment"]))
+    return (
+        f"{source}{space}{start}{arrow}{activation}{space}{end}{target}{space}: "
+        f"{wrap}{draw(texts)}{comment}"
+    )
 
 
 @st.composite
-def timeline_item(draw: st.DrawFn, known: list[str]) -> str:
-    choice = draw(st.integers(0, 5))
+def timeline_item(draw: st.DrawFn, known: list[str]) -> list[str]:
+    choice = draw(st.integers(0, 8))
     if choice == 0:
         placement = draw(st.sampled_from(["left of", "right of", "over"]))
         who = draw(names)
         if placement == "over" and draw(st.booleans()):
             who += "," + draw(names)
-        return f"{draw(st.sampled_from(['Note', 'note']))} {placement} {who}: {draw(texts)}"
+        keyword = draw(st.sampled_from(["Note", "note", "NOTE"]))
+        wrap = draw(st.sampled_from(["", "wrap:"]))
+        return [f"{keyword} {placement} {who}: {wrap}{draw(texts)}"]
     if choice == 1 and known:
-        return f"{draw(st.sampled_from(['activate', 'deactivate']))} {draw(st.sampled_from(known))}"
-    return draw(message())
+        return [
+            f"{draw(st.sampled_from(['activate', 'Deactivate']))} {draw(st.sampled_from(known))}"
+        ]
+    if choice == 2:
+        return [
+            draw(
+                st.sampled_from(["autonumber", "autonumber off", "Autonumber 7", "autonumber 2 3"])
+            )
+        ]
+    if choice == 3:
+        made = f"Made {draw(st.integers(0, 10**6))}"
+        if made in known:
+            return []
+        known.append(made)
+        keyword = draw(st.sampled_from(["participant", "actor", "Participant"]))
+        alias = draw(st.sampled_from(["", " as New one"]))
+        return [f"create {keyword} {made}{alias}", draw(message(target=made))]
+    if choice == 4 and known:
+        who = draw(st.sampled_from(known))
+        known.remove(who)  # destroyed once
+        ends = draw(st.sampled_from([{"source": who}, {"target": who}]))
+        return [f"destroy {who}", draw(message(**ends))]
+    return [draw(message())]
 
 
 @st.composite
@@ -66,19 +99,23 @@ def body(draw: st.DrawFn, depth: int, known: list[str]) -> list[str]:
     lines: list[str] = []
     for _ in range(draw(st.integers(1, 4))):
         if depth < 3 and draw(st.integers(0, 4)) == 0:
-            kind = draw(st.sampled_from(["alt", "opt", "loop", "par", "critical", "break", "rect"]))
+            kind = draw(
+                st.sampled_from(
+                    ["alt", "opt", "loop", "par", "par_over", "critical", "break", "rect"]
+                )
+            )
             header = draw(st.sampled_from(["", " guard", " rgb(1, 2, 3)"]))
             if kind == "rect" and not header:
                 header = " blue"
-            lines.append(kind + header)
+            lines.append(draw(st.sampled_from([kind, kind.upper()])) + header)
             lines += draw(body(depth + 1, known)) + [draw(message())]
-            extra = {"alt": "else", "par": "and", "critical": "option"}.get(kind)
+            extra = {"alt": "else", "par": "and", "par_over": "and", "critical": "option"}.get(kind)
             for _ in range(draw(st.integers(0, 2)) if extra else 0):
                 lines.append(extra + draw(st.sampled_from(["", " other"])))
                 lines += [draw(message())]
-            lines.append("end")
+            lines.append(draw(st.sampled_from(["end", "End"])))
         else:
-            lines.append(draw(timeline_item(known)))
+            lines += draw(timeline_item(known))
     return lines
 
 
@@ -89,6 +126,12 @@ def diagram(draw: st.DrawFn) -> str:
         lines.append("title " + draw(texts))
     if draw(st.booleans()):
         lines.append(draw(st.sampled_from(["autonumber", "autonumber 5", "autonumber 3 2"])))
+    if draw(st.booleans()):
+        lines.append(draw(st.sampled_from(["accTitle: Who calls whom", "accTitle : a; b # c"])))
+    if draw(st.booleans()):
+        lines += draw(
+            st.sampled_from([["accDescr: one line"], ["accDescr {", "  two", "  lines", "}"]])
+        )
     declared = draw(st.lists(names, max_size=4))
     unique = list(dict.fromkeys(declared))
     boxed = draw(st.integers(0, len(unique)))
@@ -101,8 +144,13 @@ def diagram(draw: st.DrawFn) -> str:
             )  # fmt: skip
             lines += [f"box{header}", *(f"participant {name}" for name in group), "end"]
     for name in declared:
-        keyword = draw(st.sampled_from(["participant", "actor"]))
-        meta = draw(st.sampled_from(["", '@{ "type": "database" }', '@{ "alias": "Al" }']))
+        keyword = draw(st.sampled_from(["participant", "actor", "Participant", "ACTOR"]))
+        meta = draw(
+            st.sampled_from(
+                ["", '@{ "type": "database" }', '@{ "alias": "Al" }', ' @{type: queue}',
+                 "@{ 'type' : 'entity' }", '@{"type":"control","alias":"Ctl"}']
+            )
+        )  # fmt: skip
         alias = draw(st.sampled_from(["", " as The Alias", " as x<br/>y"]))
         lines.append(f"{keyword} {name}{meta}{alias}")
     for name in draw(st.lists(st.sampled_from(declared), max_size=2)) if declared else []:
@@ -110,8 +158,8 @@ def diagram(draw: st.DrawFn) -> str:
         if draw(st.booleans()):
             lines.append(f"link {name}: {label} @ https://example.org/{name}")
         else:
-            lines.append(f'links {name}: {{"{label}": "https://x.org/#a", "Other": "u"}}')
-    lines += draw(body(0, declared))
+            lines.append(f'links {name}: {{"{label}": "https://x.org/a", "Other": "u"}}')
+    lines += draw(body(0, list(unique)))
     separator = draw(st.sampled_from(["\n", "\r\n", "\n  %% comment\n"]))
     return separator.join(lines)
 

@@ -57,6 +57,9 @@ def seq_view(ast: SequenceAst) -> Any:
         ast.autonumber,
         ast.title,
         ast.boxes,
+        ast.autonumber_changes,
+        ast.acc_title,
+        ast.acc_descr,
     )
 
 

@@ -155,7 +155,7 @@ def test_block_errors() -> None:
          ("object already exists", {"kind": "SeqBlock", "object_id": "b:0000"})),
         ({"type": "seq_add_block", "block_id": "b:x", "kind": "when",
           "sections": [{"section_id": "s", "message_ids": ["m:0001"]}]},
-         ("invalid kind: must be one of alt, opt, loop, par, critical, break, rect",
+         ("invalid kind: must be one of alt, opt, loop, par, par_over, critical, break, rect",
           {"kind": "when"})),
         ({"type": "seq_add_block", "block_id": "b:x", "kind": "opt", "sections": []},
          ("invalid sections: a block needs at least one section", {"sections": []})),
