@@ -24,10 +24,12 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import partial
+from pathlib import Path
 from typing import TypeVar
 
 import trio
 
+from nereid.commands.folder_owner import claim, refusal
 from nereid.mcp import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -39,6 +41,7 @@ from nereid.mcp import (
     serve_http,
 )
 from nereid.mcp.diagnostics import diagnostic_tools
+from nereid.store.folder_lock import FolderLock, FolderOwned
 from nereid.tool_names import TOOL_NAMES_ENV, ToolNames, parse_tool_names, tool_names_from_env
 
 __all__ = ["build_parser", "run", "serve_session"]
@@ -129,9 +132,14 @@ async def serve_session(
     opener: SessionOpener,
     token: str | None,
     *,
+    lock: FolderLock | None = None,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the session, serve its endpoint over HTTP and announce the URL; runs until cancelled."""
+    """Open the session, serve its endpoint over HTTP and announce the URL; runs until cancelled.
+
+    `lock` (the folder's, when this process owns it) gets the URL and the token, so
+    `nereid --mcp DIR` can bridge to this endpoint.
+    """
     async with opener(
         options.dir, demo=options.demo, durable_writes=options.durable_writes
     ) as parts:
@@ -157,12 +165,14 @@ async def serve_session(
                     allowed_hosts=options.allow_host,
                 )
             )
+            if lock is not None:
+                lock.publish(url, token)
             print(f"nereid: MCP listening on {url}", file=sys.stderr, flush=True)
             task_status.started(url)
 
 
 async def _serve_until_signalled(
-    options: argparse.Namespace, opener: SessionOpener, token: str | None
+    options: argparse.Namespace, opener: SessionOpener, token: str | None, lock: FolderLock | None
 ) -> int:
     """`serve_session` until SIGINT or SIGTERM; returns 0, or 128 + the signal number.
 
@@ -180,7 +190,7 @@ async def _serve_until_signalled(
                     return
 
             nursery.start_soon(stop_on_signal)
-            await serve_session(options, opener, token)
+            await serve_session(options, opener, token, lock=lock)
             nursery.cancel_scope.cancel()  # pragma: no cover - serve_session runs until cancelled
     return 128 + caught[0] if caught else 0
 
@@ -215,8 +225,19 @@ def run(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 1
+    lock: FolderLock | None = None
+    if not options.demo:
+        folder = Path(options.dir if options.dir is not None else ".")
+        try:
+            lock = claim(folder, "serve")
+        except FolderOwned as owned:
+            print(refusal(owned), file=sys.stderr)
+            return 1
+        except OSError as err:
+            print(f"nereid: cannot lock the session folder {folder}: {err}", file=sys.stderr)
+            return 1
     try:
-        return trio.run(_serve_until_signalled, options, opener, token)
+        return trio.run(_serve_until_signalled, options, opener, token, lock)
     except BaseException as error:  # the nurseries wrap what the server raised in groups
         if _leaf(error, KeyboardInterrupt) is not None:
             return 130
@@ -232,6 +253,9 @@ def run(argv: Sequence[str]) -> int:
             )
             return 1
         raise
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def _leaf(error: BaseException, kind: type[ExcT]) -> ExcT | None:

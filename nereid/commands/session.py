@@ -21,6 +21,7 @@ import collections
 import importlib
 import logging
 import os
+import secrets
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -34,6 +35,7 @@ import trio
 from nereid.actors import Tracer
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.cli import MainOptions
+from nereid.commands.folder_owner import claim, refusal, run_bridge
 from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, serve_http, serve_stdio
 from nereid.mcp.catalog import session_endpoint_parts
@@ -41,6 +43,7 @@ from nereid.model import Session
 from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles
+from nereid.store.folder_lock import LOCK_FILE, TOKEN_FILE, FolderLock, FolderOwned
 from nereid.store.naming import (
     LEGACY_META_FILE,
     META_FILE,
@@ -81,7 +84,7 @@ def _foreign_entries(folder: Path) -> list[str]:
         return []
     foreign: list[str] = []
     for entry in sorted(folder.iterdir()):
-        if entry.name in (META_FILE, LEGACY_META_FILE) and entry.is_file():
+        if entry.name in (META_FILE, LEGACY_META_FILE, LOCK_FILE, TOKEN_FILE) and entry.is_file():
             continue
         if entry.name == "diagrams" and entry.is_dir() and not entry.is_symlink():
             foreign.extend(
@@ -212,7 +215,11 @@ def _open_tracer(path: str | None) -> Tracer | None:
         raise SessionOpenError(f"cannot open the trace file {path}: {err}") from None
 
 
-async def _serve_stdio_main(opts: MainOptions, tracer: Tracer | None) -> int:
+async def _serve_stdio_main(
+    opts: MainOptions, tracer: Tracer | None, lock: FolderLock | None
+) -> int:
+    """stdio MCP. Owning a folder, it also serves loopback HTTP (any port, a private
+    token in the lock's companion file) so that other `nereid --mcp DIR` can bridge in."""
     async with open_session_handle(
         opts.session_dir, demo=opts.demo, durable_writes=opts.durable_writes, tracer=tracer
     ) as handle:
@@ -225,13 +232,21 @@ async def _serve_stdio_main(opts: MainOptions, tracer: Tracer | None) -> int:
             tool_names=opts.tool_names,
         )
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_exit_on_sigint, handle, tracer)
-            await serve_stdio(endpoint)
+            nursery.start_soon(_exit_on_sigint, handle, tracer, lock)
+            if lock is None:
+                await serve_stdio(endpoint)
+            else:
+                token = secrets.token_urlsafe(32)
+                url = await nursery.start(partial(serve_http, endpoint, port=0, token=token))
+                lock.publish(url, token)
+                await serve_stdio(endpoint, background=False)
             nursery.cancel_scope.cancel()
     return 0
 
 
-async def _exit_on_sigint(handle: SessionHandle, tracer: Tracer | None) -> None:
+async def _exit_on_sigint(
+    handle: SessionHandle, tracer: Tracer | None, lock: FolderLock | None = None
+) -> None:
     """SIGINT / SIGTERM in stdio mode: save what is pending, then exit 128 + signal at once.
 
     The stdio transport reads stdin in a worker thread that no cancellation can
@@ -247,6 +262,8 @@ async def _exit_on_sigint(handle: SessionHandle, tracer: Tracer | None) -> None:
                     print(f"nereid: saving the session failed: {err}", file=sys.stderr)
             if tracer is not None:
                 tracer.close()
+            if lock is not None:
+                lock.release()
             sys.stderr.flush()
             os._exit(128 + signum)
 
@@ -311,7 +328,7 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}" if not str(error) else str(error)
 
 
-async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None) -> int:
+async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None, lock: FolderLock | None) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise SessionOpenError(
             "the TUI needs a terminal (stdin and stdout are not both a TTY); "
@@ -351,6 +368,8 @@ async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None) -> int:
                     "(is another nereid running? choose another port with --mcp-http-port, "
                     "0 for any free one)"
                 ) from None
+            if lock is not None:
+                lock.publish(url)
             print(f"nereid: MCP listening on {url}", file=sys.stderr, flush=True)
             runner = _tui_runner()
             if runner is None:
@@ -380,9 +399,24 @@ def run_main(opts: MainOptions) -> int:
         return 1
     if opts.mcp:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    lock: FolderLock | None = None
+    if not opts.demo:
+        folder = Path(opts.session_dir if opts.session_dir is not None else ".")
+        try:
+            lock = claim(folder, "mcp" if opts.mcp else "tui")
+        except FolderOwned as owned:
+            if tracer is not None:
+                tracer.close()
+            if opts.mcp:
+                return run_bridge(folder, owned, opts.tool_names)
+            print(refusal(owned), file=sys.stderr)
+            return 1
+        except OSError as err:
+            print(f"nereid: cannot lock the session folder {folder}: {err}", file=sys.stderr)
+            return 1
     main = _serve_stdio_main if opts.mcp else _serve_tui_main
     try:
-        return trio.run(main, opts, tracer)
+        return trio.run(main, opts, tracer, lock)
     except BaseException as error:
         opening = _leaf(error, SessionOpenError) or _leaf(error, TuiFailed)
         if opening is not None:
@@ -392,5 +426,7 @@ def run_main(opts: MainOptions) -> int:
             return _EXIT_SIGINT
         raise
     finally:
+        if lock is not None:
+            lock.release()
         if tracer is not None:
             tracer.close()

@@ -23,25 +23,29 @@ async def serve_streams(
     endpoint: McpEndpoint,
     read_stream: ReadStream[SessionMessage | Exception],
     write_stream: WriteStream[SessionMessage],
+    *,
+    background: bool = True,
 ) -> None:
     """Serve one client session over a pair of message streams until the read side ends.
 
     The same path as stdio, without the process's file descriptors: tests and
-    in-process clients use it with memory streams.
+    in-process clients use it with memory streams. `background` False: another
+    transport of the same endpoint (HTTP) already runs its background work.
     """
     async with trio.open_nursery() as nursery:
-        await nursery.start(endpoint.run_background)
+        if background:
+            await nursery.start(endpoint.run_background)
         server = endpoint.server
         async with server.lifespan(server) as lifespan_state:
             await serve_loop(server, read_stream, write_stream, lifespan_state=lifespan_state)
         nursery.cancel_scope.cancel(reason="client session ended")
 
 
-async def serve_stdio(endpoint: McpEndpoint) -> None:
+async def serve_stdio(endpoint: McpEndpoint, *, background: bool = True) -> None:
     """Serve `endpoint` to the one client on stdin/stdout until stdin closes.
 
     Returns normally at end of input (exit status 0); cancel to stop early.
     """
     settle_heap()
     async with stdio_server() as (read_stream, write_stream):
-        await serve_streams(endpoint, read_stream, write_stream)
+        await serve_streams(endpoint, read_stream, write_stream, background=background)
