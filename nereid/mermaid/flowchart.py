@@ -15,13 +15,15 @@ Canonical layout, one statement per line, no indentation, declaration order thro
    `id[label]`, `id((label))`, ... for bracket shapes, `id@{ shape: doc, label: "..." }` for
    the v11-only shapes, `id@{ icon: ..., label: "..." }` / `id@{ img: ... }` for icon and
    image nodes; labels are quoted only where the plain form would read back differently;
-5. subgraph blocks in opening order, nested: `subgraph id [title]`, `direction X`, the member
-   node ids, nested blocks, `end`;
+5. subgraph blocks in opening order, nested: `subgraph id [title]` (or `subgraph id`,
+   `subgraph id [ ]`, `subgraph "title"` for a generated id), `direction X`, the member node
+   ids, nested blocks, `end`;
 6. edges in text order: `a -->|label| b` (inline labels are written in pipe form, reversed
    links `b <-- a` as `a --> b`); an edge with a v11 id as `a e1@--> b`, then one
    `e1@{ key: value, ... }` line per edge with attributes, in edge order;
 7. `class id name` (one per class), `style id css`, `click id action` per node in node order,
-   then `class e1 name` per edge class in edge order;
+   then `class sg name` and `style sg css` per subgraph, then `class e1 name` per edge class
+   in edge order;
 8. `linkStyle default css`, then `linkStyle <i> css` in edge order.
 
 Decisions (see mermaid.md §14):
@@ -32,8 +34,8 @@ Decisions (see mermaid.md §14):
   `` `**a**` ``) and is written back quoted; an unquoted label wrapped in backticks is refused.
   Quoted strings may span lines (continuation lines are trimmed; the label holds `\n`).
 - `;` separates statements; front matter is kept verbatim; a leading BOM is dropped.
-- Edges to or from subgraph ids, `accTitle`/`accDescr` and `direction` outside a subgraph are
-  refused with precise errors. Edge ids, edge attributes and icon/image nodes (Mermaid v11)
+- Edges may end at subgraphs (`A --> sg`, spec decision 23; see flowchart_build.py);
+  `accTitle`/`accDescr` and `direction` outside a subgraph are refused with precise errors. Edge ids, edge attributes and icon/image nodes (Mermaid v11)
   are read (`flowchart_attrs.py`; see docs/model.md).
 - `class`/`click` must name a node declared above (Mermaid ignores them otherwise); `style`
   creates the node as Mermaid does.

@@ -5,11 +5,21 @@ Mermaid semantics kept here (mermaid.md §4, extended by spec decision 3):
   label or a second non-rect shape is a conflict);
 - `A & B --> C & D` makes A→C, A→D, B→C, B→D (Mermaid's order, which `linkStyle` counts);
 - subgraph membership as Mermaid computes it: a node belongs to the first subgraph to *close*
-  whose body mentions it (so inner subgraphs win over outer ones);
+  whose body mentions it (so inner subgraphs win over outer ones). A subgraph is a member the
+  same way: its parent's body mentions it, by nesting or by naming it in a statement
+  (Mermaid's flowDb does not tell the two apart); a mention that would nest a subgraph in
+  itself or in its own descendant is only a reference;
+- a subgraph id may stand wherever a node id may (spec decision 23): as an edge end, in
+  `style`, `class` and `sg:::cls`. A name used as a node before its `subgraph` line becomes
+  that subgraph, as in Mermaid, provided it got no label, shape, attributes or click (those
+  would be dropped);
+- the header forms: `subgraph id`, `subgraph id [title]`, `subgraph id["title"]`,
+  `subgraph "title"` and `subgraph some words` (an id is generated, `subGraph<n>`, numbered
+  in closing order as Mermaid does, when the title holds whitespace); ids may hold letters
+  of any script, `-` and `.`;
 - a keyword (`class`, `style`, `end`, ...) starts a keyword statement only when followed by
   whitespace and not by a link, so `class --> x` is an edge (QUIRK Q5 fixed);
-- edges to or from subgraph ids are refused (the model's edges join nodes only), as is a node
-  whose id is `end` (Mermaid itself cannot read it back);
+- a node whose id is `end` is refused (Mermaid itself cannot read it back);
 - v11 edge ids (`A e1@--> B`) name one edge each; a later `e1@{ ... }` sets that edge's
   attributes and `class e1 name` its classes. An edge id must not also name a node or a
   subgraph, and must not be digits only (its object id `e:<id>` would look like a numbered one).
@@ -29,9 +39,9 @@ from nereid.mermaid.flowchart_labels import LabelError, decode_quoted
 from nereid.mermaid.flowchart_lines import Header, Statement
 from nereid.mermaid.flowchart_syntax import Chain, LinkRef, NodeRef, attr_error, parse_chain
 from nereid.model.flowchart import DIRECTIONS, FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
-from nereid.model.ids import mermaid_ident_problem
+from nereid.model.ids import mermaid_ident_problem, subgraph_id_problem
 
-__all__ = ["KEYWORDS", "build_flowchart"]
+__all__ = ["KEYWORDS", "build_flowchart", "generated_subgraph_title"]
 
 #: Words that open a keyword statement when followed by whitespace (and no link).
 KEYWORDS: Final = frozenset(
@@ -41,7 +51,8 @@ KEYWORDS: Final = frozenset(
 _LINK_START: Final = re.compile(r"\s*(?:(?:[A-Za-z0-9_]+@)?[<ox]?(?:--|==|-\.|~~~)|&|:::)")
 _IDENT: Final = re.compile(r"[A-Za-z0-9_]+")
 _CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
-_SUBGRAPH_TITLED: Final = re.compile(r"([A-Za-z0-9_]+)\s*\[(.*)\]", re.DOTALL)
+_SUBGRAPH_TITLED: Final = re.compile(r"([^\s\[\]\"]+)\s*\[(.*)\]", re.DOTALL)
+_SUBGRAPH_WORD: Final = re.compile(r"[^\s\[\]\"]+")
 _INDEX_LIST: Final = re.compile(r"\d+(?:,\d+)*")
 _DIGITS: Final = re.compile(r"\d+")
 
@@ -58,12 +69,19 @@ class _NodeState:
 
 @dataclass
 class _OpenSubgraph:
-    mermaid_id: str
+    #: None: Mermaid generates the id when the subgraph closes (`subgraph "two words"`).
+    mermaid_id: str | None
     title: str | None
-    line: int
+    stmt: Statement
     direction: str | None = None
     mentions: list[str] = field(default_factory=list)
-    children: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _ClosedSubgraph:
+    title: str | None
+    direction: str | None
+    stmt: Statement
 
 
 def _error(kind: str, message: str, stmt: Statement, text: str, expected: str) -> MermaidError:
@@ -79,11 +97,16 @@ class _Builder:
         self.edges: list[FlowEdge] = []
         self.class_defs: dict[str, str] = {}
         self.stack: list[_OpenSubgraph] = []
-        self.subgraphs: dict[str, FlowSubgraph] = {}
-        self.subgraph_order: list[str] = []
+        #: Closed subgraphs in closing order (Mermaid's order), by Mermaid id.
+        self.closed: dict[str, _ClosedSubgraph] = {}
+        #: Every subgraph id declared so far (open ones with an explicit id, and closed ones).
         self.subgraph_names: set[str] = set()
-        self.root_children: list[str] = []
-        self.claimed: set[str] = set()
+        #: Opening order of the subgraphs (final ids; generated ones are filled in at close).
+        self.opening: list[_OpenSubgraph] = []
+        #: Name → the subgraph that claimed it (first to close whose body mentions it), and
+        #: each subgraph's claimed members in mention order.
+        self.claimed: dict[str, str] = {}
+        self.members: dict[str, list[str]] = {}
         self.link_styles: list[tuple[Statement, str, str]] = []
         self.default_style: str | None = None
         #: Edge ids (`e1@-->`) → the edge's index in `edges`.
@@ -103,15 +126,15 @@ class _Builder:
                 text=name,
                 expected="a node id other than 'end'",
             )
-        if name in self.subgraph_ids():
+        if name in self.subgraph_names and (ref.shape or ref.label or ref.attrs) is not None:
             raise MermaidError(
                 "SubgraphAsNode",
                 f"unsupported Mermaid syntax on line {stmt.line}: {name} is a subgraph id; "
-                "links to or from subgraphs are not supported",
+                "a subgraph takes no node shape, label or attributes (Mermaid drops them)",
                 line=stmt.line,
                 column=stmt.column + ref.column,
                 text=name,
-                expected="a node id",
+                expected=f"{name} alone (or {name}:::class)",
             )
         if name in self.edge_names:
             raise MermaidError(
@@ -150,7 +173,11 @@ class _Builder:
         for cls in ref.classes:
             if cls not in state.classes:
                 state.classes.append(cls)
-        if self.stack:
+        self._mention_in_body(name)
+
+    def _mention_in_body(self, name: str) -> None:
+        """Record a mention for membership; a subgraph named inside itself stays a reference."""
+        if self.stack and all(open_.mermaid_id != name for open_ in self.stack):
             self.stack[-1].mentions.append(name)
 
     def _merge(self, state: _NodeState, ref: NodeRef, stmt: Statement) -> None:
@@ -300,7 +327,15 @@ class _Builder:
 
     def kw_subgraph(self, stmt: Statement, rest: str) -> None:
         mermaid_id, title = self._subgraph_header(stmt, rest)
-        if mermaid_id in self.subgraph_ids():
+        opened = _OpenSubgraph(mermaid_id, title, stmt)
+        if mermaid_id is not None:
+            self._check_new_subgraph(mermaid_id, stmt)
+            self.subgraph_names.add(mermaid_id)
+        self.opening.append(opened)
+        self.stack.append(opened)
+
+    def _check_new_subgraph(self, mermaid_id: str, stmt: Statement) -> None:
+        if mermaid_id in self.subgraph_names:
             raise _error(
                 "DuplicateSubgraph",
                 f"duplicate subgraph id on line {stmt.line}: {mermaid_id}",
@@ -316,48 +351,70 @@ class _Builder:
                 mermaid_id,
                 "a subgraph id that is not an edge id",
             )
-        if mermaid_id in self.nodes:
+        state = self.nodes.get(mermaid_id)
+        if state is not None and (
+            state.label != mermaid_id
+            or state.shape != "rect"
+            or state.attrs is not None
+            or state.click is not None
+        ):
             raise _error(
                 "SubgraphAsNode",
                 f"unsupported Mermaid syntax on line {stmt.line}: {mermaid_id} is already a "
-                "node id; links to or from subgraphs are not supported",
+                "node with a label, shape, attributes or click; as a subgraph it would lose "
+                "them",
                 stmt,
                 mermaid_id,
-                "a subgraph id that is not a node id",
+                "a subgraph id that no node with a label, shape or click has",
             )
-        if self.stack:
-            self.stack[-1].children.append(mermaid_id)
-        else:
-            self.root_children.append(mermaid_id)
-        self.subgraph_order.append(mermaid_id)
-        self.subgraph_names.add(mermaid_id)
-        self.stack.append(_OpenSubgraph(mermaid_id, title, stmt.line))
 
-    def _subgraph_header(self, stmt: Statement, rest: str) -> tuple[str, str | None]:
-        if _IDENT.fullmatch(rest):
+    def _subgraph_header(self, stmt: Statement, rest: str) -> tuple[str | None, str | None]:
+        """(id or None when Mermaid generates it, title or None when the id is the title)."""
+        if (
+            _SUBGRAPH_WORD.fullmatch(rest)
+            and decode_quoted(rest) is None
+            and subgraph_id_problem(rest) is None
+            and rest not in KEYWORDS
+        ):
             return rest, None
         titled = _SUBGRAPH_TITLED.fullmatch(rest)
         title: str | None
         if titled is not None:
             mermaid_id, inner = titled.groups()
+            self._check_subgraph_id(stmt, mermaid_id)
             title = decode_quoted(inner)
             if title is None:
                 title = inner.strip()
                 if '"' in title or "[" in title or "]" in title:
-                    title = None
-            if title is None or not title.strip():
+                    raise self._bad_title(stmt, rest)
+            if "\r" in title or (title.strip() and "\n" in title and not inner.strip()):
                 raise self._bad_title(stmt, rest)
-            return mermaid_id, title
+            # Mermaid trims titles: a blank one (`[ ]`) is the empty title.
+            return mermaid_id, title.strip()
         title = decode_quoted(rest)
         if title is None:
             if any(c in rest for c in '"[](){}|'):
                 raise self._bad_title(stmt, rest)
             title = rest
-        if not title.strip():
+        title = title.strip()
+        if not title:
             raise self._bad_title(stmt, rest)
-        if _IDENT.fullmatch(title):
-            return title, title
-        return f"subGraph{len(self.subgraph_order)}", title
+        if generated_subgraph_title(title):
+            return None, title
+        return title, title
+
+    def _check_subgraph_id(self, stmt: Statement, mermaid_id: str) -> None:
+        problem = subgraph_id_problem(mermaid_id)
+        if problem is None and mermaid_id in KEYWORDS:
+            problem = "is a Mermaid keyword"
+        if problem is not None:
+            raise _error(
+                "InvalidSubgraph",
+                f"invalid subgraph id on line {stmt.line}: {mermaid_id} ({problem})",
+                stmt,
+                mermaid_id,
+                "letters, digits, '_', '-' or '.'",
+            )
 
     def _bad_title(self, stmt: Statement, rest: str) -> MermaidError:
         return _error(
@@ -379,21 +436,35 @@ class _Builder:
                 "a 'subgraph' before 'end'",
             )
         done = self.stack.pop()
+        if done.mermaid_id is None:
+            # Mermaid numbers generated ids by how many subgraphs closed before this one.
+            done.mermaid_id = f"subGraph{len(self.closed)}"
+            self._check_new_subgraph(done.mermaid_id, done.stmt)
+            self.subgraph_names.add(done.mermaid_id)
+        name = done.mermaid_id
         members: list[str] = []
-        for name in done.mentions:
-            if name not in self.claimed:
-                self.claimed.add(name)
-                members.append(name)
+        for member in done.mentions:
+            if member not in self.claimed and member != name and not self._inside(name, member):
+                self.claimed[member] = name
+                members.append(member)
+        self.members[name] = members
+        self.closed[name] = _ClosedSubgraph(done.title, done.direction, done.stmt)
         if self.stack:
-            # Mentions inside a nested subgraph are mentions inside its parent, too.
+            # Mentions inside a nested subgraph are mentions inside its parent, too; the
+            # nested subgraph itself is one (Mermaid's subgraph statement yields its id).
             self.stack[-1].mentions.extend(done.mentions)
-        self.subgraphs[done.mermaid_id] = FlowSubgraph(
-            mermaid_id=done.mermaid_id,
-            title=done.title,
-            direction=done.direction,
-            node_ids=tuple(f"n:{name}" for name in members),
-            subgraph_ids=tuple(f"sg:{child}" for child in done.children),
-        )
+            self.stack[-1].mentions.append(name)
+
+    def _inside(self, name: str, other: str) -> bool:
+        """Whether subgraph `name` is already (transitively) a member of `other`."""
+        seen: set[str] = set()
+        current: str | None = name
+        while current is not None and current not in seen:
+            if current == other:
+                return True
+            seen.add(current)
+            current = self.claimed.get(current)
+        return False
 
     def kw_direction(self, stmt: Statement, rest: str) -> None:
         if not self.stack:
@@ -461,13 +532,33 @@ class _Builder:
                 added = tuple(name for name in cls.split(",") if name not in edge.classes)
                 self.edges[index] = msgspec.structs.replace(edge, classes=edge.classes + added)
                 continue
-            state = self._known_node(stmt, target, "class")
+            state = self._styled(stmt, target, "class")
             for name in cls.split(","):
                 if name not in state.classes:
                     state.classes.append(name)
 
+    def _styled(self, stmt: Statement, name: str, what: str) -> _NodeState:
+        """The node, or the closed subgraph, a `class` line targets."""
+        if name in self.closed and name not in self.nodes:
+            # Kept with the name's node state; `finish` hands it to the subgraph.
+            self.nodes[name] = _NodeState(label=name, shape="rect")
+        if name in self.subgraph_names and name not in self.closed and name not in self.nodes:
+            raise _error(
+                "UnknownNode",
+                f"unsupported Mermaid syntax on line {stmt.line}: {what} names subgraph "
+                f"'{name}' before its 'end' (Mermaid ignores it there)",
+                stmt,
+                name,
+                "a node declared above or a subgraph closed above",
+            )
+        return self._known_node(stmt, name, what)
+
     def kw_style(self, stmt: Statement, rest: str) -> None:
         target, style = self._split_style(stmt, rest, "style")
+        if target in self.subgraph_names:
+            state = self.nodes.setdefault(target, _NodeState(label=target, shape="rect"))
+            state.style = style if state.style is None else f"{state.style},{style}"
+            return
         problem = mermaid_ident_problem(target)
         if problem is not None:
             raise _error(
@@ -477,8 +568,6 @@ class _Builder:
                 target,
                 "a node id ([A-Za-z0-9_]+)",
             )
-        if target in self.subgraph_ids():
-            self._known_node(stmt, target, "style")
         # Mermaid creates the node a `style` line names (flowDb.addVertex).
         self.mention(NodeRef(target, None, None, (), 0), stmt)
         state = self.nodes[target]
@@ -486,6 +575,15 @@ class _Builder:
 
     def kw_click(self, stmt: Statement, rest: str) -> None:
         target, action = self._split_style(stmt, rest, "click")
+        if target in self.subgraph_names:
+            raise _error(
+                "UnknownNode",
+                f"unsupported Mermaid syntax on line {stmt.line}: click names subgraph "
+                f"'{target}' (Mermaid binds clicks to nodes only)",
+                stmt,
+                target,
+                "a node declared on an earlier line",
+            )
         state = self._known_node(stmt, target, "click")
         if state.click is not None:
             raise _error(
@@ -517,13 +615,14 @@ class _Builder:
     def finish(self) -> FlowchartAst:
         if self.stack:
             top = self.stack[-1]
+            shown = top.mermaid_id or top.title or ""
             raise MermaidError(
                 "UnclosedSubgraph",
-                f"unclosed subgraph {top.mermaid_id}: missing 'end' for subgraph opened on "
-                f"line {top.line}",
-                line=top.line,
+                f"unclosed subgraph {shown}: missing 'end' for subgraph opened on "
+                f"line {top.stmt.line}",
+                line=top.stmt.line,
                 column=1,
-                text=top.mermaid_id,
+                text=shown,
                 expected="'end'",
             )
         styles: dict[int, str] = {}
@@ -549,10 +648,16 @@ class _Builder:
         for index, edge in enumerate(self.edges):
             if index in styles:
                 edge = msgspec.structs.replace(edge, style=styles[index])
+            edge = msgspec.structs.replace(
+                edge,
+                from_node_id=self._end_id(edge.from_node_id),
+                to_node_id=self._end_id(edge.to_node_id),
+            )
             if edge.mermaid_id is not None:
                 edges[f"e:{edge.mermaid_id}"] = edge
             else:
                 edges[f"e:{index + 1:0{width}d}"] = edge
+        subgraphs = self._subgraphs()
         nodes = {
             f"n:{name}": FlowNode(
                 label=state.label,
@@ -564,8 +669,8 @@ class _Builder:
                 attrs=state.attrs,
             )
             for name, state in self.nodes.items()
+            if name not in self.subgraph_names
         }
-        subgraphs = {f"sg:{name}": self.subgraphs[name] for name in self.subgraph_order}
         return FlowchartAst(
             direction=self.header.direction,
             nodes=nodes,
@@ -575,6 +680,57 @@ class _Builder:
             default_edge_style=self.default_style,
             front_matter=self.header.front_matter,
         )
+
+    def _end_id(self, node_id: str) -> str:
+        """`n:<name>` as parsed, or `sg:<name>` when the name turned out to be a subgraph."""
+        name = node_id[2:]
+        return f"sg:{name}" if name in self.subgraph_names else node_id
+
+    def _subgraphs(self) -> dict[str, FlowSubgraph]:
+        """Every subgraph, parents before children (the order the exporter writes them)."""
+        order: list[str] = []
+
+        def visit(name: str) -> None:
+            order.append(name)
+            for member in self.members[name]:
+                if member in self.subgraph_names:
+                    visit(member)
+
+        for opened in self.opening:
+            assert opened.mermaid_id is not None
+            if opened.mermaid_id not in self.claimed:
+                visit(opened.mermaid_id)
+        result: dict[str, FlowSubgraph] = {}
+        for name in order:
+            closed = self.closed[name]
+            state = self.nodes.get(name)
+            result[f"sg:{name}"] = FlowSubgraph(
+                mermaid_id=name,
+                title=closed.title,
+                direction=closed.direction,
+                node_ids=tuple(
+                    f"n:{m}" for m in self.members[name] if m not in self.subgraph_names
+                ),
+                subgraph_ids=tuple(
+                    f"sg:{m}" for m in self.members[name] if m in self.subgraph_names
+                ),
+                classes=tuple(state.classes) if state is not None else (),
+                style=state.style if state is not None else None,
+            )
+        return result
+
+
+def generated_subgraph_title(title: str) -> bool:
+    """Whether `subgraph <title>` (quoted or not) gets a generated id rather than the title.
+
+    Mermaid generates one for a title with whitespace; Nereid also for a title that cannot be
+    an id (`subgraph "`**Two**`"`), where Mermaid would keep an id no statement can name.
+    """
+    return (
+        any(c.isspace() for c in title)
+        or subgraph_id_problem(title) is not None
+        or title in KEYWORDS
+    )
 
 
 def build_flowchart(header: Header, statements: list[Statement]) -> FlowchartAst:

@@ -7,7 +7,7 @@ from typing import Final
 
 from nereid.mermaid.errors import MermaidExportError
 from nereid.mermaid.flowchart_attrs import AttrError, encode_edge_attrs, encode_node_attrs
-from nereid.mermaid.flowchart_build import KEYWORDS
+from nereid.mermaid.flowchart_build import KEYWORDS, generated_subgraph_title
 from nereid.mermaid.flowchart_labels import (
     LabelError,
     check_quotable,
@@ -25,7 +25,7 @@ from nereid.model.flowchart import (
     format_connector,
     parse_connector,
 )
-from nereid.model.ids import mermaid_ident_problem
+from nereid.model.ids import mermaid_ident_problem, subgraph_id_problem
 from nereid.model.shapes import ATTRIBUTE_SHAPES, BRACKET_SHAPES, SHAPES
 
 __all__ = ["export_flowchart"]
@@ -146,7 +146,15 @@ def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str], prefix: str 
             raise MermaidExportError(
                 "MissingNode", f"edge references missing node id: {node_id}", object_id=edge_id
             )
-        ends.append(names[node_id])
+        name = names[node_id]
+        if node_id.startswith("sg:") and (mermaid_ident_problem(name) or name in KEYWORDS):
+            raise MermaidExportError(
+                "InvalidEdgeEnd",
+                f"cannot export edge {edge_id}: the id of subgraph {node_id} ({name}) cannot "
+                "be written as an edge end",
+                object_id=edge_id,
+            )
+        ends.append(name)
     token = format_connector(edge.link)
     try:
         readable = parse_connector(token) == edge.link
@@ -172,8 +180,62 @@ def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str], prefix: str 
     return f"{ends[0]} {prefix}{token}{label} {ends[1]}"
 
 
+def _closing_order(ast: FlowchartAst) -> dict[str, int]:
+    """Each subgraph's position in the order its `end` is written (Mermaid numbers generated
+    ids `subGraph<n>` that way)."""
+    children = {child for sg in ast.subgraphs.values() for child in sg.subgraph_ids}
+    order: dict[str, int] = {}
+
+    def visit(sg_id: str, path: frozenset[str]) -> None:
+        sg = ast.subgraphs.get(sg_id)
+        if sg is None or sg_id in path or sg_id in order:
+            return
+        for child in sg.subgraph_ids:
+            visit(child, path | {sg_id})
+        order[sg_id] = len(order)
+
+    for sg_id in ast.subgraphs:
+        if sg_id not in children:
+            visit(sg_id, frozenset())
+    return order
+
+
+def _subgraph_header(sg_id: str, sg: FlowSubgraph, closing: int | None) -> str:
+    """`subgraph id`, `subgraph id [title]`, `subgraph id [ ]`, or `subgraph "title"` for a
+    title with spaces whose id is the one Mermaid generates at this position."""
+    if subgraph_id_problem(sg.mermaid_id) is not None or sg.mermaid_id in KEYWORDS:
+        raise MermaidExportError(
+            "InvalidSubgraph",
+            f"cannot export subgraph id as Mermaid identifier: {sg.mermaid_id}",
+            object_id=sg_id,
+        )
+    title = sg.title
+    if title is None:
+        return f"subgraph {sg.mermaid_id}"
+    if title != title.strip():
+        raise MermaidExportError(
+            "InvalidSubgraph",
+            f"cannot export subgraph title for {sg_id}: surrounded by spaces: '{title}'",
+            object_id=sg_id,
+        )
+    if title == "":
+        return f"subgraph {sg.mermaid_id} [ ]"
+    generated = closing is not None and sg.mermaid_id == f"subGraph{closing}"
+    if generated and generated_subgraph_title(title) and not any(c in title for c in '"\n\r'):
+        return f'subgraph "{title}"'
+    try:
+        return f"subgraph {sg.mermaid_id} {encode_title(title)}"
+    except LabelError as error:
+        raise MermaidExportError(
+            "InvalidSubgraph",
+            f"cannot export subgraph title for {sg_id}: {title} ({error})",
+            object_id=sg_id,
+        ) from None
+
+
 def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
     lines: list[str] = []
+    closing = _closing_order(ast)
     placed: set[str] = set()
     members: set[str] = set()
     children = {child for sg in ast.subgraphs.values() for child in sg.subgraph_ids}
@@ -186,23 +248,7 @@ def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
                 object_id=sg_id,
             )
         placed.add(sg_id)
-        if mermaid_ident_problem(sg.mermaid_id) is not None or sg.mermaid_id in KEYWORDS:
-            raise MermaidExportError(
-                "InvalidSubgraph",
-                f"cannot export subgraph id as Mermaid identifier: {sg.mermaid_id}",
-                object_id=sg_id,
-            )
-        header = f"subgraph {sg.mermaid_id}"
-        if sg.title is not None:
-            try:
-                header += " " + encode_title(sg.title)
-            except LabelError as error:
-                raise MermaidExportError(
-                    "InvalidSubgraph",
-                    f"cannot export subgraph title for {sg_id}: {sg.title} ({error})",
-                    object_id=sg_id,
-                ) from None
-        lines.append(header)
+        lines.append(_subgraph_header(sg_id, sg, closing.get(sg_id)))
         if sg.direction is not None:
             if sg.direction not in DIRECTIONS:
                 raise MermaidExportError(
@@ -249,6 +295,23 @@ def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
     return lines
 
 
+def _styling_lines(
+    object_id: str, name: str, classes: tuple[str, ...], style: str | None
+) -> list[str]:
+    """`class name cls` per class, then `style name css`."""
+    lines: list[str] = []
+    for cls in classes:
+        if not _CLASS_NAME.fullmatch(cls):
+            raise MermaidExportError(
+                "InvalidClass", f"cannot export class of {object_id}: {cls}", object_id=object_id
+            )
+        lines.append(f"class {name} {cls}")
+    if style is not None:
+        _text_value(style, object_id, "style")
+        lines.append(_one_statement(f"style {name} {style}", object_id, "style"))
+    return lines
+
+
 def export_flowchart(ast: FlowchartAst) -> str:
     """The canonical Mermaid text of `ast` (raises MermaidExportError)."""
     lines: list[str] = []
@@ -292,13 +355,16 @@ def export_flowchart(ast: FlowchartAst) -> str:
         raise MermaidExportError(
             "InvalidSubgraph", f"cannot export subgraph {clash}: a node has the same id"
         )
+    if len(sg_names) != len(ast.subgraphs):
+        raise MermaidExportError("InvalidSubgraph", "cannot export: two subgraphs share an id")
     lines += _subgraph_lines(ast, names)
     taken = set(names.values()) | sg_names
+    ends = names | {sg_id: sg.mermaid_id for sg_id, sg in ast.subgraphs.items()}
     edge_names: dict[str, str] = {}
     for edge_id, edge in ast.edges.items():
         prefix = _edge_name(edge_id, edge, taken)
         edge_names[edge_id] = prefix[:-1]
-        lines.append(_edge_line(edge_id, edge, names, prefix))
+        lines.append(_edge_line(edge_id, edge, ends, prefix))
     for edge_id, edge in ast.edges.items():
         if edge.attrs is not None:
             try:
@@ -310,18 +376,12 @@ def export_flowchart(ast: FlowchartAst) -> str:
                     object_id=edge_id,
                 ) from None
     for node_id, node in ast.nodes.items():
-        for cls in node.classes:
-            if not _CLASS_NAME.fullmatch(cls):
-                raise MermaidExportError(
-                    "InvalidClass", f"cannot export class of {node_id}: {cls}", object_id=node_id
-                )
-            lines.append(f"class {names[node_id]} {cls}")
-        if node.style is not None:
-            _text_value(node.style, node_id, "style")
-            lines.append(_one_statement(f"style {names[node_id]} {node.style}", node_id, "style"))
+        lines += _styling_lines(node_id, names[node_id], node.classes, node.style)
         if node.click is not None:
             _text_value(node.click, node_id, "click")
             lines.append(_one_statement(f"click {names[node_id]} {node.click}", node_id, "click"))
+    for sg_id, sg in ast.subgraphs.items():
+        lines += _styling_lines(sg_id, sg.mermaid_id, sg.classes, sg.style)
     for edge_id, edge in ast.edges.items():
         for cls in edge.classes:
             if not _CLASS_NAME.fullmatch(cls):

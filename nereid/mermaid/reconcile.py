@@ -176,9 +176,14 @@ def reconcile_flowchart(parsed: FlowchartAst, hints: FlowIdHints) -> FlowchartAs
         if new_id != node_id and value.mermaid_id is None:
             value = msgspec.structs.replace(value, mermaid_id=_node_key(node_id, value))
         nodes[new_id] = value
+
+    def end(end_id: str) -> str:
+        """An edge end is a node or a subgraph (their parsed ids never coincide)."""
+        return sg(end_id) if end_id in parsed.subgraphs else node(end_id)
+
     edges = {
         edge_id: msgspec.structs.replace(
-            edge, from_node_id=node(edge.from_node_id), to_node_id=node(edge.to_node_id)
+            edge, from_node_id=end(edge.from_node_id), to_node_id=end(edge.to_node_id)
         )
         for edge_id, edge in parsed.edges.items()
     }

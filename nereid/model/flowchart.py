@@ -48,7 +48,11 @@ class FlowNode(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):
-    """One directed edge from `from_node_id` to `to_node_id` (node ids, not Mermaid ids)."""
+    """One directed edge from `from_node_id` to `to_node_id` (object ids, not Mermaid ids).
+
+    An end is a node id or a subgraph id (spec decision 23: Mermaid draws such an edge to the
+    frame); node and subgraph ids never coincide, so `end_category` tells which.
+    """
 
     from_node_id: str
     to_node_id: str
@@ -84,6 +88,10 @@ class FlowSubgraph(msgspec.Struct, frozen=True, kw_only=True):
     direction: str | None = None
     node_ids: tuple[str, ...] = ()
     subgraph_ids: tuple[str, ...] = ()
+    #: `class sg name` / `sg:::name`, in order.
+    classes: tuple[str, ...] = ()
+    #: `style sg css` text, None if absent.
+    style: str | None = None
 
 
 class FlowchartAst(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,6 +105,14 @@ class FlowchartAst(msgspec.Struct, frozen=True, kw_only=True):
     default_edge_style: str | None = None
     #: YAML front matter (`---` ... `---` before the header) kept verbatim, None if absent.
     front_matter: str | None = None
+
+    def end_kind(self, object_id: str) -> Literal["node", "subgraph"] | None:
+        """What an edge end names: a node, a subgraph, or nothing in this AST."""
+        if object_id in self.nodes:
+            return "node"
+        if object_id in self.subgraphs:
+            return "subgraph"
+        return None
 
 
 class LinkSpec(msgspec.Struct, frozen=True, array_like=True):

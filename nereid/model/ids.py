@@ -5,7 +5,13 @@ Ids are plain strings; these checks run at every boundary where an id enters the
 
 from __future__ import annotations
 
-__all__ = ["IdError", "check_id", "check_mermaid_ident", "mermaid_ident_problem"]
+__all__ = [
+    "IdError",
+    "check_id",
+    "check_mermaid_ident",
+    "mermaid_ident_problem",
+    "subgraph_id_problem",
+]
 
 
 class IdError(ValueError):
@@ -36,6 +42,23 @@ def mermaid_ident_problem(name: str) -> str | None:
         return "must not contain '/'"
     for ch in name:
         if not (ch.isascii() and (ch.isalnum() or ch == "_")):
+            return f"contains invalid character: '{ch}'"
+    return None
+
+
+def subgraph_id_problem(name: str) -> str | None:
+    """Why `name` cannot be written as the id of `subgraph <id>`, or None.
+
+    Mermaid reads the header word as the id when it holds no whitespace, so ids may carry
+    letters of any script, digits, `_`, `-` and `.` (`subgraph Über-1.x`). Other punctuation
+    is refused: it either starts other syntax (`[`, `"`, `:::`) or cannot be an object id (`/`).
+    """
+    if name == "":
+        return "must not be empty"
+    for ch in name:
+        if ch.isspace():
+            return "must not contain whitespace"
+        if not (ch.isalnum() or ch in "_-."):
             return f"contains invalid character: '{ch}'"
     return None
 

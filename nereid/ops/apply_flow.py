@@ -120,6 +120,7 @@ class FlowDraft:
     def finish(self) -> FlowchartAst:
         """Run the batch-end checks and build the new AST."""
         self._check_mermaid_ids()
+        self._check_subgraph_ends()
         return replace(
             self.base,
             direction=self.direction,
@@ -155,6 +156,27 @@ class FlowDraft:
             for owner in owners[names[me]]:
                 if owner != me:
                     raise _duplicate_mermaid_id(names[me], **{owner[0]: owner[1]})
+
+    def _check_subgraph_ends(self) -> None:
+        """A subgraph an edge ends at must have an id the edge line can hold (`a --> sg`)."""
+        touched = {i for c, i in self.touched if c in (FLOW_EDGE, FLOW_SUBGRAPH)}
+        if not touched:
+            return
+        for edge_id in sorted(self.edges):
+            edge = self.edges[edge_id]
+            for end in (edge.from_node_id, edge.to_node_id):
+                subgraph = self.subgraphs.get(end)
+                if subgraph is None or (edge_id not in touched and end not in touched):
+                    continue
+                problem = flow_ident_problem(subgraph.mermaid_id)
+                if problem is not None:
+                    raise OpError(
+                        "invalid_params",
+                        f"subgraph mermaid_id {subgraph.mermaid_id!r} cannot be written as the "
+                        f"end of edge {edge_id!r}: it {problem}",
+                        {"subgraph_id": end, "edge_id": edge_id,
+                         "mermaid_id": subgraph.mermaid_id},
+                    )  # fmt: skip
 
     def _owners_of(self, wanted: set[str]) -> dict[str, list[tuple[str, str]]]:
         """Every node, subgraph and edge whose Mermaid id is in `wanted`, in that order, by id.
@@ -313,9 +335,16 @@ class FlowDraft:
             case _:
                 assert_never(op)
 
+    def _check_end(self, end: str) -> None:
+        """An edge end: an existing node or subgraph (the contract's error when neither)."""
+        if end not in self.nodes and end not in self.subgraphs:
+            raise _missing_node(end)
+
     def _add_node(self, op: FlowAddNode) -> None:
         if op.node_id in self.nodes:
             raise already_exists("FlowNode", op.node_id)
+        if op.node_id in self.subgraphs:
+            raise already_exists("FlowSubgraph", op.node_id)
         label = clean_label("label", op.label)
         shape = check_shape(op.shape) if given(op.shape) else "rect"
         mermaid_id = derived_mermaid_id(op.node_id)
@@ -356,8 +385,7 @@ class FlowDraft:
         if op.edge_id in self.edges:
             raise already_exists("FlowEdge", op.edge_id)
         for node_id in (op.from_node_id, op.to_node_id):
-            if node_id not in self.nodes:
-                raise _missing_node(node_id)
+            self._check_end(node_id)
         label = clean_label("label", op.label) if given(op.label) else None
         link = normalize_connector(op.connector) if given(op.connector) else None
         style = clean_style("style", op.style) if given(op.style) else None
@@ -382,8 +410,7 @@ class FlowDraft:
         from_id = op.from_node_id if given(op.from_node_id) else edge.from_node_id
         to_id = op.to_node_id if given(op.to_node_id) else edge.to_node_id
         for node_id in (from_id, to_id):
-            if node_id not in self.nodes:
-                raise _missing_node(node_id)
+            self._check_end(node_id)
         edge = replace(edge, from_node_id=from_id, to_node_id=to_id)
         if op.label is not UNSET:
             label = None if op.label is None else clean_label("label", op.label)
@@ -406,6 +433,8 @@ class FlowDraft:
     def _add_subgraph(self, op: FlowAddSubgraph) -> None:
         if op.subgraph_id in self.subgraphs:
             raise already_exists("FlowSubgraph", op.subgraph_id)
+        if op.subgraph_id in self.nodes:
+            raise already_exists("FlowNode", op.subgraph_id)
         problem = subgraph_ident_problem(op.mermaid_id)
         if problem is not None:
             raise _invalid_mermaid_id(op.mermaid_id, problem)
@@ -441,6 +470,14 @@ class FlowDraft:
         if op.direction is not UNSET:
             direction = check_direction(op.direction) if op.direction is not None else None
             subgraph = replace(subgraph, direction=direction)
+        if op.classes is not UNSET:
+            classes = tuple(check_flow_ident("classes", c) for c in op.classes or ())
+            if len(set(classes)) != len(classes):
+                raise invalid_value("classes", list(classes), "lists a class twice")
+            subgraph = replace(subgraph, classes=classes)
+        if op.style is not UNSET:
+            style = clean_style("style", op.style) if op.style is not None else None
+            subgraph = replace(subgraph, style=style)
         self._set_subgraph(op.subgraph_id, subgraph)
 
     def _set_members(self, op: FlowSetSubgraphMembers) -> None:
@@ -486,5 +523,9 @@ class FlowDraft:
                     subgraph_ids=tuple(children),
                 ),
             )
+        for edge_id, edge in list(self.edges.items()):
+            if subgraph_id in (edge.from_node_id, edge.to_node_id):
+                del self.edges[edge_id]
+                self.touched.add((FLOW_EDGE, edge_id))
         del self.subgraphs[subgraph_id]
         self.touched.add((FLOW_SUBGRAPH, subgraph_id))

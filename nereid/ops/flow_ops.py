@@ -76,7 +76,10 @@ class FlowRemoveNode(DiagramOpBase, tag="flow_remove_node", frozen=True):
 
 
 class FlowAddEdge(DiagramOpBase, tag="flow_add_edge", frozen=True):
-    """Add an edge; `connector` absent, null or empty means `-->`."""
+    """Add an edge; `connector` absent, null or empty means `-->`.
+
+    Either end may be a node id or a subgraph id (Mermaid draws the edge to the frame).
+    """
 
     edge_id: str
     from_node_id: str
@@ -123,12 +126,15 @@ class FlowAddSubgraph(DiagramOpBase, tag="flow_add_subgraph", frozen=True):
 
 
 class FlowUpdateSubgraph(DiagramOpBase, tag="flow_update_subgraph", frozen=True):
-    """Absent keeps a field; null keeps `mermaid_id` and clears `title` / `direction`."""
+    """Absent keeps a field; null keeps `mermaid_id` and clears `title`, `direction`,
+    `classes` and `style` (`class sg name` / `style sg css`, as for nodes)."""
 
     subgraph_id: str
     mermaid_id: Maybe[str] = UNSET
     title: Maybe[str] = UNSET
     direction: Maybe[str] = UNSET
+    classes: Maybe[tuple[str, ...]] = UNSET
+    style: Maybe[str] = UNSET
 
 
 class FlowSetSubgraphMembers(DiagramOpBase, tag="flow_set_subgraph_members", frozen=True):
@@ -144,7 +150,8 @@ class FlowSetSubgraphMembers(DiagramOpBase, tag="flow_set_subgraph_members", fro
 
 
 class FlowRemoveSubgraph(DiagramOpBase, tag="flow_remove_subgraph", frozen=True):
-    """Remove the frame only: its nodes and child subgraphs move to its parent."""
+    """Remove the frame: its nodes and child subgraphs move to its parent, and every edge
+    that ends at the frame itself is removed (as `flow_remove_node` does for a node)."""
 
     subgraph_id: str
 

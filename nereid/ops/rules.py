@@ -19,6 +19,7 @@ from nereid.model import (
     mermaid_ident_problem,
     parse_connector,
 )
+from nereid.model.ids import subgraph_id_problem
 from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.ops.errors import OpError, invalid_value
 
@@ -106,8 +107,12 @@ def flow_ident_problem(name: str) -> str | None:
 
 
 def subgraph_ident_problem(name: str) -> str | None:
-    """Why `name` cannot be a subgraph's Mermaid id, or None."""
-    problem = flow_ident_problem(name)
+    """Why `name` cannot be a subgraph's Mermaid id (`subgraph <id>`), or None.
+
+    Wider than a node id: letters of any script, `-` and `.` are allowed (model.md §2.3).
+    An edge end needs more: see `flow_ident_problem`.
+    """
+    problem = subgraph_id_problem(name)
     if problem is None and name in SUBGRAPH_KEYWORDS:
         problem = "is a reserved Mermaid word"
     return problem

@@ -100,3 +100,13 @@ def test_reimport_of_own_export_is_identity() -> None:
     text = "flowchart LR\na[A] -->|x| b\nb --> c\nc --> a\nlinkStyle 1 stroke:red"
     first = reconcile_flowchart(parse_flowchart(text), FlowIdHints(by_mermaid_id={"a": "n:alpha"}))
     assert reimport(first, export_flowchart(first)) == first
+
+
+def test_edges_to_a_renamed_subgraph_follow_its_stable_id() -> None:
+    first = parse_flowchart("flowchart\nsubgraph api [API]\na\nend\nx --> api")
+    first = msgspec.structs.replace(first, subgraphs={"sg:backend": first.subgraphs["sg:api"]})
+    again = reimport(first, "flowchart\nsubgraph api [API v2]\na\nend\nx --> api\napi --> x")
+    assert [(e.from_node_id, e.to_node_id) for e in again.edges.values()] == [
+        ("n:x", "sg:backend"),
+        ("sg:backend", "n:x"),
+    ]

@@ -121,3 +121,69 @@ def test_subgraph_errors() -> None:
     for op, (message, data) in cases:
         error = refuse(grouped(), op)
         assert (error.message, error.data) == (message, data), op
+
+
+def test_edges_to_and_from_subgraphs_are_created_retargeted_and_exported() -> None:
+    from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+
+    ast, delta = run(
+        grouped(),
+        {"type": "flow_add_edge", "edge_id": "e:in", "from_node_id": "n:start",
+         "to_node_id": "sg:inner", "label": "go"},
+        {"type": "flow_add_edge", "edge_id": "e:out", "from_node_id": "sg:inner",
+         "to_node_id": "sg:outer", "connector": "-.->"},
+        {"type": "flow_update_subgraph", "subgraph_id": "sg:inner", "classes": ["hot"],
+         "style": "fill:#f9f"},
+    )  # fmt: skip
+    assert isinstance(ast, FlowchartAst)
+    assert (ast.edges["e:in"].from_node_id, ast.edges["e:in"].to_node_id) == ("n:start", "sg:inner")
+    text = export_flowchart(ast)
+    assert "start -->|go| inner\ninner -.-> outer\n" in text
+    assert "class inner hot\nstyle inner fill:#f9f\n" in text
+    back = parse_flowchart(text)
+    assert [(e.from_node_id, e.to_node_id) for e in back.edges.values()][-2:] == [
+        ("n:start", "sg:inner"), ("sg:inner", "sg:outer")
+    ]  # fmt: skip
+    assert back.subgraphs["sg:inner"].classes == ("hot",)
+    ast, _ = run(ast, {"type": "flow_update_edge", "edge_id": "e:in", "to_node_id": "sg:outer"})
+    assert isinstance(ast, FlowchartAst)
+    assert ast.edges["e:in"].to_node_id == "sg:outer"
+    ast, _ = run(ast, {"type": "flow_update_subgraph", "subgraph_id": "sg:inner", "classes": None,
+                       "style": None})  # fmt: skip
+    assert isinstance(ast, FlowchartAst)
+    assert (ast.subgraphs["sg:inner"].classes, ast.subgraphs["sg:inner"].style) == ((), None)
+
+
+def test_removing_a_subgraph_removes_the_edges_that_end_at_its_frame() -> None:
+    ast, _ = run(
+        grouped(),
+        {"type": "flow_add_edge", "edge_id": "e:in", "from_node_id": "n:start",
+         "to_node_id": "sg:inner"},
+    )  # fmt: skip
+    ast, delta = run(ast, {"type": "flow_remove_subgraph", "subgraph_id": "sg:inner"})
+    assert isinstance(ast, FlowchartAst)
+    assert "e:in" not in ast.edges
+    assert "d:auth/flow/edge/e:in" in delta.to_json()["removed"]
+    assert ast.subgraphs["sg:outer"].node_ids == ("n:start", "n:check", "n:ok")
+
+
+def test_subgraph_edge_refusals() -> None:
+    error = refuse(grouped(), {"type": "flow_add_edge", "edge_id": "e:x",
+                               "from_node_id": "sg:nope", "to_node_id": "n:ok"})  # fmt: skip
+    assert (error.code, error.data) == ("not_found", {"node_id": "sg:nope"})
+    # A subgraph id a `subgraph` line can hold but an edge line cannot (`Ü-1`).
+    error = refuse(
+        grouped(),
+        {"type": "flow_update_subgraph", "subgraph_id": "sg:inner", "mermaid_id": "Ü-1"},
+        {"type": "flow_add_edge", "edge_id": "e:x", "from_node_id": "sg:inner",
+         "to_node_id": "n:ok"},
+    )  # fmt: skip
+    assert error.data == {"subgraph_id": "sg:inner", "edge_id": "e:x", "mermaid_id": "Ü-1"}
+    ast, _ = run(grouped(), {"type": "flow_update_subgraph", "subgraph_id": "sg:inner",
+                             "mermaid_id": "Ü-1"})  # fmt: skip
+    assert isinstance(ast, FlowchartAst)
+    error = refuse(grouped(), {"type": "flow_add_node", "node_id": "sg:inner", "label": "x"})
+    assert (error.message, error.data["object_id"]) == ("object already exists", "sg:inner")
+    error = refuse(grouped(), {"type": "flow_update_subgraph", "subgraph_id": "sg:inner",
+                               "classes": ["bad name"]})  # fmt: skip
+    assert error.code == "invalid_params"

@@ -29,7 +29,7 @@ from nereid.ops import (
     object_signatures,
 )
 from nereid.ops.apply_flow import effective_mermaid_id
-from nereid.ops.rules import flow_ident_problem
+from nereid.ops.rules import flow_ident_problem, subgraph_ident_problem
 from nereid.ops.seq_blocks import check_blocks, thaw_blocks
 
 SETTINGS = settings(
@@ -78,6 +78,8 @@ def op_dict(op_type: str, /, **fields: Any) -> dict[str, Any]:
 node = st.sampled_from(NODES)
 edge = st.sampled_from(EDGES)
 subgraph = st.sampled_from(SUBGRAPHS)
+#: An edge end: a node or a subgraph (spec decision 23).
+end = st.sampled_from(NODES + SUBGRAPHS)
 label = st.sampled_from(LABELS)
 
 flow_op = st.one_of(
@@ -90,15 +92,20 @@ flow_op = st.one_of(
     st.builds(lambda n: op_dict("flow_remove_node", node_id=n), node),
     st.builds(lambda e, a, b, lab, c: op_dict("flow_add_edge", edge_id=e, from_node_id=a,
                                               to_node_id=b, label=lab, connector=c),
-              edge, node, node, maybe(label),
+              edge, end, end, maybe(label),
               maybe(st.sampled_from(["-->", "-.->", "==>", "<--", "o--o", "<--o", "---"]))),
     st.builds(lambda e, a, lab: op_dict("flow_update_edge", edge_id=e, to_node_id=a, label=lab),
-              edge, maybe(node), maybe(label)),
+              edge, maybe(end), maybe(label)),
     st.builds(lambda e: op_dict("flow_remove_edge", edge_id=e), edge),
     st.builds(lambda s, m, p, ns: op_dict("flow_add_subgraph", subgraph_id=s, mermaid_id=m,
                                           parent_subgraph_id=p, node_ids=ns),
-              subgraph, st.sampled_from(["g1", "g2", "a", "e2", "direction"]), maybe(subgraph),
-              st.lists(node, max_size=3)),
+              subgraph, st.sampled_from(["g1", "g2", "a", "e2", "direction", "Ü-1.x"]),
+              maybe(subgraph), st.lists(node, max_size=3)),
+    st.builds(lambda s, m, cs, sty: op_dict("flow_update_subgraph", subgraph_id=s,
+                                            mermaid_id=m, classes=cs, style=sty),
+              subgraph, maybe(st.sampled_from(["g3", "g-4", "a"])),
+              maybe(st.lists(st.sampled_from(["hot", "cold", "bad-name"]), max_size=2)),
+              maybe(st.sampled_from(["fill:#f00", " ", "a\nb"]))),
     st.builds(lambda s, ns, ss: op_dict("flow_set_subgraph_members", subgraph_id=s,
                                         node_ids=ns, subgraph_ids=ss),
               subgraph, st.lists(node, max_size=3), maybe(st.lists(subgraph, max_size=2))),
@@ -248,7 +255,9 @@ class FlowchartMachine(_OpsMachine):
         ast = self.state.ast
         assert isinstance(ast, FlowchartAst)
         for e in ast.edges.values():
-            assert e.from_node_id in ast.nodes and e.to_node_id in ast.nodes
+            assert ast.end_kind(e.from_node_id) and ast.end_kind(e.to_node_id)
+            for sg_end in {e.from_node_id, e.to_node_id} & set(ast.subgraphs):
+                assert flow_ident_problem(ast.subgraphs[sg_end].mermaid_id) is None
         owners: dict[str, str] = {}
         parents: dict[str, str] = {}
         for sid, sg in ast.subgraphs.items():
@@ -265,8 +274,9 @@ class FlowchartMachine(_OpsMachine):
                 seen.add(current)
                 current = parents[current]
         names = [effective_mermaid_id(i, n) for i, n in ast.nodes.items()]
-        names += [sg.mermaid_id for sg in ast.subgraphs.values()]
         assert all(n is not None and flow_ident_problem(n) is None for n in names)
+        names += [sg.mermaid_id for sg in ast.subgraphs.values()]
+        assert all(subgraph_ident_problem(sg.mermaid_id) is None for sg in ast.subgraphs.values())
         names += [e.mermaid_id for e in ast.edges.values() if e.mermaid_id is not None]
         assert len(set(names)) == len(names)  # nodes, subgraphs and edges share one namespace
         for e in ast.edges.values():

@@ -54,6 +54,47 @@ def layout_flowchart(ast: FlowchartAst, options: RenderOptions) -> Geometry:
     return _Layout(ast, options).run()
 
 
+def _first_member(ast: FlowchartAst, subgraph_id: str) -> str | None:
+    """The first node inside a subgraph (depth first), None for an empty frame."""
+    seen: set[str] = set()
+    stack = [subgraph_id]
+    while stack:
+        current = stack.pop()
+        sub = ast.subgraphs.get(current)
+        if sub is None or current in seen:
+            continue
+        seen.add(current)
+        for node_id in sub.node_ids:
+            if node_id in ast.nodes:
+                return node_id
+        stack.extend(reversed(sub.subgraph_ids))
+    return None
+
+
+def _through_members(ast: FlowchartAst, edge: FlowEdge) -> FlowEdge | None:
+    """The edge as laid out: an end at a subgraph is placed at one of its members (Mermaid
+    does the same before cutting the line at the frame); None when the frame is empty."""
+    ends = []
+    for end in (edge.from_node_id, edge.to_node_id):
+        if end in ast.subgraphs:
+            member = _first_member(ast, end)
+            if member is None:
+                return None
+            end = member
+        ends.append(end)
+    if ends == [edge.from_node_id, edge.to_node_id]:
+        return edge
+    return FlowEdge(
+        from_node_id=ends[0],
+        to_node_id=ends[1],
+        label=edge.label,
+        line=edge.line,
+        head_start=edge.head_start,
+        head_end=edge.head_end,
+        length=edge.length,
+    )
+
+
 class _Layout:
     def __init__(self, ast: FlowchartAst, options: RenderOptions) -> None:
         self.ast = ast
@@ -63,8 +104,13 @@ class _Layout:
         self.horizontal = self.direction in ("LR", "RL")
         self.node_ids = list(ast.nodes)
         self.node_index = {node_id: i for i, node_id in enumerate(self.node_ids)}
-        self.edge_ids = list(ast.edges)
-        self.edges: list[FlowEdge] = [ast.edges[e] for e in self.edge_ids]
+        self.edge_ids: list[str] = []
+        self.edges: list[FlowEdge] = []
+        for edge_id, edge in ast.edges.items():
+            laid = _through_members(ast, edge)
+            if laid is not None:
+                self.edge_ids.append(edge_id)
+                self.edges.append(laid)
         self.port_gap = 1 if self.horizontal else 2
         self.item_gap = 1 if self.horizontal else 2
         self.layers: list[list[int]] = []
