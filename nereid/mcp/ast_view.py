@@ -4,7 +4,7 @@ Contract keys are kept exactly (mcp-tools.md §13.3). What our model holds beyon
 added as extra keys in the same style, so nothing a client may need is hidden:
 
 - flowchart: `direction`, `subgraphs` (`{subgraph_id, mermaid_id, title, direction,
-  node_ids, subgraph_ids}`), `class_defs` (`{name: css}`), `default_edge_style`; nodes
+  node_ids, subgraph_ids, classes, style}`), `class_defs` (`{name: css}`), `default_edge_style`; nodes
   also carry `classes`, `style`, `click` and `attrs` (the Mermaid v11 attributes of an
   `icon` / `image` node, key -> value as written with any quotes, else null);
   edges also carry the structural link (`line`, `head_start`, `head_end`, `length`) and the
@@ -74,6 +74,8 @@ class FlowSubgraphView(msgspec.Struct, frozen=True, kw_only=True):
     direction: str | None
     node_ids: list[str]
     subgraph_ids: list[str]
+    classes: list[str]
+    style: str | None
 
 
 class FlowAstView(msgspec.Struct, frozen=True, kw_only=True, tag="flowchart", tag_field="type"):
@@ -208,6 +210,8 @@ def _flow_view(ast: FlowchartAst) -> FlowAstView:
                 direction=sub.direction,
                 node_ids=list(sub.node_ids),
                 subgraph_ids=list(sub.subgraph_ids),
+                classes=list(sub.classes),
+                style=sub.style,
             )
             for subgraph_id, sub in ast.subgraphs.items()
         ],

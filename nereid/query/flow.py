@@ -1,9 +1,13 @@
 """The flowchart queries `flow.*` (queries.md §1–§7 with the §16 changes).
 
-The graph: vertices are the node ids; arcs are the edges whose two endpoints are nodes
-(the parser and ops guarantee that; an inconsistent edge is ignored everywhere). Successor
-and predecessor lists are distinct ids in ascending order; degrees count every edge.
-Node lists come out in ref order, which within one diagram is node-id order.
+The graph (spec decision 23): vertices are the node ids plus the ids of the subgraphs that
+are an end of some edge (`A --> sg`): such a subgraph is a vertex of its own, reported as a
+`flow/subgraph` ref, and is not joined to its members (an edge to a frame is an edge to the
+group, not to a member). Subgraphs no edge touches are not vertices. Arcs are the edges whose
+two ends exist (the parser and ops guarantee that; an inconsistent edge is ignored
+everywhere). Successor and predecessor lists are distinct ids in ascending order; degrees
+count every edge. Vertex lists come out in ref order: nodes (node-id order), then subgraphs.
+Every `*_node_id` parameter accepts a subgraph id (`sg:…`) of a vertex as well.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from nereid.model import FLOW_NODE, FlowchartAst
+from nereid.model import FLOW_NODE, FLOW_SUBGRAPH, FlowchartAst
 from nereid.query.errors import not_found
 from nereid.query.graph import (
     StepBudget,
@@ -50,15 +54,19 @@ PATHS_STEP_BUDGET: Final = 1_000_000
 class FlowGraph:
     """The directed graph of one flowchart, built once per query."""
 
-    __slots__ = ("edge_pairs", "node_ids", "predecessors", "successors")
+    __slots__ = ("edge_pairs", "node_ids", "predecessors", "subgraph_ids", "successors")
 
     def __init__(self, ast: FlowchartAst) -> None:
-        self.node_ids: list[str] = list(ast.nodes)
         self.edge_pairs: list[tuple[str, str]] = [
             (edge.from_node_id, edge.to_node_id)
             for edge in ast.edges.values()
-            if edge.from_node_id in ast.nodes and edge.to_node_id in ast.nodes
+            if ast.end_kind(edge.from_node_id) and ast.end_kind(edge.to_node_id)
         ]
+        ends = {end for pair in self.edge_pairs for end in pair}
+        #: The subgraph vertices, in subgraph order.
+        self.subgraph_ids: list[str] = [sg for sg in ast.subgraphs if sg in ends]
+        #: Every vertex: nodes in node order, then the subgraph vertices.
+        self.node_ids: list[str] = [*ast.nodes, *self.subgraph_ids]
         successors: dict[str, set[str]] = {node_id: set() for node_id in self.node_ids}
         predecessors: dict[str, set[str]] = {node_id: set() for node_id in self.node_ids}
         for source, target in self.edge_pairs:
@@ -67,11 +75,33 @@ class FlowGraph:
         self.successors = {node: sorted(targets) for node, targets in successors.items()}
         self.predecessors = {node: sorted(sources) for node, sources in predecessors.items()}
 
+    def has(self, vertex_id: str) -> bool:
+        return vertex_id in self.successors
 
-def _node_refs(diagram_id: str, node_ids: Iterable[str]) -> list[str]:
-    """Node refs in ref order (one diagram, one category: node-id order)."""
-    prefix = ref_prefix(diagram_id, FLOW_NODE)
-    return [prefix + node_id for node_id in sorted(node_ids)]
+    def ref(self, diagram_id: str, vertex_id: str) -> str:
+        """The vertex's ref: `flow/subgraph` for a subgraph vertex, else `flow/node`."""
+        category = FLOW_SUBGRAPH if vertex_id in self.subgraph_ids else FLOW_NODE
+        return ref_prefix(diagram_id, category) + vertex_id
+
+    def refs(self, diagram_id: str, vertex_ids: Iterable[str]) -> list[str]:
+        """Vertex refs in ref order (nodes by id, then subgraphs by id)."""
+        subgraphs = set(self.subgraph_ids)
+        ordered = sorted(vertex_ids, key=lambda v: (v in subgraphs, v))
+        return [self.ref(diagram_id, vertex_id) for vertex_id in ordered]
+
+
+def vertex_label(ast: FlowchartAst, vertex_id: str) -> str:
+    """A node's label, or a subgraph's title (its Mermaid id when it has none)."""
+    node = ast.nodes.get(vertex_id)
+    if node is not None:
+        return node.label
+    subgraph = ast.subgraphs[vertex_id]
+    return subgraph.title or subgraph.mermaid_id
+
+
+def ref_sort(ref: str) -> tuple[bool, str]:
+    """Ref order inside one diagram's flow vertices: nodes before subgraphs, then by id."""
+    return ("/flow/subgraph/" in ref, ref)
 
 
 def flow_reachable(
@@ -88,19 +118,18 @@ def flow_reachable(
     check_choice("direction", direction, ("out", "in", "both"))
     check_param_id("from_node_id", from_node_id)
     diagram = resolve_diagram(scope, diagram_id)
-    ast = flowchart_of(diagram)
-    if from_node_id not in ast.nodes:
+    graph = FlowGraph(flowchart_of(diagram))
+    if not graph.has(from_node_id):
         raise not_found(
             "from node not found",
             {"diagram_id": diagram.diagram_id, "from_node_id": from_node_id},
         )
-    graph = FlowGraph(ast)
     reached: set[str] = set()
     if direction in ("out", "both"):
         reached |= closure(graph.successors, [from_node_id])
     if direction in ("in", "both"):
         reached |= closure(graph.predecessors, [from_node_id])
-    return NodesResult(nodes=_node_refs(diagram.diagram_id, reached))
+    return NodesResult(nodes=graph.refs(diagram.diagram_id, reached))
 
 
 def flow_paths(
@@ -123,17 +152,16 @@ def flow_paths(
     check_count("limit", limit)
     check_count("max_extra_hops", max_extra_hops)
     diagram = resolve_diagram(scope, diagram_id)
-    ast = flowchart_of(diagram)
-    if from_node_id not in ast.nodes:
+    graph = FlowGraph(flowchart_of(diagram))
+    if not graph.has(from_node_id):
         raise not_found(
             "from node not found",
             {"diagram_id": diagram.diagram_id, "from_node_id": from_node_id},
         )
-    if to_node_id not in ast.nodes:
+    if not graph.has(to_node_id):
         raise not_found(
             "to node not found", {"diagram_id": diagram.diagram_id, "to_node_id": to_node_id}
         )
-    graph = FlowGraph(ast)
     paths = shortest_simple_paths(
         graph.successors,
         from_node_id,
@@ -142,8 +170,9 @@ def flow_paths(
         max_extra_hops=max_extra_hops,
         budget=StepBudget(step_budget),
     )
-    prefix = ref_prefix(diagram.diagram_id, FLOW_NODE)
-    return PathsResult(paths=[[prefix + node_id for node_id in path] for path in paths])
+    return PathsResult(
+        paths=[[graph.ref(diagram.diagram_id, vertex) for vertex in path] for path in paths]
+    )
 
 
 def flow_cycles(scope: QueryScope, *, diagram_id: str | None = None) -> CyclesResult:
@@ -156,12 +185,12 @@ def flow_cycles(scope: QueryScope, *, diagram_id: str | None = None) -> CyclesRe
     diagram = resolve_diagram(scope, diagram_id)
     graph = FlowGraph(flowchart_of(diagram))
     cyclic = [
-        sorted(component)
+        graph.refs(diagram.diagram_id, component)
         for component in strongly_connected_components(graph.node_ids, graph.successors)
         if len(component) > 1 or component[0] in graph.successors[component[0]]
     ]
     cyclic.sort()
-    return CyclesResult(cycles=[_node_refs(diagram.diagram_id, component) for component in cyclic])
+    return CyclesResult(cycles=cyclic)
 
 
 def flow_dead_ends(scope: QueryScope, *, diagram_id: str | None = None) -> NodesResult:
@@ -169,7 +198,7 @@ def flow_dead_ends(scope: QueryScope, *, diagram_id: str | None = None) -> Nodes
     diagram = resolve_diagram(scope, diagram_id)
     graph = FlowGraph(flowchart_of(diagram))
     return NodesResult(
-        nodes=_node_refs(
+        nodes=graph.refs(
             diagram.diagram_id, (node for node, nexts in graph.successors.items() if not nexts)
         )
     )
@@ -207,16 +236,17 @@ def flow_degrees(
             return out_degree[node_id]
         return in_degree[node_id] + out_degree[node_id]
 
-    ranked = sorted(graph.node_ids, key=lambda node_id: (-score(node_id), node_id))[:top]
+    refs = {vertex: graph.ref(diagram.diagram_id, vertex) for vertex in graph.node_ids}
+    ranked = sorted(graph.node_ids, key=lambda vertex: (-score(vertex), ref_sort(refs[vertex])))
     return DegreesResult(
         nodes=[
             NodeDegree(
-                node_ref=ref_prefix(diagram.diagram_id, FLOW_NODE) + node_id,
-                label=ast.nodes[node_id].label,
+                node_ref=refs[node_id],
+                label=vertex_label(ast, node_id),
                 in_degree=in_degree[node_id],
                 out_degree=out_degree[node_id],
             )
-            for node_id in ranked
+            for node_id in ranked[:top]
         ]
     )
 
@@ -236,10 +266,9 @@ def flow_unreachable(
     if start_node_id is not None:
         check_param_id("start_node_id", start_node_id)
     diagram = resolve_diagram(scope, diagram_id)
-    ast = flowchart_of(diagram)
-    graph = FlowGraph(ast)
+    graph = FlowGraph(flowchart_of(diagram))
     if start_node_id is not None:
-        if start_node_id not in ast.nodes:
+        if not graph.has(start_node_id):
             raise not_found(
                 "start node not found",
                 {"diagram_id": diagram.diagram_id, "start_node_id": start_node_id},
@@ -250,5 +279,5 @@ def flow_unreachable(
         starts = [node for node in graph.node_ids if node not in targets] or graph.node_ids
     reached = closure(graph.successors, starts)
     return NodesResult(
-        nodes=_node_refs(diagram.diagram_id, (n for n in graph.node_ids if n not in reached))
+        nodes=graph.refs(diagram.diagram_id, (n for n in graph.node_ids if n not in reached))
     )

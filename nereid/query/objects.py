@@ -128,6 +128,8 @@ class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True
     direction: str | None
     node_ids: list[str]
     subgraph_ids: list[str]
+    classes: list[str]
+    style: str | None
 
 
 McpObject = (
@@ -246,6 +248,8 @@ def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
         direction=subgraph.direction,
         node_ids=list(subgraph.node_ids),
         subgraph_ids=list(subgraph.subgraph_ids),
+        classes=list(subgraph.classes),
+        style=subgraph.style,
     )
 
 

@@ -69,6 +69,10 @@ EXPANSION_BUDGET: Final = 200_000
 RouteKey = tuple[str, tuple[str, ...], str]
 
 
+def _end_category(ast: FlowchartAst, end: str) -> tuple[str, ...]:
+    return FLOW_SUBGRAPH if ast.end_kind(end) == "subgraph" else FLOW_NODE
+
+
 class RouteGraph:
     """The session route graph; `arcs[v]` are v's out-neighbours in ref order.
 
@@ -111,8 +115,9 @@ class RouteGraph:
         for node_id in ast.nodes:
             self._vertex((diagram_id, FLOW_NODE, node_id))
         for edge_id, edge in ast.edges.items():
-            source = (diagram_id, FLOW_NODE, edge.from_node_id)
-            target = (diagram_id, FLOW_NODE, edge.to_node_id)
+            # An end is a node or a subgraph (spec decision 23): the arc joins that object.
+            source = (diagram_id, _end_category(ast, edge.from_node_id), edge.from_node_id)
+            target = (diagram_id, _end_category(ast, edge.to_node_id), edge.to_node_id)
             edge_key = (diagram_id, FLOW_EDGE, edge_id)
             self._arc(source, target)
             self._link(source, edge_key)

@@ -132,9 +132,10 @@ def _missing(what: str, key: str, diagram_id: str, object_id: str) -> Exception:
 def _flowchart_slice(
     ast: FlowchartAst, center: ObjectRef, center_ref: str, hops: int
 ) -> tuple[set[SliceKey], set[SliceKey]]:
-    neighbours: dict[str, set[str]] = {node_id: set() for node_id in ast.nodes}
+    # Vertices are nodes and subgraphs (an edge may end at a frame, spec decision 23).
+    neighbours: dict[str, set[str]] = {vertex: set() for vertex in (*ast.nodes, *ast.subgraphs)}
     for edge in ast.edges.values():
-        if edge.from_node_id in ast.nodes and edge.to_node_id in ast.nodes:
+        if edge.from_node_id in neighbours and edge.to_node_id in neighbours:
             neighbours[edge.from_node_id].add(edge.to_node_id)
             neighbours[edge.to_node_id].add(edge.from_node_id)
     extra: set[SliceKey] = set()
@@ -148,12 +149,11 @@ def _flowchart_slice(
         if center_edge is None:
             raise _missing("flow edge", "edge_id", center.diagram_id, object_id)
         ends = (center_edge.from_node_id, center_edge.to_node_id)
-        starts = [node_id for node_id in ends if node_id in ast.nodes]
+        starts = [end for end in ends if end in neighbours]
     elif center.category == FLOW_SUBGRAPH:
         if object_id not in ast.subgraphs:
             raise _missing("flow subgraph", "subgraph_id", center.diagram_id, object_id)
-        starts = [n for n in _subgraph_nodes(ast, object_id) if n in ast.nodes]
-        extra.add((FLOW_SUBGRAPH, object_id))
+        starts = [object_id, *(n for n in _subgraph_nodes(ast, object_id) if n in ast.nodes)]
     else:
         raise invalid_params("center_ref is not a flowchart object", {"center_ref": center_ref})
     reached = within_hops(neighbours, starts, hops)
@@ -162,7 +162,9 @@ def _flowchart_slice(
         for edge_id, edge in ast.edges.items()
         if edge.from_node_id in reached and edge.to_node_id in reached
     }
-    objects: set[SliceKey] = {(FLOW_NODE, node_id) for node_id in reached}
+    objects: set[SliceKey] = {
+        (FLOW_SUBGRAPH if vertex in ast.subgraphs else FLOW_NODE, vertex) for vertex in reached
+    }
     return objects | extra, edges
 
 

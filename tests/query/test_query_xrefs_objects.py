@@ -208,6 +208,8 @@ def test_object_read_added_categories() -> None:
         "direction": None,
         "node_ids": ["a"],
         "subgraph_ids": [],
+        "classes": [],
+        "style": None,
     }
     assert msgspec.json.decode(msgspec.json.encode(objects[1].object))["placement"] == "left_of"
 
