@@ -172,6 +172,38 @@ CASES: dict[str, tuple[str | FlowchartAst, RenderOptions]] = {
         """,
         RenderOptions(ascii=True),
     ),
+    "subgraph-ends-td": (
+        """
+        flowchart TD
+            subgraph core [Core]
+                api --> svc
+            end
+            subgraph data
+                db
+            end
+            gw -->|calls| core
+            core --> data
+            data -.-> audit
+        """,
+        RenderOptions(),
+    ),
+    "subgraph-ends-lr": (
+        """
+        flowchart LR
+            subgraph TOP
+                direction TB
+                subgraph B1
+                    i1 --> f1
+                end
+                subgraph B2
+                    i2 --> f2
+                end
+            end
+            A --> TOP --> B
+            B1 --> B2
+        """,
+        RenderOptions(),
+    ),
     "notes": (
         FlowchartAst(
             direction="LR",

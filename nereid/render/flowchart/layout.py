@@ -14,6 +14,7 @@ from typing import Final, NamedTuple
 from nereid.model.flowchart import FlowchartAst, FlowEdge, Head
 from nereid.render.errors import RenderError
 from nereid.render.flowchart.channels import assign_tracks
+from nereid.render.flowchart.frame_ends import cut_at_frames
 from nereid.render.flowchart.geometry import (
     EdgeDraw,
     FrameDraw,
@@ -753,6 +754,8 @@ class _Layout:
             width, height = self.v_extent, self.u_extent
         else:
             width, height = self.u_extent, self.v_extent
+        laid = dict(zip(self.edge_ids, self.edges, strict=True))
+        edges = cut_at_frames(self.ast, laid, edges, nodes, frames)
         return Geometry(width, height, nodes, edges, frames)
 
     def _edge_draw(
