@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.refs import (
+    FLOW_EDGE,
+    FLOW_NODE,
+    FLOW_SUBGRAPH,
+    SEQ_MESSAGE,
+    SEQ_PARTICIPANT,
+    ObjectRef,
+)
 from nereid.render import Rendered
 
 __all__ = ["ALPHABET", "MAX_TARGETS", "HintTarget", "hint_labels", "hint_targets"]
@@ -41,7 +48,7 @@ def _place(rendered: Rendered, ref: ObjectRef) -> tuple[int, int] | None:
     spans = rendered.spans.get(ref)
     if not spans:
         return None
-    if ref.category in (FLOW_NODE, SEQ_PARTICIPANT):
+    if ref.category in (FLOW_NODE, SEQ_PARTICIPANT, FLOW_SUBGRAPH):
         # On the top border, so the tag never hides the label it stands for.
         top = min(s.row for s in spans)
         left = min(s.col_start for s in spans if s.row == top)
@@ -64,7 +71,9 @@ def _place(rendered: Rendered, ref: ObjectRef) -> tuple[int, int] | None:
 
 def hint_targets(rendered: Rendered, *, chain: bool) -> list[HintTarget]:
     """Targets in screen order with labels; messages only in jump mode (not chain)."""
-    kinds = {FLOW_NODE, FLOW_EDGE, SEQ_PARTICIPANT} | (set() if chain else {SEQ_MESSAGE})
+    kinds = {FLOW_NODE, FLOW_EDGE, FLOW_SUBGRAPH, SEQ_PARTICIPANT} | (
+        set() if chain else {SEQ_MESSAGE}
+    )
     placed: list[HintTarget] = []
     for ref in rendered.spans:
         if ref.category not in kinds:

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from nereid.model.diagram import Diagram, object_exists
 from nereid.model.flowchart import FlowchartAst
-from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.refs import (
+    FLOW_EDGE,
+    FLOW_NODE,
+    FLOW_SUBGRAPH,
+    SEQ_MESSAGE,
+    SEQ_PARTICIPANT,
+    ObjectRef,
+)
 from nereid.model.xref import XRef, XRefStatus, xref_status
 
 __all__ = [
+    "SELECTABLE",
     "ObjectItem",
     "XRefItem",
     "ref_exists",
@@ -18,7 +27,9 @@ __all__ = [
     "xref_items",
 ]
 
-SELECTABLE = (FLOW_NODE, FLOW_EDGE, SEQ_PARTICIPANT, SEQ_MESSAGE)
+#: What the cursor, selection, hint jumps and the Objects list reach. Subgraphs are objects of
+#: their own (edges may end at them, spec decision 23).
+SELECTABLE: Final = (FLOW_NODE, FLOW_EDGE, FLOW_SUBGRAPH, SEQ_PARTICIPANT, SEQ_MESSAGE)
 
 
 @dataclass(frozen=True)
@@ -51,7 +62,7 @@ class XRefItem:
 
 
 def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
-    """Every node, edge, participant and message, sorted by ObjectRef (canonical order)."""
+    """Every node, edge, subgraph, participant and message, sorted by ObjectRef."""
     did = diagram.diagram_id
     items: list[ObjectItem] = []
     ast = diagram.ast
@@ -65,6 +76,10 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
             if edge.label:
                 text += f" ({edge.label})"
             items.append(ObjectItem(ref, text, None))
+        for subgraph_id, subgraph in ast.subgraphs.items():
+            ref = ObjectRef(diagram_id=did, category=FLOW_SUBGRAPH, object_id=subgraph_id)
+            title = subgraph.title or subgraph.mermaid_id
+            items.append(ObjectItem(ref, f"subgraph {subgraph_id} ({title})", None))
     else:
         for pid, participant in ast.participants.items():
             ref = ObjectRef(diagram_id=did, category=SEQ_PARTICIPANT, object_id=pid)

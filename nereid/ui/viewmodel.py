@@ -39,7 +39,14 @@ from nereid.ui.modes import (
     Message,
     SearchMode,
 )
-from nereid.ui.objects import ObjectItem, XRefItem, ref_exists, selectable_objects, xref_items
+from nereid.ui.objects import (
+    SELECTABLE,
+    ObjectItem,
+    XRefItem,
+    ref_exists,
+    selectable_objects,
+    xref_items,
+)
 from nereid.ui.palette import AGENT_STYLES
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
@@ -587,7 +594,7 @@ class ViewModel:
             return []
         self.close_walkthrough()  # going to an object means looking at its diagram
         effects = self.switch_diagram(ref.diagram_id)
-        if ref.category not in (FLOW_NODE, FLOW_EDGE, SEQ_PARTICIPANT, SEQ_MESSAGE):
+        if ref.category not in SELECTABLE:
             return effects
         if self.objects_selected_only and ref not in self.selection:
             self.objects_selected_only = False

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 import urwid
 
-from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.refs import (
+    FLOW_EDGE,
+    FLOW_NODE,
+    FLOW_SUBGRAPH,
+    SEQ_MESSAGE,
+    SEQ_PARTICIPANT,
+    ObjectRef,
+)
 from nereid.render.walkthrough import node_ref
 from nereid.ui.canvas import Rows, frame, rows_canvas
 from nereid.ui.effects import Effect, ReportView
@@ -158,6 +165,7 @@ class TuiWidget(urwid.Widget):
             SEQ_PARTICIPANT: 0,
             SEQ_MESSAGE: 1,
             FLOW_EDGE: 1,
+            FLOW_SUBGRAPH: 2,  # a frame loses to the nodes and lines drawn inside it
         }
         for ref, spans in cells.rendered.spans.items():
             if ref.category not in rank:

@@ -167,3 +167,53 @@ async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_repo
             nursery.cancel_scope.cancel()
     finally:
         tui.close()
+
+
+SUBGRAPH_FLOW = """flowchart TD
+subgraph core [Core]
+  api --> svc
+end
+gw --> core
+core --> db
+"""
+
+
+async def test_an_agent_spotlights_a_subgraph_the_tui_follows_and_lists_it() -> None:
+    """Spec decision 23: a subgraph is an object: spotlighted, followed, marked in Objects."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "NEREID_TUI_PALETTE")}
+    env.update({"TERM": "xterm-256color", "PYTHONPATH": ROOT, "LANG": "C.UTF-8"})
+    tui = PtyScreen(
+        [sys.executable, "-m", "nereid", "--demo", "--mcp-http-port", "0"],
+        cols=120,
+        rows=36,
+        env=env,
+    )
+    try:
+        tui.wait_for("Diagram [")
+        tui.send("?")
+        match = re.search(r"MCP (http://127\.0\.0\.1:\d+/mcp)", tui.wait_for("MCP http://"))
+        assert match is not None
+        tui.send("\x1b")
+        tui.wait_for(lambda t: "--- Global ---" not in t)
+        async with trio.open_nursery() as nursery, Client(match.group(1)) as agent:
+            nursery.start_soon(_drain, tui)
+            await agent.call_tool(
+                "diagram.create_from_mermaid",
+                {"mermaid": SUBGRAPH_FLOW, "diagram_id": "groups", "make_active": False},
+            )
+            await agent.call_tool(
+                "attention.agent.set", {"object_ref": "d:groups/flow/subgraph/sg:core"}
+            )
+            text = tui.wait_for(lambda t: "groups" in _title(t) and "╭ Core" in t, timeout=10)
+            view = await _view(
+                agent, lambda v: (v["tui"] or {}).get("cursor_ref", "").endswith("sg:core")
+            )
+            assert view["tui"]["cursor_ref"] == "d:groups/flow/subgraph/sg:core"
+            # The Objects pane lists the subgraph, marked as the agent's spotlight.
+            tui.send("2")
+            text = tui.wait_for(lambda t: "subgraph sg:core" in t, timeout=10)
+            row = next(line for line in text.splitlines() if "subgraph sg:core" in line)
+            assert "◉" in row, row
+            nursery.cancel_scope.cancel()
+    finally:
+        tui.close()
