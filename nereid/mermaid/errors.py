@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["MermaidError", "MermaidExportError", "iter_lines"]
+from nereid.model.writable import mermaid_text_problem
+
+__all__ = ["MermaidError", "MermaidExportError", "check_encodable", "iter_lines"]
 
 
 class MermaidError(ValueError):
@@ -50,6 +52,21 @@ class MermaidExportError(ValueError):
         self.kind = kind
         self.message = message
         self.object_id = object_id
+
+
+def check_encodable(text: str) -> None:
+    """Refuse a text that could not be saved as UTF-8 (a lone surrogate), with where."""
+    problem = mermaid_text_problem(text)
+    if problem is not None:
+        line, column, reason = problem
+        raise MermaidError(
+            "InvalidCharacter",
+            f"invalid character on line {line}: the text {reason}",
+            line=line,
+            column=column,
+            text=text.split("\n")[line - 1],
+            expected="text that can be saved as UTF-8",
+        )
 
 
 def iter_lines(text: str) -> Iterator[tuple[int, str, str]]:

@@ -43,6 +43,7 @@ Decisions (see mermaid.md §14):
 
 from __future__ import annotations
 
+from nereid.mermaid.errors import check_encodable
 from nereid.mermaid.flowchart_build import build_flowchart
 from nereid.mermaid.flowchart_export import export_flowchart
 from nereid.mermaid.flowchart_lines import split_flowchart
@@ -53,5 +54,6 @@ __all__ = ["export_flowchart", "parse_flowchart"]
 
 def parse_flowchart(text: str) -> FlowchartAst:
     """Import a Mermaid flowchart (raises MermaidError, and nothing else, on any input)."""
+    check_encodable(text)
     header, statements = split_flowchart(text)
     return build_flowchart(header, statements)

@@ -14,6 +14,7 @@ from typing import Final
 
 from nereid.mermaid.flowchart_labels import decode_quoted
 from nereid.model.shapes import ATTRIBUTE_SHAPES, canonical_shape
+from nereid.model.writable import attribute_problem, flow_label_problem
 
 __all__ = [
     "EDGE_ATTRIBUTES",
@@ -76,6 +77,9 @@ def _check_value(key: str, raw: str) -> None:
             f"attribute '{key}' has an empty or unreadable value",
             "a value",
         )
+    problem = attribute_problem(raw)
+    if problem is not None:
+        raise AttrError("InvalidNodeAttributes", f"attribute '{key}' {problem}", "a value")
 
 
 def read_node_attrs(pairs: tuple[tuple[str, str], ...], node_id: str) -> NodeAttrs:
@@ -123,6 +127,9 @@ def read_node_attrs(pairs: tuple[tuple[str, str], ...], node_id: str) -> NodeAtt
         elif key == "label":
             if not value.strip():
                 raise AttrError("EmptyNodeLabel", "empty label", "a label")
+            problem = flow_label_problem(value)
+            if problem is not None:
+                raise AttrError("InvalidNodeLabel", problem, "a label Mermaid can hold")
             label = value
         else:
             _check_value(key, raw)

@@ -28,6 +28,7 @@ Mermaid semantics kept here (mermaid.md §4, extended by spec decision 3):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -40,6 +41,13 @@ from nereid.mermaid.flowchart_lines import Header, Statement
 from nereid.mermaid.flowchart_syntax import Chain, LinkRef, NodeRef, attr_error, parse_chain
 from nereid.model.flowchart import DIRECTIONS, FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
 from nereid.model.ids import mermaid_ident_problem, subgraph_id_problem
+from nereid.model.writable import (
+    MAX_SUBGRAPH_DEPTH,
+    click_problem,
+    flowchart_problem,
+    style_problem,
+    subgraph_title_problem,
+)
 
 __all__ = ["KEYWORDS", "build_flowchart", "generated_subgraph_title"]
 
@@ -331,6 +339,15 @@ class _Builder:
         if mermaid_id is not None:
             self._check_new_subgraph(mermaid_id, stmt)
             self.subgraph_names.add(mermaid_id)
+        if len(self.stack) >= MAX_SUBGRAPH_DEPTH:
+            raise _error(
+                "SubgraphTooDeep",
+                f"subgraph nesting too deep on line {stmt.line}: at most "
+                f"{MAX_SUBGRAPH_DEPTH} levels are supported",
+                stmt,
+                mermaid_id or title or "",
+                f"at most {MAX_SUBGRAPH_DEPTH} nested subgraphs",
+            )
         self.opening.append(opened)
         self.stack.append(opened)
 
@@ -390,6 +407,7 @@ class _Builder:
             if "\r" in title or (title.strip() and "\n" in title and not inner.strip()):
                 raise self._bad_title(stmt, rest)
             # Mermaid trims titles: a blank one (`[ ]`) is the empty title.
+            self._writable(stmt, "subgraph title", title.strip(), subgraph_title_problem)
             return mermaid_id, title.strip()
         title = decode_quoted(rest)
         if title is None:
@@ -399,6 +417,7 @@ class _Builder:
         title = title.strip()
         if not title:
             raise self._bad_title(stmt, rest)
+        self._writable(stmt, "subgraph title", title, subgraph_title_problem)
         if generated_subgraph_title(title):
             return None, title
         return title, title
@@ -492,7 +511,24 @@ class _Builder:
             raise self._unsupported(
                 stmt, f"{what} needs a target and a style", f"'{what} <target> <style>'"
             )
+        if what in ("classDef", "style"):
+            self._writable(stmt, what, style, style_problem)
         return targets, style
+
+    def _writable(
+        self, stmt: Statement, what: str, value: str, rule: Callable[[str], str | None]
+    ) -> None:
+        """Refuse a value that could not be written back (the model's rule, decision 18)."""
+        problem = rule(value)
+        if problem is not None:
+            raise MermaidError(
+                "UnwritableValue",
+                f"invalid {what} on line {stmt.line}: {value!r} ({problem})",
+                line=stmt.line,
+                column=stmt.column + max(stmt.text.find(value), 0),
+                text=value,
+                expected=f"a {what} value Mermaid can hold on one line",
+            )
 
     def kw_classDef(self, stmt: Statement, rest: str) -> None:
         names, style = self._split_style(stmt, rest, "classDef")
@@ -584,6 +620,7 @@ class _Builder:
                 target,
                 "a node declared on an earlier line",
             )
+        self._writable(stmt, "click", action, click_problem)
         state = self._known_node(stmt, target, "click")
         if state.click is not None:
             raise _error(
@@ -608,6 +645,7 @@ class _Builder:
                 stmt.text,
                 "'linkStyle default|<i>[,<j>...] <style>'",
             )
+        self._writable(stmt, "linkStyle", style, style_problem)
         self.link_styles.append((stmt, targets, style))
 
     # ---- result --------------------------------------------------------------------------
@@ -671,7 +709,7 @@ class _Builder:
             for name, state in self.nodes.items()
             if name not in self.subgraph_names
         }
-        return FlowchartAst(
+        ast = FlowchartAst(
             direction=self.header.direction,
             nodes=nodes,
             edges=edges,
@@ -680,6 +718,10 @@ class _Builder:
             default_edge_style=self.default_style,
             front_matter=self.header.front_matter,
         )
+        unwritable = flowchart_problem(ast)
+        if unwritable is not None:  # a value no statement check above refused (a bug)
+            raise MermaidError("UnwritableValue", unwritable.describe(), text=unwritable.value)
+        return ast
 
     def _end_id(self, node_id: str) -> str:
         """`n:<name>` as parsed, or `sg:<name>` when the name turned out to be a subgraph."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from nereid.mermaid.errors import MermaidExportError
@@ -27,6 +28,7 @@ from nereid.model.flowchart import (
 )
 from nereid.model.ids import mermaid_ident_problem, subgraph_id_problem
 from nereid.model.shapes import ATTRIBUTE_SHAPES, BRACKET_SHAPES, SHAPES
+from nereid.model.writable import click_problem, style_problem
 
 __all__ = ["export_flowchart"]
 
@@ -103,11 +105,13 @@ def _one_statement(line: str, object_id: str, what: str) -> str:
     return line
 
 
-def _text_value(value: str, object_id: str, what: str) -> str:
-    if not value.strip() or value != value.strip():
+def _checked(value: str, rule: Callable[[str], str | None], object_id: str, what: str) -> str:
+    """`value` if the model's rule (`nereid.model.writable`) lets it be written back."""
+    problem = rule(value)
+    if problem is not None:
         raise MermaidExportError(
             "InvalidStatement",
-            f"cannot export {what} for {object_id}: empty or surrounded by spaces: '{value}'",
+            f"cannot export {what} for {object_id}: {value!r} ({problem})",
             object_id=object_id,
         )
     return value
@@ -182,21 +186,24 @@ def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str], prefix: str 
 
 def _closing_order(ast: FlowchartAst) -> dict[str, int]:
     """Each subgraph's position in the order its `end` is written (Mermaid numbers generated
-    ids `subGraph<n>` that way)."""
+    ids `subGraph<n>` that way); a post-order walk with an explicit stack (any depth)."""
     children = {child for sg in ast.subgraphs.values() for child in sg.subgraph_ids}
     order: dict[str, int] = {}
-
-    def visit(sg_id: str, path: frozenset[str]) -> None:
-        sg = ast.subgraphs.get(sg_id)
-        if sg is None or sg_id in path or sg_id in order:
-            return
-        for child in sg.subgraph_ids:
-            visit(child, path | {sg_id})
-        order[sg_id] = len(order)
-
-    for sg_id in ast.subgraphs:
-        if sg_id not in children:
-            visit(sg_id, frozenset())
+    for root in ast.subgraphs:
+        if root in children:
+            continue
+        path: set[str] = {root}
+        stack: list[tuple[str, Iterator[str]]] = [(root, iter(ast.subgraphs[root].subgraph_ids))]
+        while stack:
+            sg_id, pending = stack[-1]
+            child = next(pending, None)
+            if child is None:
+                stack.pop()
+                path.discard(sg_id)
+                order.setdefault(sg_id, len(order))
+            elif child in ast.subgraphs and child not in path and child not in order:
+                path.add(child)
+                stack.append((child, iter(ast.subgraphs[child].subgraph_ids)))
     return order
 
 
@@ -234,13 +241,16 @@ def _subgraph_header(sg_id: str, sg: FlowSubgraph, closing: int | None) -> str:
 
 
 def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
+    """The subgraph blocks, nested; walked with an explicit stack, so any depth exports."""
     lines: list[str] = []
     closing = _closing_order(ast)
     placed: set[str] = set()
     members: set[str] = set()
     children = {child for sg in ast.subgraphs.values() for child in sg.subgraph_ids}
 
-    def block(sg_id: str, sg: FlowSubgraph) -> None:
+    def enter(sg_id: str) -> Iterator[str]:
+        """Write the block's opening and members; return its children still to visit."""
+        sg = ast.subgraphs[sg_id]
         if sg_id in placed:
             raise MermaidExportError(
                 "InvalidSubgraph",
@@ -279,12 +289,19 @@ def _subgraph_lines(ast: FlowchartAst, names: dict[str, str]) -> list[str]:
                     f"subgraph references missing subgraph id: {child}",
                     object_id=sg_id,
                 )
-            block(child, ast.subgraphs[child])
-        lines.append("end")
+        return iter(sg.subgraph_ids)
 
-    for sg_id, sg in ast.subgraphs.items():
-        if sg_id not in children:
-            block(sg_id, sg)
+    for sg_id in ast.subgraphs:
+        if sg_id in children:
+            continue
+        stack = [enter(sg_id)]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+                lines.append("end")
+            else:
+                stack.append(enter(child))
     if len(placed) != len(ast.subgraphs):
         missing = next(sg_id for sg_id in ast.subgraphs if sg_id not in placed)
         raise MermaidExportError(
@@ -307,7 +324,7 @@ def _styling_lines(
             )
         lines.append(f"class {name} {cls}")
     if style is not None:
-        _text_value(style, object_id, "style")
+        _checked(style, style_problem, object_id, "style")
         lines.append(_one_statement(f"style {name} {style}", object_id, "style"))
     return lines
 
@@ -336,29 +353,31 @@ def export_flowchart(ast: FlowchartAst) -> str:
     for name, style in ast.class_defs.items():
         if not _CLASS_NAME.fullmatch(name):
             raise MermaidExportError("InvalidClass", f"cannot export class name: {name}")
-        _text_value(style, name, "classDef style")
+        _checked(style, style_problem, name, "classDef style")
         lines.append(_one_statement(f"classDef {name} {style}", name, "classDef"))
     names: dict[str, str] = {}
+    used: set[str] = set()
     for node_id, node in ast.nodes.items():
         name = _mermaid_id(node_id, node)
-        if name in names.values():
+        if name in used:
             raise MermaidExportError(
                 "DuplicateNodeId",
                 f"cannot export node {node_id}: Mermaid id {name} is used twice",
                 object_id=node_id,
             )
         names[node_id] = name
+        used.add(name)
         lines.append(_node_line(node_id, name, node))
     sg_names = {sg.mermaid_id for sg in ast.subgraphs.values()}
-    if sg_names & set(names.values()):
-        clash = sorted(sg_names & set(names.values()))[0]
+    if sg_names & used:
+        clash = sorted(sg_names & used)[0]
         raise MermaidExportError(
             "InvalidSubgraph", f"cannot export subgraph {clash}: a node has the same id"
         )
     if len(sg_names) != len(ast.subgraphs):
         raise MermaidExportError("InvalidSubgraph", "cannot export: two subgraphs share an id")
     lines += _subgraph_lines(ast, names)
-    taken = set(names.values()) | sg_names
+    taken = used | sg_names
     ends = names | {sg_id: sg.mermaid_id for sg_id, sg in ast.subgraphs.items()}
     edge_names: dict[str, str] = {}
     for edge_id, edge in ast.edges.items():
@@ -378,7 +397,7 @@ def export_flowchart(ast: FlowchartAst) -> str:
     for node_id, node in ast.nodes.items():
         lines += _styling_lines(node_id, names[node_id], node.classes, node.style)
         if node.click is not None:
-            _text_value(node.click, node_id, "click")
+            _checked(node.click, click_problem, node_id, "click")
             lines.append(_one_statement(f"click {names[node_id]} {node.click}", node_id, "click"))
     for sg_id, sg in ast.subgraphs.items():
         lines += _styling_lines(sg_id, sg.mermaid_id, sg.classes, sg.style)
@@ -390,12 +409,12 @@ def export_flowchart(ast: FlowchartAst) -> str:
                 )
             lines.append(f"class {edge_names[edge_id]} {cls}")
     if ast.default_edge_style:
-        _text_value(ast.default_edge_style, "default", "linkStyle")
+        _checked(ast.default_edge_style, style_problem, "default", "linkStyle")
         lines.append(
             _one_statement(f"linkStyle default {ast.default_edge_style}", "default", "linkStyle")
         )
     for index, (edge_id, edge) in enumerate(ast.edges.items()):
         if edge.style:
-            _text_value(edge.style, edge_id, "linkStyle")
+            _checked(edge.style, style_problem, edge_id, "linkStyle")
             lines.append(_one_statement(f"linkStyle {index} {edge.style}", edge_id, "linkStyle"))
     return "\n".join(lines) + "\n"

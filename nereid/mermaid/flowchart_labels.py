@@ -13,6 +13,7 @@ import re
 from typing import Final
 
 from nereid.model.shapes import BRACKET_SHAPES
+from nereid.model.writable import flow_label_problem
 
 __all__ = [
     "LabelError",
@@ -94,6 +95,9 @@ def _label_of(inner: str) -> str:
             raise LabelError("a '\"' inside a label must be written as #quot;")
     if not label.strip():
         raise LabelError("empty label")
+    problem = flow_label_problem(label)
+    if problem is not None:
+        raise LabelError(problem)
     return label
 
 
@@ -116,20 +120,10 @@ def _needs_quotes(label: str) -> bool:
 
 
 def check_quotable(label: str) -> None:
-    if '"' in label:
-        raise LabelError("contains '\"' (write it as #quot;)")
-    if not label.strip():
-        raise LabelError("empty label")
-    if "\r" in label:
-        raise LabelError("contains a carriage return")
-    parts = label.split("\n")
-    # Continuation lines are trimmed on import, so spaces next to a line break are lost.
-    if len(parts) > 1 and (
-        parts[0] != parts[0].rstrip()
-        or parts[-1] != parts[-1].lstrip()
-        or any(part != part.strip() for part in parts[1:-1])
-    ):
-        raise LabelError("spaces next to a line break cannot be written back")
+    """Raise LabelError unless `label` may be written (quoted): the model's label rule."""
+    problem = flow_label_problem(label)
+    if problem is not None:
+        raise LabelError(problem)
 
 
 def encode_shape(shape: str, label: str) -> str:

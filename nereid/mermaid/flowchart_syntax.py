@@ -25,6 +25,7 @@ from nereid.mermaid.flowchart_labels import (
 )
 from nereid.model.flowchart import LinkSpec, parse_connector
 from nereid.model.ids import mermaid_ident_problem
+from nereid.model.writable import flow_label_problem
 
 __all__ = ["Chain", "LinkRef", "NodeRef", "attr_error", "parse_chain", "parse_chain_lark"]
 
@@ -329,6 +330,9 @@ def _fast(text: str) -> Chain | None:
     if pipe is not None and not pipe.strip():
         return None
     label = pipe.strip() if pipe is not None else None
+    for text_label in (a_label, label, b_label):
+        if text_label is not None and flow_label_problem(text_label.strip()) is not None:
+            return None  # the grammar path says precisely what is wrong with it
     first = NodeRef(a, "rect" if a_label else None, a_label.strip() if a_label else None, (), 0)
     second = NodeRef(
         b, "rect" if b_label else None, b_label.strip() if b_label else None, (), match.start(5)

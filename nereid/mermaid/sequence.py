@@ -35,7 +35,7 @@ from typing import Final, Literal, NoReturn, cast
 
 import msgspec
 
-from nereid.mermaid.errors import MermaidError, iter_lines
+from nereid.mermaid.errors import MermaidError, check_encodable, iter_lines
 from nereid.mermaid.sequence_box import parse_box_header
 from nereid.mermaid.sequence_export import export_sequence
 from nereid.mermaid.sequence_grammar import (
@@ -68,6 +68,7 @@ from nereid.model.sequence import (
     SeqSection,
     SequenceAst,
 )
+from nereid.model.writable import link_problem, sequence_problem
 
 __all__ = ["MAX_BLOCK_DEPTH", "export_sequence", "parse_sequence"]
 
@@ -102,6 +103,7 @@ _MESSAGE_EXPECTED: Final = "'<from><arrow><to>: <text>'"
 
 def parse_sequence(text: str) -> SequenceAst:
     """Import a Mermaid sequence diagram. Raises MermaidError (and nothing else) on bad text."""
+    check_encodable(text)
     return _Importer().run(text)
 
 
@@ -252,7 +254,7 @@ class _Importer:
                 text=block.kind,
                 expected="end",
             )
-        return SequenceAst(
+        ast = SequenceAst(
             participants=self.participants,
             messages=tuple(self.messages),
             notes=tuple(self.notes),
@@ -265,6 +267,10 @@ class _Importer:
             acc_title=self.acc_title,
             acc_descr=self.acc_descr,
         )
+        unwritable = sequence_problem(ast)
+        if unwritable is not None:  # a value no statement check refused (a bug)
+            raise MermaidError("UnwritableValue", unwritable.describe(), text=unwritable.value)
+        return ast
 
     def statement(self, st: _Statement) -> None:
         keyword = leading_keyword(st.text)
@@ -780,6 +786,10 @@ class _Importer:
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise fail("expected a JSON object of label -> url strings", payload_offset)
             entries.extend(value.items())
+        for label, url in entries:
+            problem = link_problem(label) or link_problem(url)
+            if problem is not None:
+                raise fail(f"label {label!r} or url {url!r} {problem}", payload_offset)
         current = self.participants[participant_id]
         links = dict(current.links)
         links.update(entries)

@@ -40,6 +40,7 @@ from nereid.model.sequence import (
     SeqNote,
     SequenceAst,
 )
+from nereid.model.writable import link_problem
 
 __all__ = ["export_sequence"]
 
@@ -287,12 +288,12 @@ def _links_line(pid: str, name: str, links: tuple[tuple[str, str], ...]) -> str:
     menu = dict(links)
     payload = json.dumps(menu, ensure_ascii=False)
     problem = None if len(menu) == len(links) else "duplicate labels"
+    for label, url in links:
+        problem = problem or link_problem(label) or link_problem(url)
     problem = problem or sequence_text_problem(payload)
-    if problem is not None or any(not label.strip() or not url.strip() for label, url in links):
+    if problem is not None:
         raise MermaidExportError(
-            "InvalidLink",
-            f"cannot export links for {pid}: {payload} ({problem or 'empty label or url'})",
-            object_id=pid,
+            "InvalidLink", f"cannot export links for {pid}: {payload} ({problem})", object_id=pid
         )
     return f"links {name}: {payload}"
 

@@ -14,6 +14,7 @@ import msgspec
 from nereid.model import FLOW_EDGE, FLOW_NODE, FLOW_SUBGRAPH, FlowchartAst, FlowEdge, FlowNode
 from nereid.model.flowchart import FlowSubgraph
 from nereid.model.shapes import ATTRIBUTE_SHAPES
+from nereid.model.writable import flowchart_problem
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import FlowOp
 from nereid.ops.delta import META_KEY, ObjectKey
@@ -41,11 +42,13 @@ from nereid.ops.flow_ops import (
 from nereid.ops.rules import (
     check_direction,
     check_flow_ident,
+    check_note,
     check_shape,
     clean_label,
     clean_style,
     flow_ident_problem,
     normalize_connector,
+    refuse_unwritable,
     subgraph_ident_problem,
 )
 
@@ -121,7 +124,7 @@ class FlowDraft:
         """Run the batch-end checks and build the new AST."""
         self._check_mermaid_ids()
         self._check_subgraph_ends()
-        return replace(
+        ast = replace(
             self.base,
             direction=self.direction,
             nodes=self.nodes,
@@ -130,6 +133,8 @@ class FlowDraft:
             class_defs=self.class_defs,
             default_edge_style=self.default_edge_style,
         )
+        refuse_unwritable(flowchart_problem(ast, self.touched))
+        return ast
 
     def _check_mermaid_ids(self) -> None:
         """Touched nodes and subgraphs need a valid Mermaid id no other node, subgraph or
@@ -284,7 +289,7 @@ class FlowDraft:
                 self._set_mermaid_id(op)
             case FlowSetNodeNote():
                 node = self._node(op.node_id)
-                note = op.note if given(op.note) else None
+                note = check_note("note", op.note) if given(op.note) else None
                 self._set_node(op.node_id, replace(node, note=note))
             case FlowRemoveNode():
                 self._remove_node(op.node_id)

@@ -31,11 +31,18 @@ from nereid.model import (
     SequenceAst,
 )
 from nereid.model.lifelines import lifeline_problem
+from nereid.model.writable import sequence_problem
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import SeqOp
 from nereid.ops.delta import META_KEY, ObjectKey
 from nereid.ops.errors import OpError, already_exists, invalid_value, not_found
-from nereid.ops.rules import check_role, check_seq_name, clean_seq_text, parse_arrow
+from nereid.ops.rules import (
+    check_role,
+    check_seq_name,
+    clean_seq_text,
+    parse_arrow,
+    refuse_unwritable,
+)
 from nereid.ops.seq_blocks import (
     NEXT_SECTION_KIND,
     BlockNode,
@@ -122,7 +129,7 @@ class SeqDraft:
                 changes = (change, *changes)
                 break
             self._touch(META_KEY)
-        return replace(
+        ast = replace(
             self.base,
             autonumber_changes=changes,
             participants=self.participants,
@@ -136,6 +143,8 @@ class SeqDraft:
             title=self.title,
             boxes=self.boxes,
         )
+        refuse_unwritable(sequence_problem(ast, self.touched))
+        return ast
 
     def _settle_lifelines(self, messages: list[SeqMessage]) -> None:
         """docs/ops.md "Lifelines": a creation or destruction whose message is gone, no longer

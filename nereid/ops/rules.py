@@ -2,10 +2,13 @@
 
 Each check raises an OpError naming the field, the value and why; text values come back
 trimmed (Mermaid trims them on import, so storing them untrimmed would change on reload).
+What a text may hold is decided by `nereid.model.writable`, the rules the importer and the
+exporter use too (spec decision 18).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, Literal
 
 from nereid.model import (
@@ -21,6 +24,13 @@ from nereid.model import (
 )
 from nereid.model.ids import subgraph_id_problem
 from nereid.model.shapes import ATTRIBUTE_SHAPES
+from nereid.model.writable import (
+    Unwritable,
+    flow_label_problem,
+    note_problem,
+    sequence_text_problem,
+    style_problem,
+)
 from nereid.ops.errors import OpError, invalid_value
 
 __all__ = [
@@ -28,6 +38,7 @@ __all__ = [
     "SEQ_KEYWORDS",
     "SUBGRAPH_KEYWORDS",
     "check_direction",
+    "check_note",
     "check_flow_ident",
     "check_role",
     "check_seq_name",
@@ -38,6 +49,7 @@ __all__ = [
     "flow_ident_problem",
     "normalize_connector",
     "parse_arrow",
+    "refuse_unwritable",
     "subgraph_ident_problem",
 ]
 
@@ -71,31 +83,51 @@ def _clean_line(field: str, value: str) -> str:
     return text
 
 
-def clean_label(field: str, value: str) -> str:
-    """A flowchart node/edge label or subgraph title: one non-empty line without `"`.
-
-    Mermaid cannot hold a double quote inside a (quoted) label except as an entity code.
-    """
-    text = _clean_line(field, value)
-    if '"' in text:
-        raise invalid_value(field, value, "must not contain '\"' (write #quot; instead)")
+def _checked(field: str, value: str, rule: Callable[[str], str | None]) -> str:
+    """`value` trimmed, if `rule` (a `nereid.model.writable` rule) lets it be written back."""
+    text = value.strip()
+    problem = rule(text)
+    if problem is not None:
+        raise invalid_value(field, value, problem)
     return text
+
+
+def clean_label(field: str, value: str) -> str:
+    """A flowchart node/edge label or subgraph title (`flow_label_problem`)."""
+    return _checked(field, _clean_line(field, value), flow_label_problem)
 
 
 def clean_seq_text(field: str, value: str) -> str:
-    """Sequence text (message, note, alias, header, title): one non-empty line without `;`.
-
-    Mermaid's sequence lexer reads `;` as a line break.
-    """
-    text = _clean_line(field, value)
-    if ";" in text:
-        raise invalid_value(field, value, "must not contain ';' (write #59; instead)")
-    return text
+    """Sequence text: message, note, alias, header, title (`sequence_text_problem`)."""
+    return _checked(field, value, sequence_text_problem)
 
 
 def clean_style(field: str, value: str) -> str:
-    """A style payload (`fill:#f9f,stroke:#333`): one non-empty line."""
-    return _clean_line(field, value)
+    """A style payload such as `fill:#f9f,stroke:#333` (`style_problem`)."""
+    return _checked(field, value, style_problem)
+
+
+def refuse_unwritable(problem: Unwritable | None) -> None:
+    """The batch-end guard: a value no set-site check caught is still refused, not saved.
+
+    `problem` comes from `flowchart_problem` / `sequence_problem` over the touched objects.
+    """
+    if problem is not None:
+        raise invalid_value(
+            problem.field,
+            problem.value,
+            problem.describe(),
+            object_id=problem.object_id,
+            category=problem.category,
+        )
+
+
+def check_note(field: str, value: str) -> str:
+    """A side-car note, kept verbatim (`note_problem`)."""
+    problem = note_problem(value)
+    if problem is not None:
+        raise invalid_value(field, value, problem)
+    return value
 
 
 def flow_ident_problem(name: str) -> str | None:

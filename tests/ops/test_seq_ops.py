@@ -53,7 +53,7 @@ def test_contract_example_batch() -> None:
         ({"type": "seq_add_participant", "participant_id": "p:x", "mermaid_name": "X", "role": "boss"},
          "invalid_params", "invalid role: must be one of actor, boundary, control, entity, database, collections, queue", {"role": "boss"}),
         ({"type": "seq_add_participant", "participant_id": "p:x", "mermaid_name": "X", "alias": "a;b"},
-         "invalid_params", "invalid alias: must not contain ';' (write #59; instead)", {"alias": "a;b"}),
+         "invalid_params", "invalid alias: contains ';' (Mermaid reads it as a statement break; write '#59;')", {"alias": "a;b"}),
         ({"type": "seq_update_participant", "participant_id": "p:nope"},
          "not_found", "object not found", {"kind": "SeqParticipant", "object_id": "p:nope"}),
         ({"type": "seq_update_participant", "participant_id": "p:api", "mermaid_name": "Db"},
@@ -71,7 +71,7 @@ def test_contract_example_batch() -> None:
         ({"type": "seq_add_message", "message_id": "m:9", "from_participant_id": "p:api", "to_participant_id": "p:db", "kind": "sync", "text": " ", "order_key": 1},
          "invalid_params", "invalid text: must not be empty", {"text": " "}),
         ({"type": "seq_add_message", "message_id": "m:9", "from_participant_id": "p:api", "to_participant_id": "p:db", "kind": "sync", "text": "a\nb", "order_key": 1},
-         "invalid_params", "invalid text: must not contain a line break", {"text": "a\nb"}),
+         "invalid_params", "invalid text: contains a line break or control character: '\\n' at 1", {"text": "a\nb"}),
         ({"type": "seq_add_message", "message_id": "m:9", "from_participant_id": "p:api", "to_participant_id": "p:db", "kind": "sync", "text": "x", "order_key": 1, "arrow": "=>"},
          "invalid_params", "invalid arrow: not a Mermaid sequence arrow (one of " + ", ".join(ARROW_KINDS) + ")", {"arrow": "=>"}),
         ({"type": "seq_add_message", "message_id": "m:9", "from_participant_id": "p:api", "to_participant_id": "p:db", "kind": "sync", "text": "x", "order_key": 1, "arrow": "-->>"},
@@ -103,7 +103,7 @@ def test_contract_example_batch() -> None:
         ({"type": "seq_remove_activation", "activation_id": "act:nope"},
          "not_found", "object not found", {"kind": "SeqActivation", "object_id": "act:nope"}),
         ({"type": "seq_set_title", "title": "a;b"},
-         "invalid_params", "invalid title: must not contain ';' (write #59; instead)", {"title": "a;b"}),
+         "invalid_params", "invalid title: contains ';' (Mermaid reads it as a statement break; write '#59;')", {"title": "a;b"}),
     ],
 )  # fmt: skip
 def test_seq_errors(op: dict, code: str, message: str, data: dict) -> None:

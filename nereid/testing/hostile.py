@@ -1,0 +1,280 @@
+"""Hostile values for every string field, and the "accepted means saveable" check (decision 18).
+
+Two kinds of input are drawn from one matrix of hostile atoms (control characters, quotes,
+`;`, `%%`, `#`, entity codes, brackets, Unicode separators, keywords, very long runs):
+
+- Mermaid text: a small flowchart or sequence diagram with hostile values put into one or
+  more string fields by a template per field (`mermaid_texts`);
+- op batches: a few ops whose string fields hold hostile values (`flow_batches`,
+  `seq_batches`), applied to a seed diagram.
+
+`check_text` and `check_batch` judge one input: it is either refused with the invalid-params
+error (-32602), or it is saved through the store (`save_session` into `MemoryFiles`) and
+loads back as an equal diagram, and its export is a fixed point. Anything else (an export
+error, a crash, a difference after reload) is an `AssertionError` naming what happened.
+Shared by `tests/mermaid/test_hostile_roundtrip.py` (bounded examples) and
+`scripts/hostile_roundtrip` (a long run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, Literal
+
+import msgspec
+from hypothesis import strategies as st
+
+from nereid.actors.diagram import parse_mermaid_text
+from nereid.actors.refusals import from_op_error
+from nereid.errors import INVALID_PARAMS, NereidError
+from nereid.mermaid import export_flowchart, export_sequence, parse_mermaid
+from nereid.model import Ast, Diagram, FlowchartAst, Session
+from nereid.ops import OpError, apply_ops, convert_diagram_ops
+from nereid.store import MemoryFiles, load_session, save_session
+
+__all__ = [
+    "ATOMS",
+    "FLOW_SEED",
+    "SEQ_SEED",
+    "Outcome",
+    "check_batch",
+    "check_text",
+    "flow_batches",
+    "hostile_values",
+    "mermaid_texts",
+    "seq_batches",
+]
+
+Outcome = Literal["refused", "saved"]
+
+#: The hostile matrix: each atom is something some layer reads as syntax or cannot store.
+ATOMS: Final = (
+    "\x00", "\x01", "\x08", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1b", "\x1f", "\x7f",
+    "\x85", "\x9f", "\u2028", "\u2029", "\ufeff", "\u200b", "\xa0", "\ud800",
+    '"', "'", "`", '""', "``", ";", ";;", "%%", "%%{init: {}}%%", "#", "#quot;", "#59;",
+    "#35;", "&amp;", "&#59;", "&quot;", "<br/>", "[", "]", "(", ")", "{", "}", "<", ">", "|",
+    "||", ":", ",", "-->", "->>", "--", "-.", "==", "~~~", "@", "@{", ":::", "\\", "/", " ",
+    "   ", "end", "subgraph", "style", "click", "classDef", "as", "Note", "loop", "else",
+    "participant", "é", "中", "😀", "x" * 300, "ab" * 2500,
+)  # fmt: skip
+_SYNTAX: Final = "ab1 _-.:;,#&%\"`'|/\\<>()[]{}=~@*+!?é"
+_WORDS: Final = ("a", "b", "hi", "two words", "x1", "A_b", "fill:#f9f", "stroke:#333")
+
+
+@st.composite
+def hostile_values(draw: st.DrawFn) -> str:
+    """A string made of hostile atoms and plain words (sometimes padded with spaces)."""
+    roll = draw(st.integers(0, 9))
+    if roll == 0:
+        return draw(st.text(max_size=12))
+    if roll <= 3:  # printable syntax only: more of these are accepted, so the export is tried
+        return draw(st.text(alphabet=_SYNTAX, min_size=1, max_size=10))
+    parts = draw(st.lists(st.sampled_from(ATOMS) | st.sampled_from(_WORDS), min_size=1, max_size=4))
+    value = "".join(parts)
+    pad = draw(st.sampled_from(["", "", " ", "  ", "\t"]))
+    side = draw(st.integers(0, 2))
+    return (pad if side != 1 else "") + value + (pad if side != 0 else "")
+
+
+# -- Mermaid text ----------------------------------------------------------------------------
+
+#: `{v}` marks where a hostile value goes; `{w}` a second one.
+FLOW_TEMPLATES: Final = (
+    "A[{v}]", 'A["{v}"]', "A({v})", "A(({v}))", "A{{{v}}}", "A>{v}]", "A[/{v}/]", "A[({v})]",
+    'A@{{ shape: doc, label: "{v}" }}', 'A@{{ icon: "{v}", label: "{w}" }}',
+    'A@{{ img: "https://x/{v}.png", h: {w} }}', "A -->|{v}| B", 'A -->|"{v}"| B',
+    "A -- {v} --> B", 'A -. "{v}" .-> B', "A == {v} ==> B", "{v} --> B", "A {v}@--> B",
+    "subgraph {v}\nA\nend", "subgraph s [{v}]\nA\nend", 'subgraph s ["{v}"]\nA\nend',
+    "subgraph s\ndirection {v}\nA\nend", "A\nstyle A {v}", "classDef c {v}\nA:::c",
+    "A --> B\nlinkStyle 0 {v}", "A --> B\nlinkStyle default {v}", "A\nclick A {v}",
+    'A\nclick A "{v}" "{w}"', 'A\nclick A href "{v}" "{w}"', 'A\nclick A call f("{v}")',
+    "A\nclass A {v}", "A e1@--> B\ne1@{{ curve: {v} }}", "A e1@--> B\nclass e1 {v}",
+    "A:::{v}", "%% {v}\nA",
+)  # fmt: skip
+SEQ_TEMPLATES: Final = (
+    "participant {v}", "actor {v}", "participant A as {v}", "actor A as {v}",
+    'participant A@{{ "type": "{v}" }}', "A->>B: {v}", "A-->>B: {v}", "A-)B: {v}",
+    "{v}->>B: x", "A->>{v}: x", "Note over A: {v}", "Note left of A: {v}",
+    "Note over A,B: {v}", "title {v}", "title: {v}", "loop {v}\nA->>B: x\nend",
+    "alt {v}\nA->>B: x\nelse {w}\nB->>A: y\nend", "par {v}\nA->>B: x\nand {w}\nB->>A: y\nend",
+    "critical {v}\nA->>B: x\noption {w}\nB->>A: y\nend", "opt {v}\nA->>B: x\nend",
+    "break {v}\nA->>B: x\nend", "rect {v}\nA->>B: x\nend", "box {v}\nparticipant A\nend",
+    "box Aqua {v}\nparticipant A\nend", "participant A\nlink A: {v} @ https://x/{w}",
+    'participant A\nlinks A: {{"{v}": "https://x/{w}"}}', "autonumber {v}",
+    "activate {v}", "A->>+B: {v}\nB-->>-A: {w}", "%% {v}\nA->>B: x",
+)  # fmt: skip
+
+
+@st.composite
+def mermaid_texts(draw: st.DrawFn) -> str:
+    """A flowchart or sequence text with hostile values in one to three string fields."""
+    sequence = draw(st.booleans())
+    templates = SEQ_TEMPLATES if sequence else FLOW_TEMPLATES
+    chosen = draw(st.lists(st.sampled_from(templates), min_size=1, max_size=3))
+    body = [t.format(v=draw(hostile_values()), w=draw(hostile_values())) for t in chosen]
+    if sequence:
+        head = draw(st.sampled_from(["sequenceDiagram", "sequenceDiagram\nparticipant A"]))
+    else:
+        head = draw(st.sampled_from(["flowchart", "flowchart LR", "graph TD"]))
+    return head + "\n" + "\n".join(body) + "\n"
+
+
+def nested_subgraphs(depth: int) -> str:
+    """A flowchart whose subgraphs nest `depth` deep (export and import must not recurse)."""
+    opening = "".join(f"subgraph s{i}\n" for i in range(depth))
+    return "flowchart\n" + opening + "A\n" + "end\n" * depth
+
+
+# -- op batches ------------------------------------------------------------------------------
+
+FLOW_SEED: Final = """flowchart LR
+  a[A] --> b[B]
+  b --> c
+  subgraph g1 [G]
+    c
+  end
+"""
+SEQ_SEED: Final = """sequenceDiagram
+  participant A
+  participant B
+  A->>B: one
+  B-->>A: two
+  alt ok
+    A->>B: three
+  else no
+    B->>A: four
+  end
+  Note over A: n
+"""
+
+_NODES: Final = ("n:a", "n:b", "n:c", "n:new")
+_EDGES: Final = ("e:0001", "e:0002", "e:new")
+
+
+def _flow_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
+    node, edge = st.sampled_from(_NODES), st.sampled_from(_EDGES)
+    b = st.builds
+    return st.one_of(
+        b(lambda n, v: {"type": "flow_add_node", "node_id": n, "label": v}, node, value),
+        b(lambda n, v: {"type": "flow_update_node", "node_id": n, "label": v}, node, value),
+        b(lambda n, v: {"type": "flow_set_node_note", "node_id": n, "note": v}, node, value),
+        b(lambda n, v: {"type": "flow_set_node_style", "node_id": n, "style": v}, node, value),
+        b(lambda n, v: {"type": "flow_set_node_mermaid_id", "node_id": n, "mermaid_id": v},
+          node, value),
+        b(lambda n, v: {"type": "flow_set_node_classes", "node_id": n, "classes": [v]},
+          node, value),
+        b(lambda e, v, w: {"type": "flow_add_edge", "edge_id": e, "from_node_id": "n:a",
+                           "to_node_id": "n:b", "label": v, "style": w}, edge, value, value),
+        b(lambda e, v: {"type": "flow_update_edge", "edge_id": e, "label": v}, edge, value),
+        b(lambda e, v: {"type": "flow_update_edge", "edge_id": e, "style": v}, edge, value),
+        b(lambda e, v: {"type": "flow_update_edge", "edge_id": e, "connector": v}, edge, value),
+        b(lambda v: {"type": "flow_add_subgraph", "subgraph_id": "sg:new", "mermaid_id": "g2",
+                     "title": v, "node_ids": ["n:a"]}, value),
+        b(lambda v: {"type": "flow_add_subgraph", "subgraph_id": "sg:new", "mermaid_id": v},
+          value),
+        b(lambda v: {"type": "flow_update_subgraph", "subgraph_id": "sg:g1", "title": v}, value),
+        b(lambda v, w: {"type": "flow_set_class_def", "name": v, "style": w}, value, value),
+        b(lambda v: {"type": "flow_set_class_def", "name": "hot", "style": v}, value),
+        b(lambda v: {"type": "flow_set_default_edge_style", "style": v}, value),
+    )  # fmt: skip
+
+
+def _seq_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
+    participant = st.sampled_from(("p:A", "p:B", "p:new"))
+    message = st.sampled_from(("m:0001", "m:0002", "m:0003", "m:new"))
+    b = st.builds
+    return st.one_of(
+        b(lambda p, v: {"type": "seq_add_participant", "participant_id": p, "mermaid_name": v},
+          participant, value),
+        b(lambda v: {"type": "seq_add_participant", "participant_id": "p:C",
+                     "mermaid_name": "C", "alias": v}, value),
+        b(lambda p, v: {"type": "seq_update_participant", "participant_id": p, "alias": v},
+          participant, value),
+        b(lambda p, v: {"type": "seq_update_participant", "participant_id": p,
+                        "mermaid_name": v}, participant, value),
+        b(lambda p, v: {"type": "seq_set_participant_note", "participant_id": p, "note": v},
+          participant, value),
+        b(lambda m, v: {"type": "seq_add_message", "message_id": m, "from_participant_id": "p:A",
+                        "to_participant_id": "p:B", "kind": "sync", "text": v,
+                        "order_key": 99_000}, message, value),
+        b(lambda m, v: {"type": "seq_update_message", "message_id": m, "text": v},
+          message, value),
+        b(lambda m, v: {"type": "seq_update_message", "message_id": m, "arrow": v},
+          message, value),
+        b(lambda v: {"type": "seq_add_note", "note_id": "note:new", "placement": "over",
+                     "participant_ids": ["p:A"], "text": v, "order_key": 99_500}, value),
+        b(lambda v: {"type": "seq_set_title", "title": v}, value),
+        b(lambda v: {"type": "seq_add_block", "block_id": "b:new", "kind": "loop", "header": v,
+                     "sections": [{"section_id": "s:new", "message_ids": ["m:0001"]}]}, value),
+        b(lambda v: {"type": "seq_add_block", "block_id": "b:new", "kind": "alt",
+                     "sections": [{"section_id": "s:n1", "message_ids": ["m:0001"]},
+                                  {"section_id": "s:n2", "message_ids": ["m:0002"],
+                                   "header": v}]}, value),
+    )  # fmt: skip
+
+
+def flow_batches() -> st.SearchStrategy[list[dict[str, Any]]]:
+    """Batches of one to four flowchart ops with hostile string values."""
+    return st.lists(_flow_op(hostile_values()), min_size=1, max_size=4)
+
+
+def seq_batches() -> st.SearchStrategy[list[dict[str, Any]]]:
+    """Batches of one to four sequence ops with hostile string values."""
+    return st.lists(_seq_op(hostile_values()), min_size=1, max_size=4)
+
+
+# -- the check -------------------------------------------------------------------------------
+
+
+def _export(ast: Ast) -> str:
+    return export_flowchart(ast) if isinstance(ast, FlowchartAst) else export_sequence(ast)
+
+
+def _saved_and_reloaded(ast: Ast, what: str) -> None:
+    """Export is a fixed point, and a save then a load gives the same diagram, exactly."""
+    kind: Literal["flowchart", "sequence"] = (
+        "flowchart" if isinstance(ast, FlowchartAst) else "sequence"
+    )
+    text = _export(ast)
+    assert _export(parse_mermaid(text)) == text, f"export is not a fixed point for {what}"
+    diagram = Diagram(diagram_id="d", name="d", kind=kind, ast=ast, rev=1)
+    files = MemoryFiles()
+    save_session(files, Session(session_id="s:hostile", diagrams={"d": diagram}))
+    result = load_session(files)
+    assert not result.issues, f"reload of {what} reports {result.issues}"
+    back = result.session.diagrams["d"]
+    assert back == diagram, (
+        f"{what} differs after save and load:\n{msgspec.to_builtins(diagram)}\n"
+        f"{msgspec.to_builtins(back)}\nexported:\n{text}"
+    )
+
+
+def check_text(text: str) -> Outcome:
+    """Import `text` as `diagram.create_from_mermaid` does; judge the outcome (see module)."""
+    try:
+        ast = parse_mermaid_text(text)
+    except NereidError as error:
+        assert error.code == INVALID_PARAMS, f"{error!r} for {text!r}"
+        assert "line" in (error.data or {}) or "cannot parse" not in error.message, (
+            f"refusal without a line: {error.message} for {text!r}"
+        )
+        return "refused"
+    _saved_and_reloaded(ast, repr(text))
+    return "saved"
+
+
+def check_batch(seed: Ast, ops: Sequence[dict[str, Any]]) -> Outcome:
+    """Apply `ops` to `seed` as `diagram.apply_ops` does; judge the outcome (see module)."""
+    try:
+        new, _delta = apply_ops(seed, convert_diagram_ops(list(ops)), diagram_id="d")
+    except OpError as error:
+        refusal = from_op_error(error)
+        assert refusal.code in (INVALID_PARAMS, -32002), f"{error!r} for {ops!r}"
+        return "refused"
+    _saved_and_reloaded(new, repr(ops))
+    return "saved"
+
+
+def seed_ast(text: str) -> Ast:
+    """A seed diagram for the op batches (parsed once per test module)."""
+    return parse_mermaid(text)
