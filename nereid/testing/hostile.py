@@ -101,7 +101,9 @@ SEQ_TEMPLATES: Final = (
     "break {v}\nA->>B: x\nend", "rect {v}\nA->>B: x\nend", "box {v}\nparticipant A\nend",
     "box Aqua {v}\nparticipant A\nend", "participant A\nlink A: {v} @ https://x/{w}",
     'participant A\nlinks A: {{"{v}": "https://x/{w}"}}', "autonumber {v}",
-    "activate {v}", "A->>+B: {v}\nB-->>-A: {w}", "%% {v}\nA->>B: x",
+    "activate {v}", "A->>+B: {v}\nB-->>-A: {w}", "%% {v}\nA->>B: x", "accTitle: {v}",
+    "accDescr: {v}", "accDescr {{\n{v}\n{w}\n}}", "A->>B: x\ncreate participant {v}\nA->>{v}: y",
+    "A->>B: x # {v}", "autonumber off\nA->>B: {v}", "A-\\B: {v}", "A()->>B: {v}",
 )  # fmt: skip
 
 
@@ -210,6 +212,10 @@ def _seq_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
                      "sections": [{"section_id": "s:n1", "message_ids": ["m:0001"]},
                                   {"section_id": "s:n2", "message_ids": ["m:0002"],
                                    "header": v}]}, value),
+        b(lambda v: {"type": "seq_update_block", "block_id": "b:0001", "header": v}, value),
+        b(lambda v: {"type": "seq_update_section", "section_id": "sec:0001:01", "header": v},
+          value),
+        b(lambda v: {"type": "seq_update_note", "note_id": "note:0001", "text": v}, value),
     )  # fmt: skip
 
 
