@@ -28,7 +28,8 @@ from nereid.testing.hostile import (
     seq_batches,
 )
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+OP_SETTINGS = settings(SETTINGS, max_examples=150)
 FLOW: Ast = seed_ast(FLOW_SEED)
 SEQ: Ast = seed_ast(SEQ_SEED)
 
@@ -39,13 +40,13 @@ def test_hostile_text_is_refused_or_saved_equal(text: str) -> None:
     event(check_text(text))
 
 
-@SETTINGS
+@OP_SETTINGS
 @given(flow_batches())
 def test_hostile_flowchart_batch_is_refused_or_saved_equal(ops: list[dict[str, Any]]) -> None:
     event(check_batch(FLOW, ops))
 
 
-@SETTINGS
+@OP_SETTINGS
 @given(seq_batches())
 def test_hostile_sequence_batch_is_refused_or_saved_equal(ops: list[dict[str, Any]]) -> None:
     event(check_batch(SEQ, ops))
