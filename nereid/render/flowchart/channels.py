@@ -4,6 +4,13 @@ The classic left-edge algorithm with vertical constraints: a segment leaving the
 at column a turns above any segment entering the lower layer at column a, so vertical runs
 never overlap; a cycle of such constraints (two edges swapping columns) is broken with a
 dogleg through a free column. Runs that share a track keep a blank cell between them.
+
+Beyond those hard constraints, segments bending the same way whose runs overlap are stacked
+so that they do not cross: of two rightward runs the one further right turns first (takes
+the upper track), of two leftward runs the one further left. That is what makes a fan-out
+or fan-in draw without crossings (the outermost end on the outermost track). These are
+preferences: when they cannot all hold together with the hard constraints they are dropped
+for the segment that is stuck, never a reason for a dogleg.
 """
 
 from __future__ import annotations
@@ -30,17 +37,12 @@ def assign_tracks(
     placed: dict[int, int] = {}
     track = 0
     above = _vertical_constraints(parts)
+    prefer = _stacking_preferences(parts)
     remaining = _by_left_end(parts, placed)
     while remaining:
-        last_end = -(1 << 30)
-        taken: list[int] = []
-        for s in remaining:
-            if any(placed.get(p, track) >= track for p in above[s]):
-                continue
-            low, high = min(parts[s][2:4]), max(parts[s][2:4])
-            if low > last_end + 1:
-                taken.append(s)
-                last_end = high
+        taken = _fill_track(parts, remaining, placed, track, above, prefer)
+        if not taken:
+            taken = _fill_track(parts, remaining, placed, track, above, None)
         if not taken:
             whole = [s for s in remaining if parts[s][4] == 0]
             if not whole:  # cannot happen: halves of a dogleg are ordered
@@ -48,6 +50,7 @@ def assign_tracks(
             else:
                 _dogleg(parts, whole[0], busy)
                 above = _vertical_constraints(parts)
+                prefer = _stacking_preferences(parts)
                 remaining = _by_left_end(parts, placed)
                 continue
         for s in taken:
@@ -59,6 +62,53 @@ def assign_tracks(
     for s, (edge, j, a, b, _) in enumerate(parts):
         bends.setdefault((edge, j), []).extend(((a, placed[s]), (b, placed[s])))
     return track, bends
+
+
+def _fill_track(
+    parts: list[tuple[int, int, int, int, int]],
+    remaining: list[int],
+    placed: dict[int, int],
+    track: int,
+    above: list[list[int]],
+    prefer: list[list[int]] | None,
+) -> list[int]:
+    """Left-edge packing of one track: segments whose constraints (and preferences, when
+    given) are met, left to right, a blank cell apart."""
+    last_end = -(1 << 30)
+    taken: list[int] = []
+    for s in remaining:
+        if any(placed.get(p, track) >= track for p in above[s]):
+            continue
+        if prefer is not None and any(placed.get(p, track) >= track for p in prefer[s]):
+            continue
+        low, high = min(parts[s][2:4]), max(parts[s][2:4])
+        if low > last_end + 1:
+            taken.append(s)
+            last_end = high
+    return taken
+
+
+def _stacking_preferences(parts: list[tuple[int, int, int, int, int]]) -> list[list[int]]:
+    """For each part, the parts bending the same way over an overlapping span that should
+    take a higher track so the two do not cross (see the module docstring)."""
+    prefer: list[list[int]] = [[] for _ in parts]
+    right = sorted((s for s, p in enumerate(parts) if p[3] > p[2]), key=lambda s: parts[s][2])
+    left = sorted((s for s, p in enumerate(parts) if p[3] < p[2]), key=lambda s: parts[s][3])
+    for group, further_first in ((right, True), (left, False)):
+        for x, s in enumerate(group):
+            s_low, s_high = sorted(parts[s][2:4])
+            for o in group[x + 1 :]:
+                o_low, o_high = sorted(parts[o][2:4])
+                if o_low > s_high:
+                    break
+                # o starts inside s's span; both ends further along means they nest apart.
+                if o_high <= s_high or o_low == s_low:
+                    continue
+                if further_first:
+                    prefer[s].append(o)  # o is further right: it turns first
+                else:
+                    prefer[o].append(s)  # s is further left: it turns first
+    return prefer
 
 
 def _by_left_end(parts: list[tuple[int, int, int, int, int]], placed: dict[int, int]) -> list[int]:

@@ -383,7 +383,9 @@ class _Layout:
             loops = self.self_loops.get(n, [])
             margin = 2 if self.boxes[n].style.corners is not None else 1
             if self.horizontal:
-                self.box_h[n] = max(self.box_h[n], ports + 2 * margin if ports > 1 else 0)
+                # Ports sit on the side rows between the lid (if any) and the bottom border.
+                low, _ = self._side_rows(n)
+                self.box_h[n] = max(self.box_h[n], low + ports + 1)
                 if loops:
                     self.box_w[n] = max(self.box_w[n], 2 * len(loops) + 3)
             else:
@@ -501,11 +503,24 @@ class _Layout:
             ends.sort()
             k = len(ends)
             bb = self._box_breadth(n)
-            margin = 2 if self.boxes[n].style.corners is not None else 1
-            start = (bb - 1) // 2 - ((k - 1) * self.port_gap) // 2
-            start = max(margin, min(start, bb - 1 - margin - (k - 1) * self.port_gap))
+            if self.horizontal:
+                low, high = self._side_rows(n)
+                centre = low + (high - low) // 2
+            else:
+                margin = 2 if self.boxes[n].style.corners is not None else 1
+                low, high = margin, bb - 1 - margin
+                centre = (bb - 1) // 2
+            start = centre - ((k - 1) * self.port_gap) // 2
+            start = max(low, min(start, high - (k - 1) * self.port_gap))
             for p, (_, edge) in enumerate(ends):
                 self.port_offset[(edge, side)] = start + p * self.port_gap
+
+    def _side_rows(self, n: int) -> tuple[int, int]:
+        """First and last row (offsets from the box top) an LR/RL edge may attach at: the
+        rows between the top border (and a cylinder's lid) and the bottom border, i.e. the
+        label rows, never a corner or a lid."""
+        low = self.boxes[n].label_top
+        return low, max(low, self.box_h[n] - 2)
 
     def _attach_offset(self, edge: int, item: int, side: str) -> int:
         if self.kind[item] == NODE:
@@ -653,6 +668,14 @@ class _Layout:
                     v += 1  # a gap between a frame that ends and one that starts
             if track_count[layer] and not upper_heads[layer]:
                 v += 1  # a straight cell under the upper layer before any bend
+            elif (
+                self.horizontal
+                and lower_heads[layer]
+                and not upper_heads[layer]
+                and not bottoms.get(layer)
+                and not self.options.flowchart_extra_col_gap
+            ):
+                v += 1  # a visible shaft before the arrowhead (`├─▶│`, not `├▶│`)
             v += self.options.flowchart_extra_col_gap  # the TUI asks for roomier gaps
             self.track_row[layer] = v
             v += track_count[layer]

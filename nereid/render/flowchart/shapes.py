@@ -12,10 +12,14 @@ from typing import Final, NamedTuple
 from nereid.model.refs import ObjectRef
 from nereid.render.canvas import Canvas
 from nereid.render.glyphs import (
+    DOWN,
+    LEFT,
+    RIGHT,
     STYLE_DOUBLE,
     STYLE_HEAVY,
     STYLE_LIGHT,
     STYLE_ROUND,
+    UP,
 )
 
 __all__ = ["ShapeStyle", "draw_shape", "shape_style"]
@@ -139,12 +143,15 @@ def draw_shape(
     if style.lid and bottom - top >= 3:
         canvas.hline(top + 1, left, right, style.line)
     if style.corners is not None:
-        for (row, col), glyph in zip(
+        # Corner glyphs join the border lines beside them, so a side with an edge attached
+        # still reads as the box's side (`│`), not as a line through the box.
+        for (row, col), glyph, joins in zip(
             ((top, left), (top, right), (bottom, left), (bottom, right)),
             style.corners,
+            (RIGHT | DOWN, LEFT | DOWN, RIGHT | UP, LEFT | UP),
             strict=True,
         ):
-            canvas.put_char(row, col, _ascii(glyph) if ascii else glyph)
+            canvas.put_char(row, col, _ascii(glyph) if ascii else glyph, joins=joins)
     inner_top = top + (2 if style.lid and bottom - top >= 3 else 1)
     for row in range(inner_top, bottom):
         if style.left is not None:
