@@ -124,8 +124,15 @@ class _Painter:
             self._message_label(message)
         for frame in layout.frames:
             canvas.put_text(frame.top, frame.label_col, frame.label)
+            # A wrapped tab's further lines belong to the section they head.
+            first = self.ref(SEQ_SECTION, frame.sections[0].section.section_id)
+            for k, line in enumerate(frame.more):
+                canvas.put_text(frame.top + 1 + k, frame.label_col, line, first)
             for section in frame.sections[1:]:
                 canvas.put_text(section.start, section.label_col, section.label)
+                owner = self.ref(SEQ_SECTION, section.section.section_id)
+                for k, line in enumerate(section.more):
+                    canvas.put_text(section.start + 1 + k, section.label_col, line, owner)
         self._boxes()
         self._lifeline_spans(starts)
 

@@ -21,6 +21,7 @@ from nereid.model.sequence import (
     SeqSection,
     SequenceAst,
 )
+from nereid.render.display import display_text
 from nereid.render.errors import RenderError
 from nereid.render.options import RenderOptions
 from nereid.render.sequence_arrows import ArrowLook, arrow_look
@@ -128,6 +129,11 @@ class SectionPlan:
     start: int  # the frame top or this section's separator row
     end: int = 0  # the next separator or the frame bottom row
     label_col: int = 0
+    more: list[str] = field(default_factory=list)  # a wrapped label's further lines
+
+    @property
+    def label_width(self) -> int:
+        return max((text_width(line) for line in (self.label, *self.more)), default=0)
 
 
 @dataclass(slots=True)
@@ -144,6 +150,12 @@ class FramePlan:
     children: list[FramePlan] = field(default_factory=list)
     first_index: int = 0  # leftmost participant the frame holds something of
     label_col: int = 0
+    more: list[str] = field(default_factory=list)  # a wrapped label's further lines, drawn
+    # inside the frame under its tab
+
+    @property
+    def label_width(self) -> int:
+        return max((text_width(line) for line in (self.label, *self.more)), default=0)
 
     def first_participant(self) -> int:
         indexes = [c.first_participant() for c in self.children]
@@ -201,9 +213,17 @@ def _err(message: str) -> RenderError:
     return RenderError(f"sequence layout error: {message}")
 
 
-def _frame_label(kind: str, header: str | None) -> str:
-    header = (header or "").strip()
-    return f" {kind} [{header}] " if header else f" {kind} "
+def _frame_label(kind: str, header: str | None, width: int) -> list[str]:
+    """The tab of a frame or section, `kind [header]`, wrapped like a message at `width`
+    (the first line goes on the border, the others under it); a `rect`'s header is its
+    background colour, which text cannot show, so a rect frame has no tab."""
+    if kind == "rect":
+        return [""]
+    header = display_text(header or "", sequence=True).strip()
+    if not header:
+        return [f" {kind} "]
+    lines = wrap_text(f"{kind} [{header}]", width)
+    return [f" {line} " for line in lines]
 
 
 def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
@@ -221,7 +241,7 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
         heads=heads,
         head_top=head_top,
         head_height=head_height,
-        title=ast.title,
+        title=display_text(ast.title) if ast.title else ast.title,
         title_row=0,
         messages=builder.messages,
         notes=builder.notes,
@@ -238,7 +258,7 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
 def _heads(ast: SequenceAst, options: RenderOptions) -> list[HeadPlan]:
     heads: list[HeadPlan] = []
     for pid, participant in ast.participants.items():
-        name = participant.alias or participant.mermaid_name
+        name = display_text(participant.alias or participant.mermaid_name, sequence=True)
         if options.prefix_object_labels:
             name = LABEL_PREFIX + name
         lines = list(wrap_text(name, options.max_label_width))
@@ -373,7 +393,7 @@ class _RowBuilder:
         what = f"message {message.message_id}"
         source = self._participant(message.from_participant_id, what)
         target = self._participant(message.to_participant_id, what)
-        text = prefix + message.text
+        text = prefix + display_text(message.text, sequence=True)
         if self.options.prefix_object_labels:
             text = LABEL_PREFIX + text
         lines = _wrap(text, self.options.max_label_width) if text.strip() else []
@@ -395,7 +415,7 @@ class _RowBuilder:
         if not note.participant_ids:
             raise _err(f"{what} names no participant")
         indexes = tuple(self._participant(pid, what) for pid in note.participant_ids)
-        lines = wrap_text(note.text, self.options.max_label_width)
+        lines = wrap_text(display_text(note.text, sequence=True), self.options.max_label_width)
         width = max(text_width(line) for line in lines) + 4
         if note.placement == "over" and len(set(indexes)) == 1:
             width += 1 - width % 2  # odd, so it centres on the lifeline
@@ -431,22 +451,22 @@ class _RowBuilder:
     # -- frames ------------------------------------------------------------------------------
 
     def _open_frame(self, block: SeqBlock, depth: int) -> None:
-        frame = FramePlan(block, depth, _frame_label(block.kind, block.header), self.y)
+        label = _frame_label(block.kind, block.header, self.options.max_label_width)
+        frame = FramePlan(block, depth, label[0], self.y, more=label[1:])
         first = block.sections[0]
         frame.sections.append(SectionPlan(first, "", self.y))
         if self._open:
             self._open[-1].children.append(frame)
         self._open.append(frame)
         self.frames.append(frame)
-        self.y += 1
+        self.y += 1 + len(frame.more)
 
     def _separate(self, block: SeqBlock, section: SeqSection) -> None:
         frame = self._frame_of(block)
         frame.sections[-1].end = self.y
-        frame.sections.append(
-            SectionPlan(section, _frame_label(section.kind, section.header), self.y)
-        )
-        self.y += 1
+        label = _frame_label(section.kind, section.header, self.options.max_label_width)
+        frame.sections.append(SectionPlan(section, label[0], self.y, more=label[1:]))
+        self.y += len(label)
 
     def _close_frame(self, block: SeqBlock) -> None:
         frame = self._frame_of(block)
@@ -499,9 +519,7 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
             frame.first_participant()
     for frame in layout.frames:
         # Room for the frame's labels in the first gap, so they sit between lifelines.
-        widest = max(
-            text_width(label) for label in (frame.label, *(s.label for s in frame.sections))
-        )
+        widest = max(frame.label_width, *(section.label_width for section in frame.sections))
         require(frame.first_index, frame.first_index + 1, widest + 1)
     x = [0] * count
     for j in range(1, count):
@@ -567,11 +585,11 @@ def _place_frame(frame: FramePlan, lifelines: list[int]) -> None:
     left, right = lo - FRAME_PAD, hi + FRAME_PAD
     while any(abs(left - col) < LIFELINE_CLEARANCE for col in lifelines):
         left -= 1
-    frame.label_col = _label_col(left + 2, text_width(frame.label), lifelines)
-    right = max(right, frame.label_col + text_width(frame.label) + 1)
+    frame.label_col = _label_col(left + 2, frame.label_width, lifelines)
+    right = max(right, frame.label_col + frame.label_width + 1)
     for section in frame.sections[1:]:
-        section.label_col = _label_col(left + 2, text_width(section.label), lifelines)
-        right = max(right, section.label_col + text_width(section.label) + 1)
+        section.label_col = _label_col(left + 2, section.label_width, lifelines)
+        right = max(right, section.label_col + section.label_width + 1)
     while any(abs(right - col) < LIFELINE_CLEARANCE for col in lifelines):
         right += 1
     frame.left, frame.right = left, right

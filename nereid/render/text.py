@@ -8,8 +8,11 @@ label holding one must still take space rather than vanish.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from wcwidth import wcwidth
+
+from nereid.render.display import split_breaks
 
 __all__ = [
     "char_width",
@@ -75,8 +78,11 @@ def truncate(text: str, width: int, ellipsis: str = "…") -> str:
 def wrap_text(text: str, width: int) -> list[str]:
     """Wrap `text` into lines of at most `width` cells, never dropping a character.
 
-    Breaks at spaces when it can; a word longer than a line is split between cells. Explicit
-    line breaks (`\\n`, and Mermaid's `<br>` forms) are kept. An empty text is one empty line.
+    Breaks at spaces when it can. A word longer than a line breaks after `.` `/` `_` `-` or
+    a wide (CJK) character; a word without such a place, or whose first one is further, grows
+    its line up to twice `width` rather than being cut mid-word; only a longer word is split
+    between cells. Explicit line breaks (`\\n`, and Mermaid's `<br>` forms) are kept. An
+    empty text is one empty line.
     """
     width = max(width, 1)
     lines: list[str] = []
@@ -96,8 +102,12 @@ def wrap_text(text: str, width: int) -> list[str]:
             if current:
                 lines.append(current)
                 current, current_w = "", 0
+            hard = False
             while word_w > width:
-                head, rest = _split_at(word, width)
+                head, rest = _split_at(word, width) if hard else _split_word(word, width)
+                if not rest:
+                    break
+                hard = hard or text_width(head) == width and head[-1] not in _BREAK_AFTER
                 lines.append(head)
                 word = rest
                 word_w = text_width(word)
@@ -123,9 +133,38 @@ def slice_cells(line: str, col_start: int, col_end: int) -> str:
 
 
 def _paragraphs(text: str) -> list[str]:
-    for token in ("<br/>", "<br />", "<br>", "\r\n", "\r"):
-        text = text.replace(token, "\n")
-    return text.split("\n")
+    return split_breaks(text)
+
+
+_BREAK_AFTER: Final = frozenset("./_-\\:")
+
+
+def _split_word(word: str, width: int) -> tuple[str, str]:
+    """A too-long word as (head, rest): after the last break place within `width` cells,
+    else after the first one within `2 * width`, else the whole word if it fits there, else
+    cut at `width` cells."""
+    clusters = split_cells(word)
+    used = 0
+    cut = 0
+    last_fit = 0  # string index after the last break place within width
+    first_far = 0  # ... after the first break place past width (within 2 * width)
+    for k, (cluster, w) in enumerate(clusters):
+        used += w
+        cut += len(cluster)
+        if k == len(clusters) - 1:
+            break
+        if cluster[0] in _BREAK_AFTER or w == 2 or clusters[k + 1][1] == 2:
+            if used <= width:
+                last_fit = cut
+            elif used <= 2 * width and not first_far:
+                first_far = cut
+    if last_fit:
+        return word[:last_fit], word[last_fit:]
+    if first_far:
+        return word[:first_far], word[first_far:]
+    if text_width(word) <= 2 * width:
+        return word, ""
+    return _split_at(word, width)
 
 
 def _split_at(word: str, width: int) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from nereid.model.flowchart import FlowchartAst, FlowEdge, Head
+from nereid.render.display import display_text
 from nereid.render.errors import RenderError
 from nereid.render.flowchart.channels import assign_tracks
 from nereid.render.flowchart.frame_ends import cut_at_frames
@@ -224,7 +225,8 @@ class _Layout:
         self.boxes: list[_Box] = []
         for node_id in self.node_ids:
             node = self.ast.nodes[node_id]
-            label = (_PREFIX + node.label) if self.options.prefix_object_labels else node.label
+            label = display_text(node.label)
+            label = (_PREFIX + label) if self.options.prefix_object_labels else label
             lines = wrap_text(label, width_cap)
             style = shape_style(node.shape)
             # With notes on, every box gets note rows (empty without a note), wrapped like
@@ -321,7 +323,9 @@ class _Layout:
     def _label_sizes(self) -> None:
         self.label_lines: dict[int, list[str]] = {}
         for edge, item in self.label_item.items():
-            lines = wrap_text(self.edges[edge].label or "", self.options.max_label_width)
+            lines = wrap_text(
+                display_text(self.edges[edge].label or ""), self.options.max_label_width
+            )
             self.label_lines[edge] = lines
             width = max((text_width(line) for line in lines), default=1)
             if self.horizontal:
@@ -398,7 +402,9 @@ class _Layout:
             for edge in loops:
                 if self.edges[edge].label:
                     loop_lines.extend(
-                        wrap_text(self.edges[edge].label or "", self.options.max_label_width)
+                        wrap_text(
+                            display_text(self.edges[edge].label or ""), self.options.max_label_width
+                        )
                     )
             self.loop_label_lines[n] = loop_lines
             label_w = max((text_width(line) for line in loop_lines), default=0)
@@ -423,7 +429,7 @@ class _Layout:
         min_width: list[int] = []
         for c, sid in enumerate(self.cluster_ids):
             sub = self.ast.subgraphs[sid]
-            title = sub.title if sub.title is not None else sub.mermaid_id
+            title = display_text(sub.title if sub.title is not None else sub.mermaid_id)
             if self.horizontal:
                 lines = wrap_text(title, self.title_wrap[c]) if title else []
                 self.cluster_titles.append(lines)
@@ -600,6 +606,7 @@ class _Layout:
         per_channel: list[list[tuple[int, int, int, int]]] = [[] for _ in range(layer_count)]
         upper_heads = [False] * layer_count
         lower_heads = [False] * layer_count
+        ends: dict[tuple[int, int], tuple[int, int]] = {}
         for i, chain in enumerate(self.chains):
             if not chain:
                 continue
@@ -611,13 +618,14 @@ class _Layout:
                 b = self._end_col(i, chain[j + 1], "up")
                 channel = self.layer[chain[j]]
                 per_channel[channel].append((i, j, a, b))
+                ends[(i, j)] = (chain[j], chain[j + 1])
                 if j == 0 and up_head != "none":
                     upper_heads[channel] = True
         self.track_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
         track_count = [0] * layer_count
         frame_columns = set(self.cluster_left) | set(self.cluster_right)
         for channel, segments in enumerate(per_channel):
-            track_count[channel], bends = assign_tracks(segments, frame_columns)
+            track_count[channel], bends = assign_tracks(segments, frame_columns, ends)
             self.track_of.update(bends)
 
         # frames: rows they need above their first layer and below their last
@@ -856,7 +864,7 @@ class _Layout:
                 heads.append((row, col, toward_box[self.direction], e.head_end))
             labels: list[LabelDraw] = []
             if e.label:
-                for line in wrap_text(e.label, self.options.max_label_width):
+                for line in wrap_text(display_text(e.label), self.options.max_label_width):
                     w = text_width(line)
                     if self.horizontal:
                         u, v = u1 + 2 * k + 2 + label_line, v0

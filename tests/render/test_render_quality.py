@@ -1,0 +1,286 @@
+"""Render quality on a set of realistic diagrams, checked mechanically (issue 17).
+
+Each case is a diagram of the kind people draw (CI pipelines with retries, microservice maps
+with subgraphs, state machines with back edges, wide fan-outs and fan-ins, long and CJK/emoji
+labels, a 40-node graph, sequences with nested blocks and notes) with bounds on what a reader
+can count: edge crossings and width. Every case also checks that every label line is visible
+and that no edge line runs through a box. The drawings are goldens
+(tests/render/golden/qual-*.txt): regenerate with `NEREID_UPDATE_GOLDEN=1` and look at each.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from nereid.mermaid import parse_mermaid
+from nereid.model.flowchart import FlowchartAst
+from nereid.model.sequence import SequenceAst
+from nereid.render import RenderOptions, render_flowchart, render_sequence
+from nereid.render.display import display_text
+from nereid.render.flowchart.layout import layout_flowchart
+from nereid.render.flowchart.quality import drawn_crossings, edge_cells
+from nereid.render.text import wrap_text
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("NEREID_UPDATE_GOLDEN") == "1"
+
+
+def _graph_40() -> str:
+    """A 40-node layered service graph with a few back edges (deterministic)."""
+    rnd = random.Random(17)
+    lines = ["flowchart TD"]
+    for i in range(40):
+        for j in rnd.sample(range(i + 1, min(i + 8, 40)), k=min(2, max(0, 39 - i))):
+            lines.append(f"  s{i}[svc {i}] --> s{j}[svc {j}]")
+    lines += ["  s30 -.->|retry| s12", "  s39 -.-> s0"]
+    return "\n".join(lines)
+
+
+#: name -> (Mermaid source, max crossings, max width)
+FLOW_CASES: dict[str, tuple[str, int, int]] = {
+    "ci-pipeline": (
+        """
+        flowchart LR
+            push([git push]) --> lint[Lint] & unit[Unit tests]
+            lint --> build[[Build image]]
+            unit --> build
+            build --> e2e{E2E pass?}
+            e2e -->|yes| stage[(Staging DB migrate)]
+            e2e -->|flaky| retry[Retry e2e] --> e2e
+            e2e -->|no| notify>Notify author]
+            stage --> deploy([Deploy])
+        """,
+        0,
+        120,
+    ),
+    "microservices": (
+        """
+        flowchart TD
+            client([Browser]) --> gw[API gateway]
+            subgraph core [Core services]
+                gw --> orders[Orders] & users[Users] & billing[Billing]
+                orders --> billing
+            end
+            subgraph data [Data]
+                odb[(orders db)]
+                udb[(users db)]
+                q[[event queue]]
+            end
+            orders --> odb
+            users --> udb
+            billing --> q
+            q --> mail[Mailer]
+        """,
+        0,
+        64,
+    ),
+    "state-machine": (
+        """
+        flowchart LR
+            idle((Idle)) -->|start| running{{Running}}
+            running -->|pause| paused([Paused])
+            paused -->|resume| running
+            running -->|fail| error[/Error/]
+            error -->|reset| idle
+            running -->|finish| done(((Done)))
+        """,
+        1,
+        64,
+    ),
+    "fan-out-td": (
+        "flowchart TD\n A[Source] --> " + " & ".join(f"n{i}[n{i}]" for i in range(12)),
+        0,
+        106,
+    ),
+    "fan-in-td": (
+        "flowchart TD\n " + " & ".join(f"n{i}[n{i}]" for i in range(12)) + " --> T[Target]",
+        0,
+        106,
+    ),
+    "fan-out-lr": (
+        "flowchart LR\n A[Source] --> " + " & ".join(f"n{i}[n{i}]" for i in range(8)),
+        0,
+        25,
+    ),
+    "fan-out-in": (
+        """
+        flowchart TD
+            S[split] --> a & b & c & d & e
+            a & b & c & d & e --> J[join]
+        """,
+        0,
+        33,
+    ),
+    "lr-shapes": (
+        """
+        flowchart LR
+            app[App] --> db[(Orders DB)] --> rep[Report]
+            app --> ok{Valid?} --> rep
+            app --> c((circle)) --> h{{hexagon}} --> s([stadium]) --> rep
+        """,
+        0,
+        66,
+    ),
+    "long-labels": (
+        """
+        flowchart TD
+            a[InvoiceGeneratorService.handle_request] --> b[https://example.org/api/v2/invoices/render]
+            b -->|calls billing_gateway_adapter_factory| c["`The **billing** _adapter_ #quot;v2#quot;`"]
+            c --> d[請求書を作成して送信する長いラベル]
+            d --> e[🚀 deploy 🚀 to production 🎉]
+            e --> f["fa:fa-check done #9829;"]
+        """,
+        0,
+        36,
+    ),
+    "graph-40": (_graph_40(), 84, 90),
+}
+
+SEQ_CASES: dict[str, tuple[str, int]] = {
+    "seq-nested-notes": (
+        """
+        sequenceDiagram
+            participant U as User
+            participant W as Web
+            participant A as Auth
+            participant D as DB
+            Note over U: before everything
+            U->>W: login
+            loop every retry
+                Note over W: first in loop
+                W->>A: check
+                alt valid
+                    A->>D: lookup
+                    Note right of D: last of valid
+                else expired
+                    Note over A: opens else
+                    A-->>W: expired
+                end
+                Note over W,A: last in loop
+            end
+            rect rgb(200, 150, 255)
+                W-->>U: done
+            end
+            Note over U,D: after everything
+        """,
+        140,
+    ),
+    "seq-long-titles": (
+        """
+        sequenceDiagram
+            participant A
+            participant B
+            participant C
+            participant D
+            participant E
+            participant F
+            A->>B: start
+            opt A very long optional block title that goes on and on and on and on forever and ever
+                B->>C: step
+                C->>D: step
+            end
+            critical Establish a connection to the database cluster before anything else
+                D->>E: connect
+            option Network timeout after thirty seconds of waiting for the primary
+                E->>F: log
+            end
+        """,
+        110,
+    ),
+    "seq-text": (
+        """
+        sequenceDiagram
+            participant A as Alice<br>Smith
+            participant B
+            A->>B: I #9829; you #infin; times
+            B->>A: wrap:a message with a wrap switch in front
+            Note over A,B: `**bold** note`
+        """,
+        80,
+    ),
+}
+
+
+def _labels(ast: FlowchartAst) -> list[str]:
+    texts = [node.label for node in ast.nodes.values()]
+    texts += [edge.label for edge in ast.edges.values() if edge.label]
+    texts += [s.title or s.mermaid_id for s in ast.subgraphs.values()]
+    return texts
+
+
+def _assert_visible(texts: list[str], lines: list[str], *, sequence: bool = False) -> None:
+    for text in texts:
+        for line in wrap_text(display_text(text, sequence=sequence), 30):
+            for word in line.split():
+                assert any(word in row for row in lines), f"{word!r} of {text!r} not drawn"
+
+
+def _check_golden(name: str, text: str) -> None:
+    path = GOLDEN / f"qual-{name}.txt"
+    if UPDATE or not path.exists():
+        path.write_text(text + "\n", encoding="utf-8")
+    assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(FLOW_CASES))
+def test_flowchart_quality(name: str) -> None:
+    source, max_crossings, max_width = FLOW_CASES[name]
+    ast = parse_mermaid(textwrap.dedent(source).strip() + "\n")
+    assert isinstance(ast, FlowchartAst)
+    options = RenderOptions()
+    geometry = layout_flowchart(ast, options)
+    rendered = render_flowchart(ast, "d-q", options)
+    crossings = drawn_crossings(geometry)
+    assert crossings <= max_crossings, f"{crossings} crossings\n{rendered.text}"
+    assert rendered.width <= max_width
+    _assert_visible(_labels(ast), rendered.lines)
+    lines = edge_cells(geometry)
+    for node in geometry.nodes:
+        top, left, bottom, right = node.rect
+        inside = {(r, c) for r in range(top + 1, bottom) for c in range(left + 1, right)}
+        assert not lines & inside, f"an edge runs through {node.node_id}\n{rendered.text}"
+    _check_golden(name, rendered.text)
+
+
+def test_fan_out_and_fan_in_draw_no_crossings() -> None:
+    for size in (2, 3, 6, 12):
+        for direction in ("TD", "LR", "BT", "RL"):
+            targets = " & ".join(f"n{i}" for i in range(size))
+            for body in (f"S --> {targets}", f"{targets} --> T"):
+                ast = parse_mermaid(f"flowchart {direction}\n {body}\n")
+                assert isinstance(ast, FlowchartAst)
+                assert drawn_crossings(layout_flowchart(ast, RenderOptions())) == 0, body
+
+
+def test_lr_ports_sit_on_label_rows() -> None:
+    """In LR an edge never attaches to a lid, corner or top/bottom border row."""
+    ast = parse_mermaid(textwrap.dedent(FLOW_CASES["lr-shapes"][0]).strip() + "\n")
+    assert isinstance(ast, FlowchartAst)
+    geometry = layout_flowchart(ast, RenderOptions())
+    for node in geometry.nodes:
+        top, left, bottom, right = node.rect
+        lowest = top + (2 if node.style.lid else 1)
+        for edge in geometry.edges:
+            for row, col in edge.anchors:
+                if col in (left, right) and top <= row <= bottom:
+                    assert lowest <= row <= bottom - 1, (node.node_id, edge.edge_id, row)
+
+
+@pytest.mark.parametrize("name", sorted(SEQ_CASES))
+def test_sequence_quality(name: str) -> None:
+    source, max_width = SEQ_CASES[name]
+    ast = parse_mermaid(textwrap.dedent(source).strip() + "\n")
+    assert isinstance(ast, SequenceAst)
+    rendered = render_sequence(ast, "d-q", RenderOptions())
+    assert rendered.width <= max_width, rendered.text
+    texts = [m.text for m in ast.messages] + [n.text for n in ast.notes]
+    texts += [p.alias or p.mermaid_name for p in ast.participants.values()]
+    _assert_visible(texts, rendered.lines, sequence=True)
+    for raw in ("#9829;", "<br>", "wrap:", "**", "rgb("):
+        assert raw not in rendered.text
+    _check_golden(name, rendered.text)
