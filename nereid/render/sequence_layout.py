@@ -535,9 +535,10 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
         bar.x = x[bar.participant_index]
     place_boxes(layout.boxes, [head.shape for head in heads], x)
     lifelines = sorted(set(x))
+    box_sides = {box.left for box in layout.boxes} | {box.right for box in layout.boxes}
     for frame in layout.frames:
         if frame.depth == 0:
-            _place_frame(frame, lifelines)
+            _place_frame(frame, lifelines, box_sides)
     _shift(layout)
 
 
@@ -570,11 +571,12 @@ def _place_note(note: NotePlan, x: list[int]) -> None:
         note.width = max(note.width, x[last] - x[first] + 2 * FRAME_PAD + 1)
 
 
-def _place_frame(frame: FramePlan, lifelines: list[int]) -> None:
-    """Size `frame` around its items and inner frames (post-order), off every lifeline."""
+def _place_frame(frame: FramePlan, lifelines: list[int], box_sides: set[int]) -> None:
+    """Size `frame` around its items and inner frames (post-order), off every lifeline and
+    never on a participant box's side (the two lines would read as one)."""
     lo, hi = 1 << 60, -(1 << 60)
     for child in frame.children:
-        _place_frame(child, lifelines)
+        _place_frame(child, lifelines, box_sides)
         lo, hi = min(lo, child.left), max(hi, child.right)
     for item in frame.items:
         if isinstance(item, MessagePlan):
@@ -583,16 +585,23 @@ def _place_frame(frame: FramePlan, lifelines: list[int]) -> None:
             a, b = item.left, item.right
         lo, hi = min(lo, a), max(hi, b)
     left, right = lo - FRAME_PAD, hi + FRAME_PAD
-    while any(abs(left - col) < LIFELINE_CLEARANCE for col in lifelines):
+    while _too_close(left, lifelines, box_sides):
         left -= 1
     frame.label_col = _label_col(left + 2, frame.label_width, lifelines)
     right = max(right, frame.label_col + frame.label_width + 1)
     for section in frame.sections[1:]:
         section.label_col = _label_col(left + 2, section.label_width, lifelines)
         right = max(right, section.label_col + section.label_width + 1)
-    while any(abs(right - col) < LIFELINE_CLEARANCE for col in lifelines):
+    while _too_close(right, lifelines, box_sides):
         right += 1
     frame.left, frame.right = left, right
+
+
+def _too_close(col: int, lifelines: list[int], box_sides: set[int]) -> bool:
+    """A frame side at `col` would touch a lifeline or a participant box's side."""
+    return any(abs(col - line) < LIFELINE_CLEARANCE for line in lifelines) or any(
+        abs(col - side) < 2 for side in box_sides
+    )
 
 
 def _label_col(start: int, width: int, lifelines: list[int]) -> int:

@@ -24,6 +24,7 @@ from nereid.render import RenderOptions, render_flowchart, render_sequence
 from nereid.render.display import display_text
 from nereid.render.flowchart.layout import layout_flowchart
 from nereid.render.flowchart.quality import drawn_crossings, edge_cells
+from nereid.render.sequence_layout import layout_sequence
 from nereid.render.text import wrap_text
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -137,6 +138,21 @@ FLOW_CASES: dict[str, tuple[str, int, int]] = {
         """,
         0,
         36,
+    ),
+    "subgraph-long-titles": (
+        """
+        flowchart TD
+            subgraph pay [Payment processing and settlement services for the European region]
+                a[Charge] --> b[Settle]
+                subgraph inner [A nested group whose title is also far too long for one line]
+                    c[Refund]
+                end
+            end
+            start --> a
+            b --> c
+        """,
+        0,
+        52,
     ),
     "graph-40": (_graph_40(), 84, 90),
 }
@@ -284,3 +300,24 @@ def test_sequence_quality(name: str) -> None:
     for raw in ("#9829;", "<br>", "wrap:", "**", "rgb("):
         assert raw not in rendered.text
     _check_golden(name, rendered.text)
+
+
+def test_block_frames_never_land_on_a_participant_box_side() -> None:
+    source = """
+    sequenceDiagram
+        participant P0
+        box xxxxxxxxxxxx
+        participant P1
+        end
+        loop yyyyyyyyy
+            P1->>P1: mmmmmm
+            P0->>P0: mmmmmmmmmmm
+        end
+    """
+    ast = parse_mermaid(textwrap.dedent(source).strip() + "\n")
+    assert isinstance(ast, SequenceAst)
+    layout = layout_sequence(ast, RenderOptions())
+    sides = {box.left for box in layout.boxes} | {box.right for box in layout.boxes}
+    assert sides
+    for frame in layout.frames:
+        assert all(abs(frame.left - side) >= 2 and abs(frame.right - side) >= 2 for side in sides)

@@ -65,7 +65,7 @@ def title_place(
             for (r0, c0), (r1, c1) in zip(piece, piece[1:], strict=False):
                 if c0 == c1 and min(r0, r1) <= top <= max(r0, r1) and left < c0 < right:
                     crossed.add(c0)
-    width = text_width(title[0])
+    width = max(text_width(line) for line in title)
     best, best_hits = left + 2, -1
     for start in range(left + 2, max(right - width - 2, left + 2) + 1):
         hits = sum(1 for c in range(start - 2, start + width + 2) if c in crossed)

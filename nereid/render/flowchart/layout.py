@@ -435,8 +435,12 @@ class _Layout:
                 self.cluster_titles.append(lines)
                 min_width.append(len(lines) + 3)
             else:
-                self.cluster_titles.append([title] if title else [])
-                min_width.append(text_width(title) + 6 + self.title_extra[c] if title else 3)
+                # A long title wraps like a label: the first line on the top border, the
+                # others under it inside the frame.
+                lines = wrap_text(title, self.options.max_label_width) if title else []
+                self.cluster_titles.append(lines)
+                widest = max((text_width(line) for line in lines), default=0)
+                min_width.append(widest + 6 + self.title_extra[c] if title else 3)
         # In LR/RL the title lines sit inside the frame, under its top border: no item may
         # sit beside them. (TD/BT titles go on the top border, placed between crossings.)
         inset = [len(t) for t in self.cluster_titles] if self.horizontal else [0] * count
@@ -635,9 +639,13 @@ class _Layout:
         self.frame_bottom_rank: list[int] = []
         for c in range(len(self.cluster_ids)):
             low, high = self.cluster_span[c]
-            rank_top = sum(1 for p in self.cluster_path[c][:-1] if self.cluster_span[p][0] == low)
+            rank_top = sum(
+                1 + self._title_rows(p)
+                for p in self.cluster_path[c][:-1]
+                if self.cluster_span[p][0] == low
+            )
             self.frame_top_rank.append(rank_top)
-            tops[low] = max(tops.get(low, 0), rank_top + 1)
+            tops[low] = max(tops.get(low, 0), rank_top + 1 + self._title_rows(c))
         for c in range(len(self.cluster_ids)):
             high = self.cluster_span[c][1]
             self.frame_bottom_rank.append(self._bottom_height(c, high))
@@ -701,6 +709,10 @@ class _Layout:
                 v += 1  # the row right above the next layer: arrowheads, or a gap
         self.v_extent = v
         self.band_depth = band_depth
+
+    def _title_rows(self, c: int) -> int:
+        """Rows a TD/BT frame's wrapped title takes under its top border."""
+        return 0 if self.horizontal else max(0, len(self.cluster_titles[c]) - 1)
 
     def _bottom_height(self, c: int, layer: int) -> int:
         children = [

@@ -74,8 +74,8 @@ def _draw_title(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -
     owner = ObjectRef(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
     top, left, _, _ = frame.rect
     if frame.title_on_border:
-        for line in frame.title:
-            canvas.put_text(top, start, line, owner)
+        for k, line in enumerate(frame.title):
+            canvas.put_text(top + k, start, line, owner)
     else:
         for k, line in enumerate(frame.title):
             canvas.put_text(top + 1 + k, left + 2, line, owner)
