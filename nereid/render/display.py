@@ -11,7 +11,6 @@ a stored text into display text, shared by the renderers, the TUI and the querie
 - `#name;` (HTML5 entity names) and `#123;` (decimal code points) are decoded, as Mermaid
   does; an unknown name stays as written;
 - `fa:fa-name` (and `fab:`, `fak:`, `fal:`, `far:`, `fas:`) icon tokens show as `:name:`;
-- a sequence text's leading `wrap:` / `nowrap:` switch is dropped (`sequence=True`);
 - `<br>` with optional spaces and slash inside (`<br >`, `<BR/>`, `<br />`) is a line
   break, exactly Mermaid's `<br\\s*/?>`; `< br>` is text.
 """
@@ -30,7 +29,6 @@ Emphasis = Literal["", "bold", "italic", "bold italic"]
 LINE_BREAK: Final = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _ENTITY: Final = re.compile(r"#(\w+);")
 _ICON: Final = re.compile(r"\bfa[bklrs]?:fa-([\w-]+)")
-_WRAP_PREFIX: Final = re.compile(r"^\s*:?(?:no)?wrap:\s*")
 # Markdown emphasis: **x** / __x__ (bold), *x* / _x_ (italic); `_` only at word edges, so
 # identifiers such as snake_case_name keep their underscores.
 _BOLD: Final = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)")
@@ -46,16 +44,14 @@ def split_breaks(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=8192)
-def display_text(text: str, *, sequence: bool = False) -> str:
+def display_text(text: str) -> str:
     """What a reader sees for the stored `text` (module docstring); line breaks as `\\n`."""
-    return "".join(part for part, _ in display_runs(text, sequence=sequence))
+    return "".join(part for part, _ in display_runs(text))
 
 
 @lru_cache(maxsize=4096)
-def display_runs(text: str, *, sequence: bool = False) -> tuple[tuple[str, Emphasis], ...]:
+def display_runs(text: str) -> tuple[tuple[str, Emphasis], ...]:
     """`display_text` as runs of (text, emphasis); joined, the texts equal `display_text`."""
-    if sequence:
-        text = _WRAP_PREFIX.sub("", text, count=1)
     markdown = len(text) >= 2 and text.startswith("`") and text.endswith("`")
     if markdown:
         text = text[1:-1]

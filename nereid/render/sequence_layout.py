@@ -219,7 +219,7 @@ def _frame_label(kind: str, header: str | None, width: int) -> list[str]:
     background colour, which text cannot show, so a rect frame has no tab."""
     if kind == "rect":
         return [""]
-    header = display_text(header or "", sequence=True).strip()
+    header = display_text(header or "").strip()
     if not header:
         return [f" {kind} "]
     lines = wrap_text(f"{kind} [{header}]", width)
@@ -258,7 +258,7 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
 def _heads(ast: SequenceAst, options: RenderOptions) -> list[HeadPlan]:
     heads: list[HeadPlan] = []
     for pid, participant in ast.participants.items():
-        name = display_text(participant.alias or participant.mermaid_name, sequence=True)
+        name = display_text(participant.alias or participant.mermaid_name)
         if options.prefix_object_labels:
             name = LABEL_PREFIX + name
         lines = list(wrap_text(name, options.max_label_width))
@@ -393,7 +393,7 @@ class _RowBuilder:
         what = f"message {message.message_id}"
         source = self._participant(message.from_participant_id, what)
         target = self._participant(message.to_participant_id, what)
-        text = prefix + display_text(message.text, sequence=True)
+        text = prefix + display_text(message.text)
         if self.options.prefix_object_labels:
             text = LABEL_PREFIX + text
         lines = _wrap(text, self.options.max_label_width) if text.strip() else []
@@ -415,7 +415,7 @@ class _RowBuilder:
         if not note.participant_ids:
             raise _err(f"{what} names no participant")
         indexes = tuple(self._participant(pid, what) for pid in note.participant_ids)
-        lines = wrap_text(display_text(note.text, sequence=True), self.options.max_label_width)
+        lines = wrap_text(display_text(note.text), self.options.max_label_width)
         width = max(text_width(line) for line in lines) + 4
         if note.placement == "over" and len(set(indexes)) == 1:
             width += 1 - width % 2  # odd, so it centres on the lifeline

@@ -30,12 +30,6 @@ def test_display_text(stored: str, shown: str) -> None:
     assert display_text(stored) == shown
 
 
-def test_sequence_wrap_switch_is_not_text() -> None:
-    assert display_text("wrap:a long message", sequence=True) == "a long message"
-    assert display_text("nowrap:short", sequence=True) == "short"
-    assert display_text("wrap:kept in a flowchart") == "wrap:kept in a flowchart"
-
-
 def test_markdown_emphasis_runs() -> None:
     assert display_runs("`The **cat** in the _hat_`") == (
         ("The ", ""),

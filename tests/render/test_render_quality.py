@@ -229,9 +229,9 @@ def _labels(ast: FlowchartAst) -> list[str]:
     return texts
 
 
-def _assert_visible(texts: list[str], lines: list[str], *, sequence: bool = False) -> None:
+def _assert_visible(texts: list[str], lines: list[str]) -> None:
     for text in texts:
-        for line in wrap_text(display_text(text, sequence=sequence), 30):
+        for line in wrap_text(display_text(text), 30):
             for word in line.split():
                 assert any(word in row for row in lines), f"{word!r} of {text!r} not drawn"
 
@@ -296,7 +296,7 @@ def test_sequence_quality(name: str) -> None:
     assert rendered.width <= max_width, rendered.text
     texts = [m.text for m in ast.messages] + [n.text for n in ast.notes]
     texts += [p.alias or p.mermaid_name for p in ast.participants.values()]
-    _assert_visible(texts, rendered.lines, sequence=True)
+    _assert_visible(texts, rendered.lines)
     for raw in ("#9829;", "<br>", "wrap:", "**", "rgb("):
         assert raw not in rendered.text
     _check_golden(name, rendered.text)
