@@ -14,6 +14,14 @@ The commit rule, for every new rev, all before the reply:
    crash between 1 and 3 loses nothing;
 4. publish `DiagramChanged(diagram_id, rev, delta)`.
 
+With `--durable-writes`, a rev that step 3 cannot confirm on disk (disk full, read-only
+folder, EIO, a persister that does not answer in time) is rolled back: the previous
+snapshot is committed again, re-announced and handed back to the persister, nothing is
+published, and the caller gets `PersistFailed` (retryable, `applied: false`). So memory
+stays equal to disk and no agent is told "applied" for a rev that is not on disk. (A
+crash between 1 and the rollback restarts at the new rev with nobody told it was
+applied; `init` hands it to the persister like any unsent rev.)
+
 `init` also announces the snapshot to ``xref`` (a restarted or newly created diagram).
 """
 
@@ -26,7 +34,7 @@ import msgspec
 
 from nereid.actors._actor import Actor
 from nereid.actors.ops_batch import run_batch
-from nereid.actors.persist_link import PersistConfig, PersistLink
+from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
 from nereid.actors.persister import PersistDiagram
 from nereid.actors.protocol import (
     ApplyDiagramOps,
@@ -43,7 +51,7 @@ from nereid.actors.protocol import (
     ResendToPersister,
 )
 from nereid.actors.refusals import from_mermaid_error, from_op_error
-from nereid.errors import ActorError, InvalidParams
+from nereid.errors import ActorError, InvalidParams, PersistFailed
 from nereid.mermaid import (
     FlowIdHints,
     MermaidError,
@@ -216,10 +224,18 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
 
     async def _commit_rev(self, new_state: DiagramState, delta: Delta) -> bool:
         """Steps 1-4 of the commit rule; returns whether the rev is confirmed on disk."""
-        self._set(msgspec.structs.replace(self.current, state=new_state))
+        previous = self.current
+        self._set(msgspec.structs.replace(previous, state=new_state))
         self.commit(self.current)
         await self._announce()
-        durable = await self._persist()
+        try:
+            durable = await self._persist(confirm=True)
+        except PersistFailed as err:  # durable mode: not on disk, so not applied either
+            self._set(previous)
+            self.commit(previous)
+            await self._announce()
+            await self._persist(wait=False)
+            raise not_applied(err, previous.state.rev) from None
         self.runtime.bus.publish(
             DiagramChanged(diagram_id=new_state.diagram_id, rev=new_state.rev, delta=delta)
         )
@@ -236,8 +252,14 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
             self._diagram = self.current.diagram()
         return self._diagram
 
-    async def _persist(self) -> bool:
-        durable = await self._link.send("diagram", PersistDiagram(diagram=self._snapshot()))
+    async def _persist(self, *, confirm: bool = False, wait: bool = True) -> bool:
+        durable = await self._link.send(
+            "diagram",
+            PersistDiagram(diagram=self._snapshot()),
+            item=self.name,
+            confirm=confirm,
+            wait=wait,
+        )
         self._note_persisted()
         return durable
 

@@ -4,11 +4,13 @@ Every state-owning actor (diagram, walkthrough, session directory, index) follow
 rule: commit first, then tell the persister, then (durable mode) `Flush` and wait, then
 publish and reply. `PersistLink` is that middle step:
 
-- `send(key, message)` casts the message (a full-state message: the latest one for a key
-  supersedes older ones) with a bounded wait; in durable mode it then calls `Flush`,
-  retrying once if the persister restarted meanwhile. It returns whether the persister
-  confirmed the write on disk (`durable`), never raises for persister trouble and never
-  waits longer than `cast_timeout + 2 * flush_timeout`.
+- `send(key, message, item=...)` casts the message (a full-state message: the latest one
+  for a key supersedes older ones) with a bounded wait; in durable mode it then calls
+  `Flush(items=(item,))`, retrying once if the persister restarted meanwhile. It returns
+  whether the persister confirmed that item on disk (`durable`) and never waits longer
+  than `cast_timeout + 2 * flush_timeout`. With `confirm=True` (the write tools in
+  durable mode) anything short of a confirmation raises `PersistFailed` (retryable), and
+  the caller rolls its commit back: see `DiagramActor`.
 - A message the persister could not take (mailbox full past the deadline, persister
   stopped) is kept as *unsent*, and a retry is armed on the shared retry timer, which
   casts `ResendToPersister` back to the actor; the actor calls `resend()`. The persister is
@@ -39,8 +41,9 @@ from nereid.actors._cell import ActorStatus
 from nereid.actors._messages import Message, Request
 from nereid.actors.persister import Arm, Flush, PersistIndex
 from nereid.actors.protocol import ResendToPersister
-from nereid.errors import ActorError, ActorRestarted, NereidError
+from nereid.errors import ActorError, ActorRestarted, NereidError, PersistFailed
 from nereid.model import ObjectRef, XRef
+from nereid.store.session_io import META_KEY
 
 __all__ = [
     "DEFAULT_CAST_TIMEOUT",
@@ -53,6 +56,7 @@ __all__ = [
     "PersistLink",
     "StoreSessionIndex",
     "StoreXrefs",
+    "not_applied",
 ]
 
 _log = logging.getLogger(__name__)
@@ -81,6 +85,15 @@ class PersistConfig(msgspec.Struct, frozen=True, kw_only=True):
     retry_delay: float = DEFAULT_RETRY_DELAY
 
 
+def not_applied(err: PersistFailed, current_rev: int) -> PersistFailed:
+    """The error a durable write tool returns after rolling its change back."""
+    return PersistFailed(
+        f"{err.message}; the change was not applied (--durable-writes): send it again "
+        "once the session folder is writable",
+        data={**(err.data or {}), "applied": False, "current_rev": current_rev},
+    )
+
+
 class PersistLink:
     """One actor's channel to the persister (lives in the actor instance; see module doc)."""
 
@@ -104,41 +117,68 @@ class PersistLink:
         """Keys of messages the persister has not taken yet."""
         return tuple(self._unsent)
 
-    async def send(self, key: str, message: Message, *, flush: bool | None = None) -> bool:
+    async def send(
+        self,
+        key: str,
+        message: Message,
+        *,
+        item: str | None = None,
+        confirm: bool = False,
+        wait: bool = True,
+    ) -> bool:
         """Hand `message` to the persister; True if confirmed on disk (durable mode).
 
-        `flush` defaults to the config's `durable`. Bounded; never raises for persister
-        trouble (it logs, keeps the message as unsent and arms a retry).
+        `item`: the save-report key the message writes (``diagram:<id>``...); durable mode
+        then waits until that item is on disk. Bounded; for persister trouble it logs,
+        keeps the message as unsent and arms a retry. It raises only with `confirm` in
+        durable mode: `PersistFailed` (retryable) when the item is not confirmed on disk.
+        `wait=False`: hand it over without waiting for the disk, even in durable mode.
         """
         if not self.enabled:
             return False
         self._unsent.pop(key, None)
+        durable = self._config.durable
         if not await self._cast(key, message):
+            if confirm and durable:
+                raise PersistFailed(
+                    "not saved: the persister did not take the change (it is restarting)",
+                    data={"item": item},
+                )
             return False
-        if not (self._config.durable if flush is None else flush):
+        if not durable or not wait:
             return False
-        return await self.flush()
+        return await self.flush(items=() if item is None else (item,), confirm=confirm)
 
-    async def flush(self) -> bool:
-        """Ask the persister to write now and wait (bounded); True once it is on disk."""
+    async def flush(self, *, items: tuple[str, ...] = (), confirm: bool = False) -> bool:
+        """Ask the persister to write now and wait (bounded); True once `items` (all if
+        empty) are on disk. With `confirm`, anything else raises `PersistFailed`."""
         name = self._config.persister
         if name is None:
             return False
+        problem = "the persister is not running"
         for attempt in (1, 2):
             address = self._actor.runtime.registry.get(name)
             if address is None or address.status in _NOT_RUNNING:
-                return False  # nothing would answer: do not wait out the timeout
+                break  # nothing would answer: do not wait out the timeout
             try:
-                await address.call(Flush(), timeout=self._config.flush_timeout)
-            except ActorRestarted:
+                await address.call(Flush(items=items), timeout=self._config.flush_timeout)
+            except ActorRestarted as err:
+                problem = str(err)
                 if attempt == 2:
-                    return False
+                    break
                 continue  # it restarts from its commit, the change is still pending there
+            except PersistFailed:
+                if confirm:
+                    raise
+                return False
             except NereidError as err:
                 _log.warning("%s: flush not confirmed: %s", self._actor.name, err)
-                return False
+                problem = f"the write was not confirmed on disk in time ({err})"
+                break
             return True
-        return False  # pragma: no cover - the loop always returns
+        if confirm:
+            raise PersistFailed(f"not saved: {problem}", data={"items": list(items)})
+        return False
 
     async def resend(self) -> None:
         """Offer every unsent message again (on `ResendToPersister`)."""
@@ -270,7 +310,7 @@ class IndexActor(Actor[IndexState, IndexMessage]):
         return PersistAck(durable=await self._persist())
 
     async def _persist(self) -> bool:
-        durable = await self._link.send("index", self._state.message())
+        durable = await self._link.send("index", self._state.message(), item=META_KEY)
         if not self._link.unsent:
             self._acknowledge()
         return durable

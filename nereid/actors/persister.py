@@ -505,6 +505,9 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         for key in [k for k in saved if k.startswith("walkthrough:") and k not in live]:
             del saved[key]
         failures = dict(report.failed)
+        for key in live - report.on_disk - set(failures):
+            # Its files are fine, but it is not listed on disk yet (a new item).
+            failures[key] = f"not listed yet: {failures.get(META_KEY, 'the meta was not written')}"
         self._commit(
             msgspec.structs.replace(
                 state,

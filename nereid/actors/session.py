@@ -11,7 +11,9 @@ reads: clients call ``diagram:<id>`` / ``walkthrough:<id>`` directly.
   in the middle of a delete) is finished as a delete.
 - **Create** (`CreateDiagramFromMermaid`, `CreateWalkthrough`): validate, allocate the id
   (model.md §7.4), spawn the actor — whose `init` hands the new diagram to the persister
-  (flushed in durable mode) and to ``xref`` — commit, store the index, publish.
+  (flushed in durable mode) and to ``xref`` — commit, store the index, publish. In durable
+  mode the new item and the meta must be confirmed on disk first; otherwise the create is
+  undone and the caller gets `PersistFailed` (retryable, `applied: false`).
 - **Delete**: stop the actor, cast `DiagramRemoved` to ``xref``, purge ``attention``,
   tell the persister to delete the files (pending deletes are in the snapshot until the
   persister took them), re-target the active id, prune the selection, publish.
@@ -92,9 +94,10 @@ from nereid.actors.walkthrough import (
     walkthrough_actor_name,
     walkthrough_summary,
 )
-from nereid.errors import InvalidParams, NereidError, ResourceNotFound
+from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
 from nereid.store.naming import StorePathError, check_storable_id
+from nereid.store.session_io import META_KEY
 
 __all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
 
@@ -295,6 +298,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         diagram = Diagram(diagram_id=diagram_id, name=name, kind=kind, ast=ast, rev=0)
         await self._spawn_diagram(DiagramActorState.of(diagram, persisted=False))
         before = self._active()
+        undo = self._s
         self._commit(
             msgspec.structs.replace(
                 self._s,
@@ -304,6 +308,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             )
         )
         await self._store_index()
+        await self._confirm_created(diagram_actor_name(diagram_id), undo)
         summary = DiagramSummary(diagram_id=diagram_id, name=name, kind=kind, rev=0)
         self.runtime.bus.publish(DiagramCreated(diagram=summary))
         self._publish_active_if_changed(before)
@@ -342,6 +347,31 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         if self._s.selection != old_selection:
             self.runtime.bus.publish(SelectionChanged(object_refs=self._s.selection))
         return DeleteDiagramReply(deleted_diagram_id=diagram_id, active_diagram_id=active)
+
+    async def _confirm_created(self, item: str, undo: SessionState) -> None:
+        """Durable mode: the new item and the meta listing it must be on disk, else the
+        create is undone (actor stopped, files dropped) and `PersistFailed` raised."""
+        if not (self._link.enabled and self._config.durable):
+            return
+        try:
+            await self._link.flush(items=(item, META_KEY), confirm=True)
+        except PersistFailed as err:
+            supervisor = self._diagram_sup if item.startswith("diagram:") else self._walkthrough_sup
+            if item in supervisor.children:
+                await supervisor.stop(item)
+            kind, item_id = item.split(":", 1)
+            self._commit(undo)
+            if kind == "diagram":
+                await self._cast_xref(DiagramRemoved(diagram_id=item_id))
+                await self._persist_diagram_delete(item_id, wait=False)
+            else:
+                await self._persist_walkthrough_delete(item_id, wait=False)
+            await self._store_index()
+            raise PersistFailed(
+                f"{err.message}; the {kind} was not created (--durable-writes): send it again "
+                "once the session folder is writable",
+                data={**(err.data or {}), "applied": False},
+            ) from None
 
     async def _spawn_diagram(self, initial: DiagramActorState) -> None:
         config = self._config
@@ -382,6 +412,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=False))
         before = self._active()
         active = walkthrough_id if message.make_active else before.active_walkthrough_id
+        undo = self._s
         self._commit(
             msgspec.structs.replace(
                 self._s,
@@ -391,6 +422,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             )
         )
         await self._store_index()
+        await self._confirm_created(walkthrough_actor_name(walkthrough_id), undo)
         summary = walkthrough_summary(walkthrough)
         self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
         self._publish_active_if_changed(before)
@@ -561,16 +593,21 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             return
         self._commit(msgspec.structs.replace(self._s, index_stored=True))
 
-    async def _persist_diagram_delete(self, diagram_id: str) -> None:
+    async def _persist_diagram_delete(self, diagram_id: str, *, wait: bool = True) -> None:
         await self._link.send(
-            f"delete-diagram:{diagram_id}", PersisterDeleteDiagram(diagram_id=diagram_id)
+            f"delete-diagram:{diagram_id}",
+            PersisterDeleteDiagram(diagram_id=diagram_id),
+            item=META_KEY,
+            wait=wait,
         )
         self._note_deletes_persisted(diagrams=(diagram_id,))
 
-    async def _persist_walkthrough_delete(self, walkthrough_id: str) -> None:
+    async def _persist_walkthrough_delete(self, walkthrough_id: str, *, wait: bool = True) -> None:
         await self._link.send(
             f"delete-walkthrough:{walkthrough_id}",
             PersisterDeleteWalkthrough(walkthrough_id=walkthrough_id),
+            item=META_KEY,
+            wait=wait,
         )
         self._note_deletes_persisted(walkthroughs=(walkthrough_id,))
 

@@ -1,7 +1,8 @@
 """WalkthroughActor (``walkthrough:<id>``): owns one walkthrough, its rev and history.
 
-Same pattern and commit rule as `DiagramActor` (commit, persist — flushed in durable mode —,
-publish `WalkthroughChanged`, then reply); requests are `WalkthroughRequest` in
+Same pattern and commit rule as `DiagramActor` (commit, persist — flushed in durable mode,
+rolled back with `PersistFailed` when not confirmed on disk —, publish
+`WalkthroughChanged`, then reply); requests are `WalkthroughRequest` in
 `nereid.actors.protocol`. Walkthrough node refs are evidence links: their existence is never
 checked, so this actor needs nobody but the persister.
 """
@@ -14,7 +15,7 @@ import msgspec
 
 from nereid.actors._actor import Actor
 from nereid.actors.ops_batch import run_batch
-from nereid.actors.persist_link import PersistConfig, PersistLink
+from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
 from nereid.actors.persister import PersistWalkthrough
 from nereid.actors.protocol import (
     ApplyWalkthroughOps,
@@ -31,7 +32,7 @@ from nereid.actors.protocol import (
     WalkthroughSummary,
 )
 from nereid.actors.refusals import check_id_param, from_op_error
-from nereid.errors import ResourceNotFound
+from nereid.errors import PersistFailed, ResourceNotFound
 from nereid.model import Walkthrough, WalkthroughNode
 from nereid.ops import OpError, WalkthroughState
 
@@ -136,9 +137,16 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
         )
         durable = False
         if new_state is not None and new_state is not state:
-            self._s = msgspec.structs.replace(self.current, state=new_state)
+            previous = self.current
+            self._s = msgspec.structs.replace(previous, state=new_state)
             self.commit(self._s)
-            durable = await self._persist()
+            try:
+                durable = await self._persist(confirm=True)
+            except PersistFailed as err:  # durable mode: not on disk, so not applied
+                self._s = previous
+                self.commit(previous)
+                await self._persist(wait=False)
+                raise not_applied(err, previous.state.rev) from None
             self.runtime.bus.publish(
                 WalkthroughChanged(
                     walkthrough_id=new_state.walkthrough.walkthrough_id,
@@ -154,9 +162,13 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
             durable=durable,
         )
 
-    async def _persist(self) -> bool:
+    async def _persist(self, *, confirm: bool = False, wait: bool = True) -> bool:
         durable = await self._link.send(
-            "walkthrough", PersistWalkthrough(walkthrough=self.walkthrough)
+            "walkthrough",
+            PersistWalkthrough(walkthrough=self.walkthrough),
+            item=self.name,
+            confirm=confirm,
+            wait=wait,
         )
         self._note_persisted()
         return durable

@@ -9,6 +9,8 @@ Shared by the tool modules so every tool resolves ids and reports "not found" th
   ``walkthrough:<id>``; an actor that is not (or no longer) there is `diagram not found` /
   `walkthrough not found` with data naming the id — one rule for every tool;
 - `read_context` is the contract's `context` object (keys omitted when unset);
+- `save_states` is what is on disk per item (`saved_rev`, `save_error` in `*.stat` and
+  `diagram.list`), from ``persister.status``, which answers even while a save runs;
 - `note_mutation` tells ``attention`` a mutating tool succeeded (bumps `ui_session_rev`);
   `change_session` is one request to ``session`` that changes it, followed by that notice.
 
@@ -22,6 +24,7 @@ from typing import Final, Literal, TypeVar
 
 from nereid.actors import Address, Request
 from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persister import GetSaveStatus, ItemSaveState
 from nereid.actors.protocol import ActiveIds, GetActive, GetReadContext, NoteSessionMutation
 from nereid.actors.protocol import ReadContext as ReadContext
 from nereid.actors.refusals import check_id_param
@@ -50,6 +53,7 @@ __all__ = [
     "kind_name",
     "note_mutation",
     "read_context",
+    "save_states",
 ]
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,9 @@ KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
     "flowchart": "Flowchart",
     "sequence": "Sequence",
 }
+
+STATUS_ACTOR: Final = "persister.status"
+"""Where the per-item save status lives (`nereid.actors.persister.spawn_persister`)."""
 
 _NOTE_TIMEOUT: Final = 1.0
 """Seconds a mutation notice may wait for room in ``attention``'s mailbox."""
@@ -153,3 +160,21 @@ async def change_session(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
     reply = await ask_session(call, request)
     await note_mutation(call)
     return reply
+
+
+_STATUS_TIMEOUT: Final = 1.0
+"""Seconds a read waits for the save status (its holder never waits for the disk)."""
+
+
+async def save_states(call: ToolCall, keys: list[str]) -> dict[str, ItemSaveState] | None:
+    """What is on disk for these items (``diagram:<id>``...); None when nothing is saved
+    (memory-only mode) or the status is not available right now."""
+    address = call.registry.get(STATUS_ACTOR)
+    if address is None:
+        return None
+    try:
+        status = await address.call(GetSaveStatus(), timeout=_STATUS_TIMEOUT)
+    except ActorError as err:
+        log.warning("save status not available: %s", err)
+        return None
+    return {key: status.item(key) for key in keys}

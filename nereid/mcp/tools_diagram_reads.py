@@ -16,6 +16,8 @@ from typing import Any
 
 import msgspec
 
+from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persister import ItemSaveState
 from nereid.actors.protocol import DiffDiagram, GetDiagram
 from nereid.actors.refusals import check_id_param, parse_ref_param
 from nereid.errors import NereidError, ResourceNotFound
@@ -36,6 +38,7 @@ from .session_calls import (
     diagram_id_or_active,
     kind_name,
     read_context,
+    save_states,
 )
 from .tools import READ_ONLY, Tool, ToolCall, tool
 
@@ -81,11 +84,16 @@ class Counts(msgspec.Struct, frozen=True, kw_only=True):
     edges: U64
 
 
-class StatResult(msgspec.Struct, frozen=True, kw_only=True):
+class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`saved_rev` / `save_error` (additive; absent in memory-only mode): the rev on disk
+    and why the latest one is not, so an agent can tell when the folder is behind."""
+
     rev: U64
     counts: Counts
     key_names: list[str]
     context: ReadContext
+    saved_rev: U64 | None = None
+    save_error: str | None = None
 
 
 @tool(
@@ -99,11 +107,15 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True):
 async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
     digest: dict[str, Any] = stat_digest(diagram.ast, diagram.rev)
+    key = diagram_actor_name(diagram.diagram_id)
+    saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
     return StatResult(
         rev=digest["rev"],
         counts=Counts(**digest["counts"]),
         key_names=digest["key_names"],
         context=context,
+        saved_rev=saved.saved_rev,
+        save_error=saved.save_error,
     )
 
 

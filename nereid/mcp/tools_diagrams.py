@@ -20,6 +20,8 @@ from typing import Any
 
 import msgspec
 
+from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persister import ItemSaveState
 from nereid.actors.protocol import (
     ApplyDiagramOps,
     ApplyDiagramOpsReply,
@@ -44,6 +46,7 @@ from .session_calls import (
     kind_name,
     note_mutation,
     read_context,
+    save_states,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
@@ -83,8 +86,15 @@ class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
 # -- diagram.list ----------------------------------------------------------------------
 
 
+class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=True):
+    """A summary plus `saved_rev` / `save_error` (additive; absent in memory-only mode)."""
+
+    saved_rev: U64 | None = None
+    save_error: str | None = None
+
+
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
-    diagrams: list[DiagramSummaryOut]
+    diagrams: list[ListedDiagram]
     context: ReadContext
 
 
@@ -99,7 +109,19 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
     reply = await ask_session(call, ListDiagrams())
     context = await read_context(call)
     diagrams = sorted(reply.diagrams, key=lambda d: d.diagram_id)
-    return ListResult(diagrams=[DiagramSummaryOut.of(d) for d in diagrams], context=context)
+    keys = [diagram_actor_name(d.diagram_id) for d in diagrams]
+    saved = await save_states(call, keys) or {}
+    listed = []
+    for summary, key in zip(diagrams, keys, strict=True):
+        state = saved.get(key, ItemSaveState())
+        listed.append(
+            ListedDiagram(
+                **msgspec.structs.asdict(DiagramSummaryOut.of(summary)),
+                saved_rev=state.saved_rev,
+                save_error=state.save_error,
+            )
+        )
+    return ListResult(diagrams=listed, context=context)
 
 
 # -- diagram.create_from_mermaid -----------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from nereid.actors.persister import ItemSaveState
 from nereid.actors.protocol import (
     ApplyWalkthroughOps,
     CreateWalkthrough,
@@ -26,6 +27,7 @@ from nereid.actors.protocol import (
     WalkthroughSummary,
 )
 from nereid.actors.refusals import check_id_param
+from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
 from nereid.ops import DiffResult, WalkthroughOp
@@ -40,6 +42,7 @@ from .session_calls import (
     change_session,
     note_mutation,
     read_context,
+    save_states,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
@@ -308,9 +311,13 @@ class WalkthroughDigest(msgspec.Struct, frozen=True, kw_only=True):
     counts: WalkthroughCounts
 
 
-class StatResult(msgspec.Struct, frozen=True, kw_only=True):
+class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`saved_rev` / `save_error` as in `diagram.stat` (additive)."""
+
     digest: WalkthroughDigest
     context: ReadContext
+    saved_rev: U64 | None = None
+    save_error: str | None = None
 
 
 @tool(
@@ -326,7 +333,11 @@ async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatR
     digest = WalkthroughDigest(
         rev=stat.rev, counts=WalkthroughCounts(nodes=stat.nodes, edges=stat.edges)
     )
-    return StatResult(digest=digest, context=context)
+    key = walkthrough_actor_name(params.walkthrough_id)
+    saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
+    return StatResult(
+        digest=digest, context=context, saved_rev=saved.saved_rev, save_error=saved.save_error
+    )
 
 
 class RenderResult(msgspec.Struct, frozen=True, kw_only=True):

@@ -16,6 +16,7 @@ import trio
 from nereid.actors import EventBus, Registry, ResyncNeeded, Subscription
 from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persister import GetSaveStatus, SaveStatus, SaveStatusChanged
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import Conflict, NereidError
 from nereid.mermaid import export_flowchart, export_sequence
@@ -33,6 +34,7 @@ from nereid.ui.session_state import (
     DiagramUpdated,
     EditRejected,
     Resynced,
+    SaveStateChanged,
     SelectionChanged,
     SessionState,
     SessionUpdate,
@@ -58,6 +60,7 @@ EVENTS: tuple[type[Any], ...] = (
     p.SelectionChanged,
     p.XrefsChanged,
     p.AttentionChanged,
+    SaveStatusChanged,
 )
 
 
@@ -197,7 +200,16 @@ class ActorClient:
             spotlights=spots,
             follow_ai=follow_ai,
             human_ref=human,
+            save_errors=await self.save_errors(),
         )
+
+    async def save_errors(self) -> dict[str, str]:
+        """Items whose last save failed (empty in memory-only mode)."""
+        address = self.registry.get("persister.status")
+        if address is None:
+            return {}
+        status: SaveStatus = await address.call(GetSaveStatus(), timeout=CALL_TIMEOUT)
+        return status.errors
 
     # ---- events --------------------------------------------------------------------------
 
@@ -239,6 +251,8 @@ class ActorClient:
                 return [SelectionChanged(tuple(refs))]
             case p.XrefsChanged():
                 return [XRefsChanged(await self.xrefs())]
+            case SaveStatusChanged(errors=errors):
+                return [SaveStateChanged(dict(errors))]
             case p.AttentionChanged(part=part):
                 if part not in ("spotlight", "follow_ai"):
                     return []  # our own reports coming back

@@ -366,6 +366,9 @@ def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
         port = vm.mcp_url.rsplit(":", 1)[-1].split("/", 1)[0]
         right = [("status_label", " Mcp:"), ("status_value", port), ("status", " ")]
     right.append(("brand", BRAND))
+    problem = vm.save_problem()
+    if problem is not None:  # stays until the folder has everything again
+        right = [("status_error", f" {problem} "), *right]
     room = width - runs_width(right)
     if vm.search is not None:
         mode = vm.search

@@ -22,6 +22,7 @@ __all__ = [
     "DiagramUpdated",
     "EditRejected",
     "Resynced",
+    "SaveStateChanged",
     "SelectionChanged",
     "SessionState",
     "SessionUpdate",
@@ -66,6 +67,7 @@ class SessionState:
     human_ref: ObjectRef | None = None
     walkthroughs: Mapping[str, Walkthrough] = field(default_factory=dict)
     active_walkthrough_id: str | None = None
+    save_errors: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,13 @@ class AttentionChanged:
 
 
 @dataclass(frozen=True)
+class SaveStateChanged:
+    """Items whose last save failed (item key → why); empty: everything is on disk."""
+
+    errors: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class Resynced:
     """The subscriber fell behind: here is everything again."""
 
@@ -131,6 +140,7 @@ SessionUpdate = (
     | WalkthroughUpdated
     | WalkthroughRemoved
     | ActiveWalkthroughChanged
+    | SaveStateChanged
     | Resynced
 )
 

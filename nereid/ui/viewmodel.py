@@ -55,6 +55,7 @@ from nereid.ui.session_state import (
     DiagramRemoved,
     DiagramUpdated,
     Resynced,
+    SaveStateChanged,
     SelectionChanged,
     SessionState,
     SessionUpdate,
@@ -101,6 +102,7 @@ class ViewModel:
         self.selection: tuple[ObjectRef, ...] = state.selection
         self.spotlights: tuple[Spotlight, ...] = state.spotlights
         self.follow_ai = state.follow_ai
+        self.save_errors: dict[str, str] = dict(state.save_errors)
         ids = sorted(self.diagrams)
         active = state.active_diagram_id
         self.active_id: str | None = (
@@ -393,6 +395,15 @@ class ViewModel:
         if self.on_message is not None:
             self.on_message()
 
+    def save_problem(self) -> str | None:
+        """The status line's `not saved: disk full` (+ how many items), None when saved."""
+        if not self.save_errors:
+            return None
+        first = self.save_errors[min(self.save_errors)]
+        reason = first.split(":", 1)[0] if ":" in first else first
+        more = len(self.save_errors) - 1
+        return f"not saved: {reason}" + (f" (+{more} more)" if more else "")
+
     def toast_expiry(self) -> float | None:
         """When the newest transient message stops showing (None: nothing to expire)."""
         if not self.messages or self.messages[-1].sticky:
@@ -529,7 +540,12 @@ class ViewModel:
                         self.toast(f"Walkthrough {walkthrough_id} was deleted")
             case ActiveWalkthroughChanged(walkthrough_id=walkthrough_id):
                 self.active_walkthrough_id = walkthrough_id
+            case SaveStateChanged(errors=errors):
+                if self.save_errors and not errors:
+                    self.toast("Saved again: the session folder is up to date")
+                self.save_errors = dict(errors)
             case Resynced(state=state):
+                self.save_errors = dict(state.save_errors)
                 self.walkthroughs = dict(state.walkthroughs)
                 self.active_walkthrough_id = state.active_walkthrough_id
                 if self.walk_id not in self.walkthroughs:

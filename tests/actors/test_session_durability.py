@@ -19,6 +19,7 @@ from nereid.actors.protocol import (
     OpenDiagram,
 )
 from nereid.actors.tree import open_session
+from nereid.errors import PersistFailed
 from nereid.model import Session, parse_ref
 from nereid.store.files import MemoryFiles
 from nereid.store.session_io import load_session
@@ -87,12 +88,19 @@ async def test_a_stuck_persister_never_hangs_a_reply(
         await create(h, diagram_id="d")
         gate.close()
         started = trio.current_time()
-        reply = await h.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+        with pytest.raises(PersistFailed, match="not confirmed on disk") as caught:
+            await h.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
         waited = trio.current_time() - started
-        assert reply.new_rev == 1 and not reply.durable
         assert waited <= config.cast_timeout + 2 * config.flush_timeout
+        # Not confirmed, so not applied: memory stays at what is on disk, retryable.
+        assert caught.value.retryable and caught.value.data is not None
+        assert (caught.value.data["applied"], caught.value.data["current_rev"]) == (False, 0)
+        assert (await h.diagram("d").call(GetDiagram())).rev == 0
         gate.open.set()
-        await h.flush()
+        await h.flush()  # the stuck save of rev 1 finished, then the rollback was written
+        assert saved_session(files).diagrams["d"].rev == 0
+        reply = await h.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+        assert reply.new_rev == 1 and reply.durable
         assert saved_session(files).diagrams["d"].rev == 1
 
 
