@@ -2,7 +2,10 @@
 
 A run opens a fresh session folder, creates a few flowcharts and walkthroughs, then runs
 `agents` seeded agents (`nereid.testing.agents`) for `duration` seconds while a
-`FaultInjector` kills random diagram, walkthrough, attention, xref and persister actors.
+`FaultInjector` kills random diagram, walkthrough, attention, xref and persister actors
+and, with `save_fault_rate`, a `SaveFaultInjector` breaks the disk under the persister
+(ENOSPC, EROFS, EIO, slow fsync). Writes refused for a broken disk (durable mode) are
+retryable errors; in default mode the folder must catch up once the faults stop.
 The agents talk to the session either directly (`transport="actors"`) or as real MCP
 clients over Streamable HTTP (`transport="mcp"`, one MCP session each, served in-process
 by `serve_http` so the injector can reach the registry).
@@ -40,10 +43,11 @@ from nereid.actors.protocol import (
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.errors import NereidError
 from nereid.model import Diagram, Session, Walkthrough
+from nereid.store.faults import FaultPlan
 from nereid.store.files import FolderFiles
 from nereid.store.session_io import load_session
 from nereid.testing.agents import AgentPlan, run_agent
-from nereid.testing.faults import FAULT_KINDS, FaultInjector, RestartCounter
+from nereid.testing.faults import FAULT_KINDS, FaultInjector, RestartCounter, SaveFaultInjector
 from nereid.testing.ledger import Ledger, Tally
 from nereid.testing.workspace import ActorWorkspace, Workspace
 
@@ -66,6 +70,7 @@ class ChaosConfig:
     walkthroughs: int = 2
     transport: Literal["actors", "mcp"] = "actors"
     durable: bool = False
+    save_fault_rate: float = 0.0
     deadline: float = 30.0
     think: float = 0.005
     kinds: tuple[str, ...] = FAULT_KINDS
@@ -82,6 +87,7 @@ class ChaosReport:
     skipped_kills: int = 0
     acked_on_disk: int = 0
     lost: int = 0
+    save_faults: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -99,6 +105,8 @@ class ChaosReport:
             f"ops acknowledged: {t.ops_acknowledged}   reads checked: {t.reads}",
             f"faults injected:  {t.faults_injected} ({killed}); skipped by intensity budget: "
             f"{self.skipped_kills}",
+            f"save faults:      {sum(self.save_faults.values())} "
+            f"({', '.join(f'{k} {n}' for k, n in sorted(self.save_faults.items())) or 'none'})",
             f"restarts:         {t.restarts}   escalations: {t.escalations}",
             f"stale base_rev:   {t.stale}   retryable errors: {t.retryable}   "
             f"refused: {t.refused}   internal: {t.broken}",
@@ -227,7 +235,8 @@ async def run_chaos(config: ChaosConfig, folder: Path) -> ChaosReport:
     ledger = Ledger()
     report = ChaosReport(config=config, tally=ledger.tally)
     counter = RestartCounter()
-    files = FolderFiles(folder, durable=config.durable)
+    disk_plan = FaultPlan()
+    files = FolderFiles(folder, durable=config.durable, faults=disk_plan)
     async with open_session(
         Session(session_id=f"s:chaos-{config.seed}"),
         files=files,
@@ -256,10 +265,14 @@ async def run_chaos(config: ChaosConfig, folder: Path) -> ChaosReport:
             intensity=handle.runtime.root.intensity or RestartIntensity(),
             kinds=config.kinds,
         )
+        disk = SaveFaultInjector(
+            plan=disk_plan, rng=random.Random(rng.random()), rate=config.save_fault_rate
+        )
         async with _workspaces(config, handle) as workspaces:
             stop = trio.Event()
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(injector.run)
+                nursery.start_soon(disk.run)
                 async with trio.open_nursery() as agents:
                     for index, workspace in enumerate(workspaces):
                         agents.start_soon(
@@ -277,6 +290,8 @@ async def run_chaos(config: ChaosConfig, folder: Path) -> ChaosReport:
         ledger.tally.faults_injected = injector.injected
         ledger.tally.by_fault_target.update(injector.killed)
         report.skipped_kills = injector.skipped
+        report.save_faults = dict(disk.injected)
+        disk_plan.clear()
         await _final_checks(registry, folder, ledger, report)
         ledger.tally.restarts = counter.restarts
         ledger.tally.escalations = len(counter.escalations)

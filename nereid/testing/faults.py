@@ -9,12 +9,17 @@ the injector keeps its own sliding window per supervisor group and never spends 
 may still be restarting, and a kill then does nothing, so counts would not match). A kill
 the budget does not allow is skipped and counted.
 
+`SaveFaultInjector.run` breaks the disk instead: at random moments it injects a full disk
+(ENOSPC), a read-only folder (EROFS), an I/O error (EIO) or a slow fsync into the
+session's `FaultPlan` for a short random spell, then clears it.
+
 `RestartCounter` is a `TraceSink` that counts ``crash``, ``restart`` and ``escalate``
 records and drops the rest (cheap enough to leave on under load).
 """
 
 from __future__ import annotations
 
+import errno
 import random
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -23,8 +28,24 @@ import trio
 
 from nereid.actors import Registry, RestartIntensity
 from nereid.errors import ActorNotFound
+from nereid.store.faults import Fault, FaultPlan
 
-__all__ = ["FAULT_KINDS", "FaultInjector", "RestartCounter", "supervisor_group"]
+__all__ = [
+    "FAULT_KINDS",
+    "SAVE_FAULTS",
+    "FaultInjector",
+    "RestartCounter",
+    "SaveFaultInjector",
+    "supervisor_group",
+]
+
+SAVE_FAULTS: dict[str, Fault] = {
+    "ENOSPC": Fault(errno=errno.ENOSPC, points=frozenset({"write"})),
+    "EROFS": Fault(errno=errno.EROFS, points=frozenset({"write", "remove"})),
+    "EIO": Fault(errno=errno.EIO, points=frozenset({"write", "fsync", "rename"})),
+    "slow-fsync": Fault(errno=None, points=frozenset({"fsync"}), delay=0.05),
+}
+"""The disk faults a chaos run injects (slow fsync only bites with durable writes)."""
 
 FAULT_KINDS: tuple[str, ...] = ("diagram", "walkthrough", "attention", "xref", "persister")
 """The kinds of actor a chaos run kills (``diagram:<id>``, ``walkthrough:<id>``, singletons)."""
@@ -118,3 +139,31 @@ class FaultInjector:
         while True:
             await trio.sleep(self.rng.expovariate(self.rate))
             self.kill_one()
+
+
+@dataclass
+class SaveFaultInjector:
+    """Breaks the disk (`SAVE_FAULTS`) at `rate` spells per second, each up to `max_s` s."""
+
+    plan: FaultPlan
+    rng: random.Random
+    rate: float
+    max_s: float = 0.5
+    injected: Counter[str] = field(default_factory=Counter)
+
+    async def run(self) -> None:
+        """Inject spells until cancelled; the plan is clear whenever this returns."""
+        if self.rate <= 0:
+            await trio.sleep_forever()
+        try:
+            while True:
+                await trio.sleep(self.rng.expovariate(self.rate))
+                kind = self.rng.choice(sorted(SAVE_FAULTS))
+                self.plan.inject(SAVE_FAULTS[kind])
+                self.injected[kind] += 1
+                try:
+                    await trio.sleep(self.rng.uniform(0.05, self.max_s))
+                finally:
+                    self.plan.clear()
+        finally:
+            self.plan.clear()

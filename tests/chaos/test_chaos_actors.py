@@ -40,3 +40,32 @@ async def test_durable_writes_under_chaos_lose_nothing(tmp_path: Path) -> None:
     assert report.violations == [], report.summary()
     assert report.tally.ops_acknowledged > 0
     assert report.lost == 0
+
+
+async def test_disk_faults_with_actor_kills_lose_nothing_in_default_mode(tmp_path: Path) -> None:
+    config = ChaosConfig(
+        duration=3.0, agents=4, kill_rate=2.0, seed=13, transport="actors", save_fault_rate=4.0
+    )
+    report = await run_chaos(config, tmp_path / "session")
+    assert report.violations == [], report.summary()
+    assert sum(report.save_faults.values()) >= 3
+    assert report.tally.ops_acknowledged > 20 and report.tally.broken == 0
+    assert report.lost == 0 and report.acked_on_disk == report.tally.ops_acknowledged
+
+
+async def test_disk_faults_with_durable_writes_refuse_or_keep(tmp_path: Path) -> None:
+    config = ChaosConfig(
+        duration=3.0,
+        agents=3,
+        kill_rate=2.0,
+        seed=17,
+        transport="actors",
+        durable=True,
+        save_fault_rate=4.0,
+    )
+    report = await run_chaos(config, tmp_path / "session")
+    assert report.violations == [], report.summary()
+    assert sum(report.save_faults.values()) >= 3
+    assert report.tally.retryable > 0  # writes refused while the disk was broken
+    assert report.tally.ops_acknowledged > 0 and report.tally.broken == 0
+    assert report.lost == 0
