@@ -234,6 +234,9 @@ class PersisterState(msgspec.Struct, frozen=True, kw_only=True):
     pending: bool = False
     failures: dict[str, str] = msgspec.field(default_factory=dict)
     saved_revs: dict[str, int] = msgspec.field(default_factory=dict)
+    #: Items to write whatever the rev on disk says: their rev went back (a durable
+    #: write rolled back), so the same rev may name other content on disk.
+    force: frozenset[str] = frozenset()
 
     @classmethod
     def loaded(cls, result: LoadResult) -> PersisterState:
@@ -263,10 +266,14 @@ class PersisterState(msgspec.Struct, frozen=True, kw_only=True):
 def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterState:
     """Apply one change message to the state (pure)."""
     session, kept, deleted = state.session, state.kept, state.deleted_diagram_ids
+    force = state.force
     replace = msgspec.structs.replace
     match message:
         case PersistDiagram(diagram=diagram):
             d_id = diagram.diagram_id
+            before = session.diagrams.get(d_id)
+            if before is not None and diagram.rev < before.rev:
+                force = force | {diagram_key(d_id)}
             session = replace(session, diagrams={**session.diagrams, d_id: diagram})
             kept, deleted = kept.without([d_id], []), deleted - {d_id}
         case DeleteDiagram(diagram_id=d_id):
@@ -275,6 +282,9 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
             kept, deleted = kept.without([d_id], []), deleted | {d_id}
         case PersistWalkthrough(walkthrough=walkthrough):
             w_id = walkthrough.walkthrough_id
+            earlier = session.walkthroughs.get(w_id)
+            if earlier is not None and walkthrough.rev < earlier.rev:
+                force = force | {walkthrough_key(w_id)}
             session = replace(session, walkthroughs={**session.walkthroughs, w_id: walkthrough})
             kept = kept.without([], [w_id])
         case DeleteWalkthrough(walkthrough_id=w_id):
@@ -293,7 +303,9 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
             return state
         case _:
             assert_never(message)
-    return replace(state, session=session, kept=kept, deleted_diagram_ids=deleted, pending=True)
+    return replace(
+        state, session=session, kept=kept, deleted_diagram_ids=deleted, pending=True, force=force
+    )
 
 
 # -- the debounce timer -----------------------------------------------------------------
@@ -472,7 +484,7 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
 
     async def _save(self, state: PersisterState) -> FlushReply:
         files = self._files
-        rewrite = frozenset(state.failures)
+        rewrite = frozenset(state.failures) | state.force
 
         def save() -> SaveReport:
             return save_session(
@@ -515,6 +527,7 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
                 deleted_diagram_ids=deleted,
                 failures=failures,
                 saved_revs=saved,
+                force=frozenset(k for k in state.force if k in failures),
             )
         )
         self._last_error = _summary(failures)

@@ -298,8 +298,9 @@ def save_session(
     """Write the session (§8) item by item: diagrams, walkthroughs, then the meta last.
 
     A diagram is rewritten when its rev differs from the rev in the meta on disk, one of
-    its two files is missing, or its key is in `rewrite` (its last save failed); a
-    walkthrough when the rev in its file differs. The files of `deleted_diagram_ids` are
+    its two files is missing, or its key is in `rewrite` (its last save failed, or its
+    rev went back so the rev on disk may name other content); a walkthrough when the rev
+    in its file differs or its key is in `rewrite`. The files of `deleted_diagram_ids` are
     removed, as are walkthrough files of ids no longer present, never a file that another
     entry owns.
 
@@ -368,7 +369,8 @@ def save_session(
 
         def save_walkthrough(walkthrough: Walkthrough = walkthrough, wt_id: str = wt_id) -> None:
             path = walkthrough_path(check_id(wt_id))
-            if _stored_walkthrough_rev(files, path) != walkthrough.rev:
+            forced = walkthrough_key(wt_id) in force
+            if forced or _stored_walkthrough_rev(files, path) != walkthrough.rev:
                 record = msgspec.structs.replace(
                     walkthrough_file(walkthrough), walkthrough_id=wt_id
                 )

@@ -416,3 +416,36 @@ async def test_failed_items_are_retried_on_a_timer_and_visible(
                 continue
             break
     assert [sorted(e.errors) for e in events] == [["diagram:a"], []]
+
+
+async def test_a_rev_that_went_back_is_rewritten_even_if_the_disk_has_that_rev(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """A durable write rolled back after its save landed late: rev 2 on disk is other
+    content than the rev 2 that follows, so the persister must not trust the rev."""
+    files = MemoryFiles()
+    async with open_runtime() as runtime:
+        persister = await spawn_persister(
+            runtime.root,
+            files=files,
+            initial=PersisterState.new(Session(session_id="s:t")),
+            run_blocking=inline,
+        )
+        refused_wt = Walkthrough(walkthrough_id="w", title="refused", rev=2)
+        for diagram, walkthrough in (
+            (flow("d", 1), Walkthrough(walkthrough_id="w", title="one", rev=1)),
+            (flow("d", 2, label="refused"), refused_wt),  # landed on disk, then rolled back
+            (flow("d", 1), Walkthrough(walkthrough_id="w", title="one", rev=1)),
+        ):
+            await persister.cast(PersistDiagram(diagram=diagram))
+            await persister.cast(PersistWalkthrough(walkthrough=walkthrough))
+            if diagram.rev == 2:
+                await persister.call(Flush())
+        await persister.cast(PersistDiagram(diagram=flow("d", 2, label="kept")))
+        await persister.cast(
+            PersistWalkthrough(walkthrough=Walkthrough(walkthrough_id="w", title="kept", rev=2))
+        )
+        await persister.call(Flush())
+        loaded = load_session(files).session
+        assert loaded.diagrams["d"].ast.nodes["n:a"].label == "kept"  # type: ignore[union-attr]
+        assert loaded.walkthroughs["w"].title == "kept"
