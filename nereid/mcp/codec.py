@@ -4,8 +4,8 @@ Arguments are decoded strictly: a missing key, a wrong JSON type (`"5"`, `true` 
 `3.0` for an integer), a negative u64 or an unknown enum string is refused with
 -32602 `failed to deserialize parameters: <detail naming the path>`. Unknown
 top-level keys are ignored, and an optional parameter sent as `null` means "not
-provided". (Op Structs forbid unknown fields: a misspelt op field is refused the
-same way rather than silently ignored.)
+provided". Unknown keys inside ops are ignored too; the op tools list them in
+`ignored_fields` (decision 22).
 
 A result is sent as `structuredContent` plus the same JSON as one text item:
 compact, keys sorted at every level, non-ASCII written literally.

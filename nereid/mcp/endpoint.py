@@ -335,6 +335,7 @@ class McpEndpoint:
                     agent=agent,
                     correlation_id=correlation_id,
                     runtime=self.runtime,
+                    arguments=params.arguments or {},
                 )
                 result = await tool.handler(call, arguments)
                 if not isinstance(result, tool.result):

@@ -16,7 +16,7 @@ and collect tools in a `ToolTable`, which lists them sorted by name.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, final
 
@@ -27,7 +27,8 @@ from mcp_types import ToolAnnotations
 from nereid.actors import EventBus, Registry, Runtime
 
 from .agents import Agent
-from .schema import struct_schema
+from .param_docs import describe_params
+from .schema import compact_output, omittable, struct_schema
 
 __all__ = [
     "ADDITIVE",
@@ -61,6 +62,8 @@ class ToolCall:
     agent: Agent
     correlation_id: str
     runtime: Runtime
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    """The arguments as sent (before decoding), e.g. to report keys decoding ignored."""
 
     @property
     def registry(self) -> Registry:
@@ -91,8 +94,11 @@ class Hints:
     idempotent: bool
 
     def annotations(self) -> ToolAnnotations:
+        """The wire hints; a read-only tool states only that (MCP ignores the other two then)."""
+        if self.read_only:
+            return ToolAnnotations(read_only_hint=True, open_world_hint=False)
         return ToolAnnotations(
-            read_only_hint=self.read_only,
+            read_only_hint=False,
             destructive_hint=self.destructive,
             idempotent_hint=self.idempotent,
             open_world_hint=False,
@@ -126,6 +132,7 @@ class Tool(Generic[ParamsT, ResultT]):
     result: type[ResultT]
     hints: Hints
     handler: Handler[ParamsT, ResultT]
+    schema_overrides: Mapping[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     optional_fields: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -133,9 +140,21 @@ class Tool(Generic[ParamsT, ResultT]):
     def __post_init__(self) -> None:
         if not self.name or not self.description.strip():
             raise ValueError(f"tool {self.name!r} needs a name and a description")
-        object.__setattr__(self, "input_schema", struct_schema(self.params))
         object.__setattr__(
-            self, "output_schema", struct_schema(self.result, nullable_optional=False)
+            self,
+            "input_schema",
+            describe_params(
+                omittable(
+                    struct_schema(
+                        self.params, nullable_optional=False, overrides=self.schema_overrides
+                    )
+                )
+            ),
+        )
+        object.__setattr__(
+            self,
+            "output_schema",
+            compact_output(struct_schema(self.result, nullable_optional=False)),
         )
         optional = frozenset(
             f.encode_name for f in msgspec.structs.fields(self.params) if not f.required
@@ -160,11 +179,16 @@ def tool(
     params: type[ParamsT],
     result: type[ResultT],
     hints: Hints,
+    schema_overrides: Mapping[str, dict[str, Any]] | None = None,
 ) -> Callable[[Handler[ParamsT, ResultT]], Tool[ParamsT, ResultT]]:
-    """Declare a tool around its handler (a decorator; the name becomes the `Tool`)."""
+    """Declare a tool around its handler (a decorator; the name becomes the `Tool`).
+
+    `schema_overrides` replaces the listed schema of some parameters (decoding still uses
+    the params Struct), e.g. the compact op arrays of `nereid.mcp.op_schema`.
+    """
 
     def declare(handler: Handler[ParamsT, ResultT]) -> Tool[ParamsT, ResultT]:
-        return Tool(name, description, params, result, hints, handler)
+        return Tool(name, description, params, result, hints, handler, dict(schema_overrides or {}))
 
     return declare
 

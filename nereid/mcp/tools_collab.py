@@ -12,7 +12,7 @@ gives `tui`, the TUI's real view (`TuiView`), null when no TUI is attached.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -31,6 +31,7 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.refusals import parse_ref_param
 
+from .schema import param
 from .session_calls import note_mutation, read_context
 from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
@@ -105,7 +106,7 @@ class FollowAiReadResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FollowAiSetParams(msgspec.Struct, frozen=True, kw_only=True):
-    enabled: bool
+    enabled: Annotated[bool, param("true: the TUI cursor follows agent spotlights.")]
 
 
 class FollowAiSetResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,8 +119,10 @@ class SelectionReadResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SelectionUpdateParams(msgspec.Struct, frozen=True, kw_only=True):
-    object_refs: list[str]
-    mode: Literal["replace", "add", "remove"] = "replace"
+    object_refs: Annotated[list[str], param("Object refs to replace, add to or remove from it.")]
+    mode: Annotated[
+        Literal["replace", "add", "remove"], param("How object_refs change the selection.")
+    ] = "replace"
 
 
 class SelectionUpdateResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -298,9 +301,8 @@ async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResu
 
 @tool(
     "attention.agents.read",
-    "Every agent's spotlight, by agent id, with its client name (`agent_name`, null when "
-    "unknown), and your own agent id (to tell yours apart); `seq` orders them by when "
-    "they were set (the TUI follows the largest).",
+    "Every agent's spotlight (agent id, client name, ref) and your own agent id; a larger "
+    "`seq` was set later (the TUI follows the newest).",
     params=NoParams,
     result=AgentsAttentionResult,
     hints=READ_ONLY,
@@ -385,10 +387,9 @@ async def selection_update(call: ToolCall, params: SelectionUpdateParams) -> Sel
 
 @tool(
     "view.read_state",
-    "The TUI's view: active diagram, scroll (pan in cells) and visible panes, plus `tui`: "
-    "the diagram shown, cursor, viewport and diagram size, focus pane and owner, follow-AI, "
-    "search, hint mode, notes, help, mouse, walkthrough view and MCP URL (null, with scroll "
-    "0 and no panes, when no TUI is attached).",
+    "The TUI's view: active diagram, scroll, visible panes and `tui` (what the person sees: "
+    "diagram, cursor, viewport, focus, follow-AI, search, walkthrough, MCP URL); null "
+    "without a TUI.",
     params=NoParams,
     result=ViewStateResult,
     hints=READ_ONLY,

@@ -12,7 +12,7 @@ what our model holds beyond the contract (`nereid.mcp.ast_view`, decision 10).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -29,7 +29,7 @@ from nereid.render import RenderError, render_diagram
 from nereid.store.diagram_files import export_mermaid
 
 from .ast_view import AstView, ast_view
-from .schema import U64
+from .schema import U64, param
 from .session_calls import (
     KindName,
     ReadContext,
@@ -185,11 +185,16 @@ async def diagram_get_ast(call: ToolCall, params: DiagramParams) -> AstResult:
 
 
 class SliceParams(msgspec.Struct, frozen=True, kw_only=True):
-    center_ref: str
+    center_ref: Annotated[str, param("Object ref at the centre of the slice.")]
     diagram_id: str | None = None
-    depth: U64 | None = None
-    radius: U64 | None = None
-    filters: SliceFilters | None = None
+    depth: Annotated[U64 | None, param("Hops to include (overrides radius).")] = None
+    radius: Annotated[U64 | None, param("Hops to include when depth is absent (default 1).")] = None
+    filters: Annotated[
+        SliceFilters | None,
+        param(
+            "{include_categories, exclude_categories}: lists of ref categories (e.g. node, edge, message)."
+        ),
+    ] = None
 
 
 @tool(

@@ -16,7 +16,7 @@ Where we differ from the contract, on purpose (spec README decisions):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -32,9 +32,10 @@ from nereid.actors.protocol import (
     OpenDiagram,
 )
 from nereid.actors.refusals import check_id_param
-from nereid.ops import DiagramOp
+from nereid.ops import DiagramOp, ignored_fields
 
-from .schema import U64
+from .op_schema import DIAGRAM_OP_ENUMS, DIAGRAM_OP_FIELDS, ops_schema, same_ops_as
+from .schema import U64, param
 from .session_calls import (
     KindName,
     ReadContext,
@@ -128,10 +129,12 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
 
 
 class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
-    mermaid: str
-    diagram_id: str | None = None
-    name: str | None = None
-    make_active: bool = True
+    mermaid: Annotated[str, param("Mermaid text: flowchart / graph or sequenceDiagram.")]
+    diagram_id: Annotated[
+        str | None, param("Id for the new diagram; absent: flow / seq, then -2, -3, ...")
+    ] = None
+    name: Annotated[str | None, param("Display name; absent: the id.")] = None
+    make_active: Annotated[bool, param("Make it the active diagram (default true).")] = True
 
 
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -233,6 +236,17 @@ class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
     diagram_id: str | None = None
 
 
+DIAGRAM_OPS_SCHEMA: Final = ops_schema(
+    DiagramOp,
+    DIAGRAM_OP_FIELDS,
+    enums=DIAGRAM_OP_ENUMS,
+    summary="Ops run in order, all-or-nothing: flow_* ops for flowcharts, seq_* for sequence "
+    "diagrams. Each op is an object {type, ...fields}; ids are yours to choose for new "
+    "objects. Keys no op has are ignored and listed in ignored_fields.",
+)
+"""The compact op array of `diagram.apply_ops` (`nereid.mcp.op_schema`)."""
+
+
 class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
     """Refs added, removed and updated, each list in ref order (netted within the batch)."""
 
@@ -241,13 +255,17 @@ class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
     updated: list[str]
 
 
-class OpsResult(msgspec.Struct, frozen=True, kw_only=True):
+class OpsResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`ignored_fields` (only when there are some): op keys no op has, by path, e.g.
+    `ops[1].colour` (decision 22: ignored as the contract says, listed so typos show)."""
+
     new_rev: U64
     applied: U64
     delta: DeltaOut
+    ignored_fields: list[str] = []
 
     @classmethod
-    def of(cls, reply: ApplyDiagramOpsReply) -> OpsResult:
+    def of(cls, reply: ApplyDiagramOpsReply, call: ToolCall) -> OpsResult:
         delta = reply.delta.to_json()
         return cls(
             new_rev=reply.new_rev,
@@ -255,6 +273,7 @@ class OpsResult(msgspec.Struct, frozen=True, kw_only=True):
             delta=DeltaOut(
                 added=delta["added"], removed=delta["removed"], updated=delta["updated"]
             ),
+            ignored_fields=ignored_fields(call.arguments.get("ops"), DiagramOp),
         )
 
 
@@ -274,12 +293,13 @@ async def _run_ops(call: ToolCall, params: OpsParams, *, dry_run: bool) -> Apply
     params=OpsParams,
     result=OpsResult,
     hints=DESTRUCTIVE,
+    schema_overrides={"ops": DIAGRAM_OPS_SCHEMA},
 )
 async def diagram_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
     reply = await _run_ops(call, params, dry_run=False)
     if params.ops:
         await note_mutation(call)
-    return OpsResult.of(reply)
+    return OpsResult.of(reply, call)
 
 
 @tool(
@@ -289,9 +309,10 @@ async def diagram_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
     params=OpsParams,
     result=OpsResult,
     hints=READ_ONLY,
+    schema_overrides={"ops": same_ops_as("diagram.apply_ops")},
 )
 async def diagram_propose_ops(call: ToolCall, params: OpsParams) -> OpsResult:
-    return OpsResult.of(await _run_ops(call, params, dry_run=True))
+    return OpsResult.of(await _run_ops(call, params, dry_run=True), call)
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 import trio
@@ -38,7 +38,7 @@ from nereid.query import (
     seq_trace,
 )
 
-from .schema import U64
+from .schema import U64, param
 from .session_calls import read_context
 from .snapshots import scope_of_diagram, scope_of_diagrams
 from .tools import READ_ONLY, Tool, ToolCall, tool
@@ -106,8 +106,10 @@ def _diagram_query(
 class ObjectReadParams(msgspec.Struct, frozen=True, kw_only=True):
     """Exactly one of the two."""
 
-    object_ref: str | None = None
-    object_refs: list[str] | None = None
+    object_ref: Annotated[str | None, param("One object ref (give this or object_refs).")] = None
+    object_refs: Annotated[
+        list[str] | None, param("Several object refs, answered in this order.")
+    ] = None
 
 
 class ObjectReadToolResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -153,22 +155,37 @@ class DiagramParams(msgspec.Struct, frozen=True, kw_only=True):
 
 class SeqMessagesParams(msgspec.Struct, frozen=True, kw_only=True):
     diagram_id: str | None = None
-    from_participant_id: str | None = None
-    to_participant_id: str | None = None
+    from_participant_id: Annotated[
+        str | None, param("Only messages sent by this participant id.")
+    ] = None
+    to_participant_id: Annotated[
+        str | None, param("Only messages received by this participant id.")
+    ] = None
 
 
 class SeqTraceParams(msgspec.Struct, frozen=True, kw_only=True):
     diagram_id: str | None = None
-    from_message_id: str | None = None
-    direction: str = "after"
-    limit: U64 = 25
+    from_message_id: Annotated[
+        str | None,
+        param("Anchor message id (not a ref), never included; absent: from the start or end."),
+    ] = None
+    direction: Annotated[
+        str,
+        param(
+            "after: messages following the anchor; before: preceding it.",
+            choices=("after", "before"),
+        ),
+    ] = "after"
+    limit: Annotated[U64, param("Most messages to return.")] = 25
 
 
 class SeqSearchParams(msgspec.Struct, frozen=True, kw_only=True):
-    needle: str
+    needle: Annotated[
+        str, param("Text (substring mode) or Python regex (regex mode) to find in message texts.")
+    ]
     diagram_id: str | None = None
-    mode: str = "substring"
-    case_insensitive: bool = True
+    mode: Annotated[str, param("How needle matches.", choices=("substring", "regex"))] = "substring"
+    case_insensitive: Annotated[bool, param("Ignore case (default true).")] = True
 
 
 seq_messages_tool = _diagram_query(
@@ -200,28 +217,44 @@ seq_search_tool = _diagram_query(
 
 
 class FlowReachableParams(msgspec.Struct, frozen=True, kw_only=True):
-    from_node_id: str
+    from_node_id: Annotated[str, param("Node id to start from (not a ref).")]
     diagram_id: str | None = None
-    direction: str = "out"
+    direction: Annotated[
+        str,
+        param(
+            "out follows edges forward, in backward, both either way.",
+            choices=("out", "in", "both"),
+        ),
+    ] = "out"
 
 
 class FlowPathsParams(msgspec.Struct, frozen=True, kw_only=True):
     from_node_id: str
     to_node_id: str
     diagram_id: str | None = None
-    limit: U64 = 10
-    max_extra_hops: U64 = 0
+    limit: Annotated[U64, param("Most paths to return (shortest first).")] = 10
+    max_extra_hops: Annotated[
+        U64, param("Also return paths up to this many hops longer than the shortest.")
+    ] = 0
 
 
 class FlowDegreesParams(msgspec.Struct, frozen=True, kw_only=True):
     diagram_id: str | None = None
-    top: U64 = 10
-    sort_by: str | None = None
+    top: Annotated[U64, param("How many nodes to return, highest score first.")] = 10
+    sort_by: Annotated[
+        str | None,
+        param(
+            "Score: out-degree (default), in-degree or their total.", choices=("out", "in", "total")
+        ),
+    ] = None
 
 
 class FlowUnreachableParams(msgspec.Struct, frozen=True, kw_only=True):
     diagram_id: str | None = None
-    start_node_id: str | None = None
+    start_node_id: Annotated[
+        str | None,
+        param("Node id the search starts from; absent: every node without incoming edges."),
+    ] = None
 
 
 flow_reachable_tool = _diagram_query(

@@ -9,7 +9,7 @@ keeps it (decision 8); every batch is all-or-nothing (decision 7).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -30,10 +30,11 @@ from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
-from nereid.ops import DiffResult, WalkthroughOp
+from nereid.ops import DiffResult, WalkthroughOp, ignored_fields
 from nereid.render import RenderError, render_walkthrough
 
-from .schema import U64
+from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
+from .schema import U64, param
 from .session_calls import (
     ReadContext,
     active_ids,
@@ -144,9 +145,11 @@ async def walkthrough_current(call: ToolCall, params: NoParams) -> CurrentResult
 
 
 class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
-    title: str
-    walkthrough_id: str | None = None
-    make_active: bool = False
+    title: Annotated[str, param("Walkthrough title.")]
+    walkthrough_id: Annotated[str | None, param("Id for the new walkthrough; absent: derived.")] = (
+        None
+    )
+    make_active: Annotated[bool, param("Make it the active walkthrough (default false).")] = False
 
 
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -276,7 +279,7 @@ async def walkthrough_read(call: ToolCall, params: WalkthroughIdParams) -> ReadR
 
 class NodeParams(msgspec.Struct, frozen=True, kw_only=True):
     walkthrough_id: str
-    node_id: str
+    node_id: Annotated[str, param("Walkthrough node id.")]
 
 
 class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -401,10 +404,21 @@ class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
     updated: list[str]
 
 
-class OpsResult(msgspec.Struct, frozen=True, kw_only=True):
+class OpsResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`ignored_fields` (only when there are some): op keys no op has, by path."""
+
     new_rev: U64
     applied: U64
     delta: DeltaOut
+    ignored_fields: list[str] = []
+
+
+WALKTHROUGH_OPS_SCHEMA: Final = ops_schema(
+    WalkthroughOp,
+    WALKTHROUGH_OP_FIELDS,
+    summary="Walkthrough ops run in order, all-or-nothing; each is {type, ...fields}. Keys "
+    "no op has are ignored and listed in ignored_fields.",
+)
 
 
 @tool(
@@ -414,6 +428,7 @@ class OpsResult(msgspec.Struct, frozen=True, kw_only=True):
     params=OpsParams,
     result=OpsResult,
     hints=DESTRUCTIVE,
+    schema_overrides={"ops": WALKTHROUGH_OPS_SCHEMA},
 )
 async def walkthrough_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
     reply = await ask_walkthrough(
@@ -430,6 +445,7 @@ async def walkthrough_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
         delta=DeltaOut(
             added=list(delta.added), removed=list(delta.removed), updated=list(delta.updated)
         ),
+        ignored_fields=ignored_fields(call.arguments.get("ops"), WalkthroughOp),
     )
 
 

@@ -8,7 +8,7 @@ session, and other agents and the TUI must not wait for it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 import trio
@@ -22,8 +22,9 @@ from nereid.actors.protocol import (
 )
 from nereid.query import NeighborsResult, RoutesResult, XRefListResult, route_find
 from nereid.query.params import check_choice, check_param_ref
+from nereid.query.xrefs import STATUS_FILTERS
 
-from .schema import U64
+from .schema import U64, param
 from .session_calls import note_mutation
 from .snapshots import all_diagrams
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Tool, ToolCall, tool
@@ -42,37 +43,50 @@ _ORDERINGS = ("fewest_hops", "lexicographic")
 
 
 class RouteFindParams(msgspec.Struct, frozen=True, kw_only=True):
-    from_ref: str
-    to_ref: str
-    limit: U64 = 1
-    max_hops: U64 | None = None
-    ordering: str | None = None
+    from_ref: Annotated[str, param("Object ref the route starts at.")]
+    to_ref: Annotated[str, param("Object ref the route ends at.")]
+    limit: Annotated[U64, param("Most routes to return.")] = 1
+    max_hops: Annotated[
+        U64 | None, param("Longest route, in hops (absent: the default bound).")
+    ] = None
+    ordering: Annotated[
+        str | None,
+        param("Route order (default fewest_hops).", choices=("fewest_hops", "lexicographic")),
+    ] = None
 
 
 class XrefListParams(msgspec.Struct, frozen=True, kw_only=True):
-    dangling_only: bool = False
-    status: str | None = None
-    kind: str | None = None
-    from_ref: str | None = None
-    to_ref: str | None = None
-    involves_ref: str | None = None
-    label_contains: str | None = None
-    limit: U64 | None = None
+    dangling_only: Annotated[bool, param("Only xrefs with a missing endpoint.")] = False
+    status: Annotated[
+        str | None,
+        param("Only this status (dangling_* = any but ok).", choices=STATUS_FILTERS),
+    ] = None
+    kind: Annotated[str | None, param("Only this xref kind.")] = None
+    from_ref: Annotated[str | None, param("Only xrefs from this object ref.")] = None
+    to_ref: Annotated[str | None, param("Only xrefs to this object ref.")] = None
+    involves_ref: Annotated[str | None, param("Only xrefs from or to this object ref.")] = None
+    label_contains: Annotated[
+        str | None, param("Only xrefs whose label contains this (case-sensitive).")
+    ] = None
+    limit: Annotated[U64 | None, param("Most xrefs to return (absent: all).")] = None
 
 
 class XrefNeighborsParams(msgspec.Struct, frozen=True, kw_only=True):
     object_ref: str
-    direction: str = "both"
+    direction: Annotated[
+        str,
+        param("out: xrefs from the object, in: to it, both.", choices=("out", "in", "both")),
+    ] = "both"
 
 
 class XrefAddParams(msgspec.Struct, frozen=True, kw_only=True):
     """`from` / `to` are ObjectRefs (Python keywords, hence the field names)."""
 
     xref_id: str
-    from_ref: str = msgspec.field(name="from")
-    to_ref: str = msgspec.field(name="to")
-    kind: str
-    label: str | None = None
+    from_ref: Annotated[str, param("Object ref the xref starts at.")] = msgspec.field(name="from")
+    to_ref: Annotated[str, param("Object ref the xref points to.")] = msgspec.field(name="to")
+    kind: Annotated[str, param("What the link means, a free word (e.g. implements).")]
+    label: Annotated[str | None, param("Optional label text.")] = None
 
 
 class XrefIdParams(msgspec.Struct, frozen=True, kw_only=True):

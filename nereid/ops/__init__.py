@@ -19,6 +19,7 @@ from nereid.ops.decode import (
     convert_walkthrough_ops,
     decode_diagram_ops,
     decode_walkthrough_ops,
+    ignored_fields,
 )
 from nereid.ops.delta import DIAGRAM_META, META_ID, Delta, ast_delta, object_signatures
 from nereid.ops.errors import ErrorCode, OpError
@@ -102,5 +103,5 @@ __all__ = [
     "WalkthroughState", "WalkthroughUpdateEdge", "WalkthroughUpdateNode", "apply_checked",
     "apply_ops", "apply_walkthrough_ops", "ast_delta", "ast_digest", "check_op_ids",
     "convert_diagram_ops", "convert_walkthrough_ops", "decode_diagram_ops",
-    "decode_walkthrough_ops", "object_signatures", "stat_digest", "walkthrough_digest",
+    "decode_walkthrough_ops", "ignored_fields", "object_signatures", "stat_digest", "walkthrough_digest",
 ]  # fmt: skip

@@ -1,6 +1,7 @@
 """Shared pieces of the op structs: the tagged base classes and the "absent" marker.
 
-Ops are frozen msgspec Structs tagged by `"type"` (mcp-tools.md §15, §16). An optional field
+Ops are frozen msgspec Structs tagged by `"type"` (mcp-tools.md §15, §16); unknown keys are
+ignored and reported (decision 22). An optional field
 is `UNSET` when the key was absent and `None` when it was sent as `null`; several ops treat the
 two differently (docs/ops.md says which).
 """
@@ -33,16 +34,16 @@ Maybe: TypeAlias = T | None | UnsetType
 I64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 
 
-class DiagramOpBase(
-    msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True, kw_only=True
-):
-    """Base of every diagram op (`flow_*`, `seq_*`); each subclass sets an explicit tag."""
+class DiagramOpBase(msgspec.Struct, tag_field="type", frozen=True, kw_only=True):
+    """Base of every diagram op (`flow_*`, `seq_*`); each subclass sets an explicit tag.
+
+    Unknown keys are ignored, as the contract says (decision 22); `ignored_fields` in
+    `nereid.ops.decode` lists them so the result can show a typo.
+    """
 
 
-class WalkthroughOpBase(
-    msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True, kw_only=True
-):
-    """Base of every walkthrough op (`set_title`, `add_node`, ...)."""
+class WalkthroughOpBase(msgspec.Struct, tag_field="type", frozen=True, kw_only=True):
+    """Base of every walkthrough op (`set_title`, `add_node`, ...); unknown keys are ignored."""
 
 
 def given(value: T | None | UnsetType) -> TypeGuard[T]:

@@ -7,10 +7,12 @@ MCP layer's arguments). Malformed input is refused as `invalid_params`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any, Final
 
 import msgspec
+from msgspec import inspect as mi
 
 from nereid.model import IdError, check_id
 from nereid.ops.base import DiagramOpBase, iter_object_ids
@@ -79,6 +81,7 @@ __all__ = [
     "convert_walkthrough_ops",
     "decode_diagram_ops",
     "decode_walkthrough_ops",
+    "ignored_fields",
 ]
 
 FlowOp = (
@@ -193,3 +196,48 @@ def check_op_ids(ops: Iterable[DiagramOp]) -> None:
                 check_id(object_id)
             except IdError as err:
                 raise invalid_object_id(object_id, err.message) from None
+
+
+def ignored_fields(raw_ops: Any, union: Any, *, path: str = "ops") -> list[str]:
+    """The keys of `raw_ops` (parsed JSON, before decoding) that no op of `union` has.
+
+    Decoding ignores them (decision 22); this names each one by its path, e.g.
+    `ops[2].colour` or `ops[0].sections[1].hedaer`, in document order. Values that do not
+    decode at all are not looked into (decoding refuses them anyway).
+    """
+    return list(_unknown(raw_ops, _list_info(union), path))
+
+
+@cache
+def _list_info(union: Any) -> mi.Type:
+    return mi.type_info(list[union])
+
+
+def _unknown(value: Any, info: mi.Type, path: str) -> Iterator[str]:
+    if isinstance(info, mi.ListType | mi.VarTupleType) and isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _unknown(item, info.item_type, f"{path}[{index}]")
+    elif isinstance(info, mi.UnionType) and isinstance(value, dict):
+        struct = _struct_for(value, info)
+        if struct is not None:
+            yield from _unknown(value, struct, path)
+    elif isinstance(info, mi.StructType) and isinstance(value, dict):
+        known = {field.encode_name: field for field in info.fields}
+        for key, item in value.items():
+            if key == info.tag_field:
+                continue
+            field = known.get(key)
+            if field is None:
+                yield f"{path}.{key}"
+            else:
+                yield from _unknown(item, field.type, f"{path}.{key}")
+
+
+def _struct_for(value: dict[str, Any], info: mi.UnionType) -> mi.StructType | None:
+    """The union member a JSON object decodes as: by its tag, or the only Struct member."""
+    structs = [t for t in info.types if isinstance(t, mi.StructType)]
+    for struct in structs:
+        if struct.tag_field is not None and value.get(struct.tag_field) == struct.tag:
+            return struct
+    untagged = [t for t in structs if t.tag_field is None]
+    return untagged[0] if len(untagged) == 1 else None

@@ -153,7 +153,7 @@ class SeqSetTitle(DiagramOpBase, tag="seq_set_title", frozen=True):
     title: Maybe[str] = UNSET
 
 
-class SectionSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+class SectionSpec(msgspec.Struct, frozen=True, kw_only=True):
     """One section of a new block: its id, optional header and member messages."""
 
     section_id: str

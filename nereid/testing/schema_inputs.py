@@ -7,7 +7,8 @@ subset of JSON Schema: ``type`` (one or a list), ``properties`` / ``required`` /
 that subset, in three parts, instead of adding a general JSON-Schema generator as a
 dependency:
 
-- `arguments(schema)`: a Hypothesis strategy of values the schema accepts, with strings
+- `arguments(schema)`: a Hypothesis strategy of values the schema accepts (op arrays empty),
+  with strings
   drawn partly from `SAMPLE_STRINGS` (ids, refs, Mermaid, regexes) so calls reach past
   the decoder into the actors;
 - `accepts(schema, value)`: whether the schema accepts a value (to check the generator
@@ -195,13 +196,29 @@ def _strategy(schema: Schema, defs: Schema, depth: int) -> st.SearchStrategy[Any
         elif kind == "string":
             options.append(_TEXT)
         elif kind == "array":
-            item = _strategy(schema.get("items", {"type": "string"}), defs, depth + 1)
+            items = _resolve(schema.get("items", {"type": "string"}), defs)
+            if _is_compact_op(items):
+                options.append(st.just([]))
+                continue
+            item = _strategy(items, defs, depth + 1)
             options.append(st.lists(item, max_size=3 if depth < 3 else 0))
         elif kind == "object":
             options.append(_object(schema, defs, depth))
         else:
             raise UnsupportedSchema(f"unknown type {kind!r}")
     return st.one_of(options)
+
+
+def _is_compact_op(items: Schema) -> bool:
+    """An op of a compact op array (`nereid.mcp.op_schema`): only `type` is required.
+
+    Such a schema names each op type's fields in prose, so no decodable op can be built
+    from it; base arguments carry an empty batch (valid for every op tool) and `mutations`
+    still sends broken op items.
+    """
+    return items.get("required") == ["type"] and "enum" in items.get("properties", {}).get(
+        "type", {}
+    )
 
 
 def _object(schema: Schema, defs: Schema, depth: int) -> st.SearchStrategy[dict[str, Any]]:
@@ -225,6 +242,14 @@ def arguments(schema: Schema) -> st.SearchStrategy[dict[str, Any]]:
 _WRONG_VALUES: tuple[Any, ...] = ("7", 7, -1, 1.5, True, None, [], {}, ["x"], {"a": 1})
 
 
+def _without_enums(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _without_enums(v) for k, v in schema.items() if k != "enum"}
+    if isinstance(schema, list):
+        return [_without_enums(v) for v in schema]
+    return schema
+
+
 @st.composite
 def mutations(draw: st.DrawFn, schema: Schema) -> tuple[dict[str, Any], str]:
     """(arguments, key): arguments that break `schema` at top-level key `key`."""
@@ -240,7 +265,15 @@ def mutations(draw: st.DrawFn, schema: Schema) -> tuple[dict[str, Any], str]:
         key = draw(st.sampled_from(required))
         return {k: v for k, v in base.items() if k != key}, key
     key = draw(st.sampled_from(sorted(properties)))
-    wrong = [v for v in _WRONG_VALUES if not accepts(properties[key], v, defs)]
+    # A break is a wrong JSON type or shape. Not one: `null` for an optional parameter (the
+    # endpoint reads it as "not provided", mcp-tools.md §0), or a string outside a listed
+    # `enum` (the tool checks those values itself, in the contract's validation order).
+    loose = _without_enums(properties[key])
+    wrong = [
+        v
+        for v in _WRONG_VALUES
+        if not accepts(loose, v, defs) and not (v is None and key not in required)
+    ]
     if _resolve(properties[key], defs).get("type") == "array":
         wrong += [[{"type": "no_such_op"}], [{"no_type": 1}], [7]]
         wrong = [v for v in wrong if not accepts(properties[key], v, defs)]

@@ -52,7 +52,7 @@ async def test_tools_list_is_sorted_with_schemas_and_truthful_annotations() -> N
             assert stat.description
             assert stat.input_schema == {
                 "type": "object",
-                "properties": {"diagram_id": {"type": "string"}},
+                "properties": {"diagram_id": {"description": "Diagram id.", "type": "string"}},
                 "required": ["diagram_id"],
             }
             assert stat.output_schema is not None and stat.output_schema["type"] == "object"

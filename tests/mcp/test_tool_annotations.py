@@ -31,7 +31,7 @@ async def test_only_deletes_and_edits_are_destructive() -> None:
         assert hints is not None, name
         assert hints.open_world_hint is False, name
         if hints.read_only_hint:
-            assert not hints.destructive_hint and hints.idempotent_hint, name
+            assert hints.destructive_hint is None and hints.idempotent_hint is None, name
         elif hints.destructive_hint:
             destructive.add(name)
     assert destructive == DELETES_AND_EDITS

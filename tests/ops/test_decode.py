@@ -35,7 +35,6 @@ def test_absent_and_null_are_told_apart() -> None:
     [
         b'[{"type":"flow_nope","node_id":"n"}]',
         b'[{"type":"flow_add_node","node_id":"n"}]',
-        b'[{"type":"flow_add_node","node_id":"n","label":"x","colour":"red"}]',
         b'[{"type":"seq_add_message","message_id":"m","from_participant_id":"a",'
         b'"to_participant_id":"b","kind":"sync","text":"x","order_key":true}]',
         b'[{"type":"seq_add_message","message_id":"m","from_participant_id":"a",'
