@@ -33,6 +33,7 @@ from nereid.store.diagram_files import export_mermaid
 
 from .agents import Agent
 from .endpoint import EndpointParts
+from .resources import DiagramChange, ListChanged
 from .tools import Tool, ToolTable
 
 __all__ = [
@@ -112,19 +113,22 @@ class SessionDiagramResources:
             raise missing from None  # deleted meanwhile
         return export_mermaid(diagram)
 
-    def changes(self) -> AsyncIterator[str | None]:
+    def changes(self) -> AsyncIterator[DiagramChange]:
         """Subscribes now (not on the first iteration), so no later change is missed."""
         subscription = self._handle.bus.subscribe(DiagramChanged, DiagramCreated, DiagramDeleted)
 
-        async def follow() -> AsyncIterator[str | None]:
+        async def follow() -> AsyncIterator[DiagramChange]:
             with subscription:
                 async for event in subscription:
                     if isinstance(event, ResyncNeeded):
                         yield None
-                    elif isinstance(event, DiagramChanged | DiagramDeleted):
+                    elif isinstance(event, DiagramChanged):
                         yield event.diagram_id
+                    elif isinstance(event, DiagramDeleted):
+                        yield event.diagram_id
+                        yield ListChanged(event.diagram_id)
                     elif isinstance(event, DiagramCreated):
-                        yield event.diagram.diagram_id
+                        yield ListChanged(event.diagram.diagram_id)
 
         return follow()
 

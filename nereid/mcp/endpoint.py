@@ -31,10 +31,12 @@ from mcp_types import (
     CallToolRequestParams,
     EmptyResult,
     ListResourcesResult,
+    ListResourceTemplatesResult,
     PaginatedRequestParams,
     ReadResourceRequestParams,
     ReadResourceResult,
     Resource,
+    ResourceTemplate,
     SubscribeRequestParams,
     TextResourceContents,
     UnsubscribeRequestParams,
@@ -50,6 +52,7 @@ from .agents import Agent, AgentDirectory, SessionHooks
 from .codec import decode_arguments, encode_result
 from .errors import expected_error, internal_error, tool_not_found
 from .resources import (
+    DIAGRAM_URI_TEMPLATE,
     MERMAID_MIME_TYPE,
     DiagramResources,
     ResourceHub,
@@ -160,6 +163,7 @@ class McpEndpoint:
                 "on_read_resource": self._read_resource,
                 "on_subscribe_resource": self._subscribe,
                 "on_unsubscribe_resource": self._unsubscribe,
+                "on_list_resource_templates": self._list_templates,
             }
         self.server: Server[Any] = Server(
             SERVER_NAME,
@@ -257,6 +261,8 @@ class McpEndpoint:
         )
         connection.state[_AGENT_KEY] = agent
         connection.exit_stack.push_async_callback(self._end_session, connection, agent)
+        if self.hub is not None:
+            self.hub.open(connection)
         log.info("MCP session started: %s", agent.label)
         if self.hooks is not None:
             try:
@@ -414,6 +420,21 @@ class McpEndpoint:
                     mime_type=MERMAID_MIME_TYPE,
                 )
                 for diagram_id, name in sorted(diagrams)
+            ]
+        )
+
+    async def _list_templates(
+        self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
+    ) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(
+            resource_templates=[
+                ResourceTemplate(
+                    uri_template=DIAGRAM_URI_TEMPLATE,
+                    name="diagram",
+                    title="Diagram",
+                    description="Mermaid text of a diagram, by diagram id",
+                    mime_type=MERMAID_MIME_TYPE,
+                )
             ]
         )
 

@@ -4,13 +4,15 @@ The endpoint reads through a `DiagramResources` provider (the real one asks the
 diagram actors and listens on the EventBus; tests use a stand-in). Sessions may
 subscribe to a diagram's URI; `ResourceHub.run` follows the provider's change
 stream and sends `notifications/resources/updated` to every session subscribed
-to a changed diagram. A session's subscriptions end with the session.
+to a changed diagram, and `notifications/resources/list_changed` to every session when a
+diagram is created or deleted. A session's subscriptions end with the session.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Final, Protocol, final
 
 import trio
@@ -20,6 +22,9 @@ from nereid.errors import InvalidParams
 
 __all__ = [
     "DIAGRAM_URI_PREFIX",
+    "DIAGRAM_URI_TEMPLATE",
+    "DiagramChange",
+    "ListChanged",
     "MERMAID_MIME_TYPE",
     "DiagramResources",
     "ResourceHub",
@@ -30,6 +35,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DIAGRAM_URI_PREFIX: Final = "nereid://diagram/"
+DIAGRAM_URI_TEMPLATE: Final = "nereid://diagram/{diagram_id}"
+"""The RFC 6570 template `resources/templates/list` answers."""
 MERMAID_MIME_TYPE: Final = "text/plain"
 _NOTIFY_TIMEOUT: Final = 5.0
 """Seconds one session may take to accept a notification before it is skipped."""
@@ -52,12 +59,26 @@ def diagram_id_of(uri: str) -> str:
     return diagram_id
 
 
+@final
+@dataclass(frozen=True, slots=True)
+class ListChanged:
+    """A diagram was created or deleted: every session's resource list changed."""
+
+    diagram_id: str
+
+
+DiagramChange = str | ListChanged | None
+"""What `DiagramResources.changes()` yields: a diagram id (a new rev, or gone), a
+`ListChanged` (created or deleted), or None (changes may have been missed)."""
+
+
 class DiagramResources(Protocol):
     """Where diagram resources come from.
 
     `read_text` raises `nereid.errors.ResourceNotFound` for an unknown id.
-    `changes()` yields the id of a diagram each time it gets a new rev (or None
-    when changes may have been missed and every subscriber should re-read); it
+    `changes()` yields the id of a diagram each time it gets a new rev or is deleted, a
+    `ListChanged` when one is created or deleted (or None when changes may have been
+    missed and every subscriber should re-read, and every list be re-listed); it
     is called once, by one task, for the endpoint's life, and must start
     listening when called (not lazily on the first iteration) so no change made
     after the endpoint started is missed.
@@ -71,7 +92,7 @@ class DiagramResources(Protocol):
         """The diagram's canonical Mermaid text."""
         ...
 
-    def changes(self) -> AsyncIterator[str | None]: ...
+    def changes(self) -> AsyncIterator[DiagramChange]: ...
 
 
 @final
@@ -81,6 +102,11 @@ class ResourceHub:
     def __init__(self, provider: DiagramResources) -> None:
         self.provider = provider
         self._subscribers: dict[str, set[Connection]] = {}
+        self._sessions: set[Connection] = set()
+
+    def open(self, connection: Connection) -> None:
+        """A session started: it hears `resources/list_changed` from now on."""
+        self._sessions.add(connection)
 
     def subscribe(self, connection: Connection, uri: str) -> None:
         diagram_id_of(uri)
@@ -95,6 +121,7 @@ class ResourceHub:
 
     def forget(self, connection: Connection) -> None:
         """Drop every subscription of a session that ended."""
+        self._sessions.discard(connection)
         for uri in list(self._subscribers):
             self.unsubscribe(connection, uri)
 
@@ -116,9 +143,22 @@ class ResourceHub:
                 if scope.cancelled_caught:
                     log.warning("resource update for %s not delivered in time; skipped", uri)
 
+    async def notify_list_changed(self) -> None:
+        """Send `resources/list_changed` to every session (best effort, as `notify`)."""
+        for connection in list(self._sessions):
+            with trio.move_on_after(_NOTIFY_TIMEOUT) as scope:
+                await connection.send_resource_list_changed()
+            if scope.cancelled_caught:
+                log.warning("resource list change not delivered in time; skipped")
+
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Follow the provider's changes until cancelled, notifying subscribers."""
+        """Follow the provider's changes until cancelled, notifying sessions."""
         changes = self.provider.changes()
         task_status.started()
-        async for diagram_id in changes:
-            await self.notify(diagram_id)
+        async for change in changes:
+            if isinstance(change, ListChanged):
+                await self.notify_list_changed()
+                continue
+            await self.notify(change)
+            if change is None:
+                await self.notify_list_changed()
