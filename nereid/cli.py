@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from nereid import __version__
 from nereid.tool_names import ToolNames, parse_tool_names, tool_names_from_env
 
-__all__ = ["MainOptions", "UsageError", "main", "parse_main_args"]
+__all__ = ["MainOptions", "UsageError", "main", "option_warnings", "parse_main_args"]
 
 DEFAULT_PORT = 27435
 
@@ -187,4 +187,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         sys.stderr.write(f"{prog}: error: {err}\n\n{usage(prog)}")
         return 2
+    for warning in option_warnings(opts):
+        sys.stderr.write(f"{prog}: warning: {warning}\n")
     return _run_main_mode(opts)
+
+
+def option_warnings(opts: MainOptions) -> list[str]:
+    """Options that are accepted but do nothing in the chosen mode."""
+    if opts.demo and opts.mcp and opts.durable_writes:
+        return ["--durable-writes does nothing with --demo --mcp (the demo lives in memory)"]
+    return []

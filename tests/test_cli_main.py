@@ -55,3 +55,13 @@ def test_python_dash_m_runs() -> None:
         [sys.executable, "-m", "nereid", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == f"nereid {__version__}"
+
+
+def test_durable_writes_with_the_in_memory_demo_warns() -> None:
+    from nereid.cli import option_warnings
+
+    opts = parse_main_args(["--demo", "--mcp", "--durable-writes"])
+    assert option_warnings(opts) == [
+        "--durable-writes does nothing with --demo --mcp (the demo lives in memory)"
+    ]
+    assert option_warnings(parse_main_args(["--demo", "--mcp"])) == []

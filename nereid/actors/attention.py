@@ -19,6 +19,8 @@ persisted; it commits to its in-memory snapshot so its own restart keeps the sta
   nothing). The largest `seq` is the newest spotlight, which follow-AI follows.
 - A spotlight keeps the agent's display name (`SetSpotlight.agent_name`, the MCP client's
   name) so viewers can say who looks; a name change alone publishes but takes no new `seq`.
+- `AgentPresence` (from the MCP layer's presence tracker): `idle` marks the agent's
+  spotlight idle (viewers grey it), `active` unmarks it, `gone` drops it.
 - Publishes `AttentionChanged(part, agent_id, ui_rev)` on every change a viewer draws
   (human, spotlight, follow_ai); not for counter-only or view-only changes.
 """
@@ -32,6 +34,7 @@ import msgspec
 
 from nereid.actors._actor import Actor
 from nereid.actors.protocol import (
+    AgentPresence,
     AgentSessionEnded,
     AttachUi,
     AttentionChanged,
@@ -79,6 +82,7 @@ class AttentionState(msgspec.Struct, frozen=True, kw_only=True):
     spotlights: dict[str, ObjectRef] = msgspec.field(default_factory=dict)
     spotlight_seqs: dict[str, int] = msgspec.field(default_factory=dict)
     spotlight_names: dict[str, str] = msgspec.field(default_factory=dict)
+    idle_agents: frozenset[str] = frozenset()
     last_seq: int = 0
 
 
@@ -108,6 +112,9 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
                 return ClearSpotlightReply(cleared=cleared)
             case ListSpotlights():
                 return SpotlightsReply(spotlights=self._spotlights())
+            case AgentPresence(agent_id=agent_id, presence=presence):
+                self._set_presence(agent_id, presence)
+                return None
             case SetFollowAi(enabled=enabled):
                 if ui.attached and ui.follow_ai != enabled:
                     self._set_ui(replace(ui, follow_ai=enabled, rev=_bump(ui.rev)), "follow_ai")
@@ -169,6 +176,22 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
             self._publish("spotlight", agent_id)
         return self._spotlight(agent_id)
 
+    def _set_presence(self, agent_id: str, presence: str) -> None:
+        s = self._s
+        idle = agent_id in s.idle_agents
+        if presence == "gone":
+            if idle:
+                self._commit(msgspec.structs.replace(s, idle_agents=s.idle_agents - {agent_id}))
+            self._drop_spotlight(agent_id)
+            return
+        want = presence == "idle"
+        if want == idle:
+            return
+        agents = s.idle_agents | {agent_id} if want else s.idle_agents - {agent_id}
+        self._commit(msgspec.structs.replace(s, idle_agents=agents))
+        if agent_id in s.spotlights:
+            self._publish("spotlight", agent_id)
+
     def _drop_spotlight(self, agent_id: str) -> int:
         if agent_id not in self._s.spotlights:
             return 0
@@ -180,7 +203,8 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
         ref = self._s.spotlights.get(agent_id)
         seq = self._s.spotlight_seqs.get(agent_id, 0) if ref is not None else 0
         name = self._s.spotlight_names.get(agent_id) if ref is not None else None
-        return Spotlight(agent_id=agent_id, object_ref=ref, seq=seq, agent_name=name)
+        idle = ref is not None and agent_id in self._s.idle_agents
+        return Spotlight(agent_id=agent_id, object_ref=ref, seq=seq, agent_name=name, idle=idle)
 
     def _spotlights(self) -> tuple[Spotlight, ...]:
         return tuple(

@@ -510,12 +510,14 @@ class Spotlight(msgspec.Struct, frozen=True, kw_only=True):
     `seq` orders spotlights by when they were set (session-wide, never reused, 0 when
     empty): the largest is the newest, which is what follow-AI follows. `agent_name` is
     the agent's client name (MCP `clientInfo.name`), so viewers can say who looks; None
-    when unknown."""
+    when unknown. `idle`: the agent has asked nothing for a while (shown greyed; it goes
+    when the agent is gone)."""
 
     agent_id: str
     object_ref: ObjectRef | None = None
     seq: int = 0
     agent_name: str | None = None
+    idle: bool = False
 
     @property
     def diagram_id(self) -> str | None:
@@ -634,6 +636,14 @@ class AgentSessionEnded(Message, frozen=True):
     agent_id: str
 
 
+class AgentPresence(Message, frozen=True):
+    """Cast by the MCP layer when an agent's presence changes (`nereid.mcp.presence`):
+    `idle` greys its spotlight, `active` restores it, `gone` drops it."""
+
+    agent_id: str
+    presence: Literal["active", "idle", "gone"]
+
+
 class SetFollowAi(Request[UiState], frozen=True):
     """`follow_ai.set` (MCP) or the TUI's toggle. Without a TUI attached it is a no-op
     (the contract echoes the input, and `follow_ai` stays true)."""
@@ -691,6 +701,7 @@ AttentionRequest = (
     | ClearSpotlight
     | ListSpotlights
     | AgentSessionEnded
+    | AgentPresence
     | SetFollowAi
     | AttachUi
     | DetachUi

@@ -15,6 +15,8 @@ from typing import Literal, Protocol, final
 
 import msgspec
 
+from .presence import Presence
+
 __all__ = ["Agent", "AgentDirectory", "SessionHooks", "Transport"]
 
 log = logging.getLogger(__name__)
@@ -55,6 +57,10 @@ class SessionHooks(Protocol):
 
     async def session_ended(self, agent: Agent) -> None: ...
 
+    async def session_presence(self, agent: Agent, presence: Presence) -> None:
+        """The agent went `idle`, came back (`active`) or is `gone` (`nereid.mcp.presence`)."""
+        ...
+
 
 @final
 class AgentDirectory:
@@ -77,9 +83,20 @@ class AgentDirectory:
         self._live[agent.agent_id] = agent
         return agent
 
+    def by_session(self, session_id: str) -> Agent | None:
+        """The live agent of an HTTP session id, if any."""
+        for agent in self._live.values():
+            if agent.session_id == session_id:
+                return agent
+        return None
+
     def close(self, agent: Agent) -> None:
         """Forget `agent` (its session ended). Idempotent."""
         self._live.pop(agent.agent_id, None)
+
+    def get(self, agent_id: str) -> Agent | None:
+        """The live agent `agent_id`, if its session is open."""
+        return self._live.get(agent_id)
 
     def live(self) -> list[Agent]:
         """The agents whose sessions are open, in id order."""

@@ -20,6 +20,7 @@ from typing import Any, Final, final
 
 from nereid.actors import ResyncNeeded
 from nereid.actors.protocol import (
+    AgentPresence,
     AgentSessionEnded,
     DiagramChanged,
     DiagramCreated,
@@ -33,6 +34,7 @@ from nereid.store.diagram_files import export_mermaid
 
 from .agents import Agent
 from .endpoint import EndpointParts
+from .presence import Presence
 from .resources import DiagramChange, ListChanged
 from .tools import Tool, ToolTable
 
@@ -135,7 +137,8 @@ class SessionDiagramResources:
 
 @final
 class AgentSessionHooks:
-    """Tells ``attention`` when an agent's MCP session ends (its spotlight is dropped)."""
+    """Tells ``attention`` when an agent's MCP session ends (its spotlight is dropped) and
+    when its presence changes (idle: greyed; gone: dropped)."""
 
     def __init__(self, handle: SessionHandle) -> None:
         self._handle = handle
@@ -147,6 +150,12 @@ class AgentSessionHooks:
         attention = self._handle.registry.get("attention")
         if attention is not None:
             await attention.cast(AgentSessionEnded(agent_id=agent.agent_id), timeout=1.0)
+
+    async def session_presence(self, agent: Agent, presence: Presence) -> None:
+        attention = self._handle.registry.get("attention")
+        if attention is not None:
+            message = AgentPresence(agent_id=agent.agent_id, presence=presence)
+            await attention.cast(message, timeout=1.0)
 
 
 def session_endpoint_parts(handle: SessionHandle) -> EndpointParts:

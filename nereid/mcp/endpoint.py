@@ -51,6 +51,7 @@ from nereid.tool_names import ToolNamer, ToolNames
 from .agents import Agent, AgentDirectory, SessionHooks
 from .codec import decode_arguments, encode_result
 from .errors import expected_error, internal_error, tool_not_found
+from .presence import Presence, PresenceTracker
 from .resources import (
     DIAGRAM_URI_TEMPLATE,
     MERMAID_MIME_TYPE,
@@ -144,12 +145,15 @@ class McpEndpoint:
         hooks: SessionHooks | None = None,
         instructions: str = INSTRUCTIONS,
         tool_names: ToolNames = "dotted",
+        presence: PresenceTracker | None = None,
     ) -> None:
         self.runtime = runtime
         self.tools = tools
         self.hooks = hooks
         self.tool_names: ToolNames = tool_names
         self.agents = AgentDirectory()
+        self.presence = presence if presence is not None else PresenceTracker()
+        self._presence_wake = trio.Event()
         self.hub = ResourceHub(resources) if resources is not None else None
         self._instructions = instructions
         self._namers: dict[ToolNames, ToolNamer] = {
@@ -178,15 +182,59 @@ class McpEndpoint:
     async def run_background(
         self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> None:
-        """What the endpoint runs besides the transport: the resource notifier.
+        """What the endpoint runs besides the transport: the resource notifier and the
+        presence watch.
 
         Transports start this in their nursery and cancel it when they stop.
         """
-        if self.hub is None:
+        async with trio.open_nursery() as nursery:
+            if self.hub is not None:
+                await nursery.start(self.hub.run)
+            nursery.start_soon(self._watch_presence)
             task_status.started()
-            await trio.sleep_forever()
-        else:
-            await self.hub.run(task_status=task_status)
+
+    # -- presence ---------------------------------------------------------------
+
+    async def _watch_presence(self) -> None:
+        """Report presence changes when they fall due (a timer per deadline, not a poll)."""
+        while True:
+            now = trio.current_time()
+            for agent_id, presence in self.presence.changes(now):
+                agent = self.agents.get(agent_id)
+                if agent is not None:
+                    await self._tell_presence(agent, presence)
+            deadline = self.presence.next_deadline(trio.current_time())
+            self._presence_wake = trio.Event()
+            with trio.move_on_at(deadline + 0.01) if deadline is not None else trio.CancelScope():
+                await self._presence_wake.wait()
+
+    async def _tell_presence(self, agent: Agent, presence: Presence) -> None:
+        log.info("MCP agent %s is %s", agent.label, presence)
+        if self.hooks is not None:
+            try:
+                await self.hooks.session_presence(agent, presence)
+            except Exception:
+                log.exception("session_presence hook failed for %s", agent.agent_id)
+
+    async def _note_request(self, agent: Agent) -> None:
+        if self.presence.seen(agent.agent_id, trio.current_time()) == "active":
+            await self._tell_presence(agent, "active")
+        self._presence_wake.set()
+
+    async def stream_opened(self, session_id: str) -> None:
+        """An HTTP session's event stream (GET) opened: it is connected."""
+        agent = self.agents.by_session(session_id)
+        if agent is not None:
+            if self.presence.stream_opened(agent.agent_id, trio.current_time()) == "active":
+                await self._tell_presence(agent, "active")
+            self._presence_wake.set()
+
+    def stream_closed(self, session_id: str) -> None:
+        """An HTTP session's event stream closed: gone unless it reconnects soon."""
+        agent = self.agents.by_session(session_id)
+        if agent is not None:
+            self.presence.stream_closed(agent.agent_id, trio.current_time())
+            self._presence_wake.set()
 
     # -- sessions ---------------------------------------------------------------
 
@@ -208,8 +256,14 @@ class McpEndpoint:
         ):
             # The session's agent opens with `initialize` (so it gets the client's
             # name); probes before it (e.g. `server/discover`) belong to no agent.
-            await self._agent_for(ctx)
-        result = await call_next(ctx)
+            agent = await self._agent_for(ctx)
+            await self._note_request(agent)
+            try:
+                result = await call_next(ctx)
+            finally:
+                self.presence.seen(agent.agent_id, trio.current_time())
+        else:
+            result = await call_next(ctx)
         if ctx.method == "initialize" and isinstance(result, dict):
             result = self._initialize_result(ctx, result)
         return result
@@ -275,6 +329,7 @@ class McpEndpoint:
         if self.hub is not None:
             self.hub.forget(connection)
         self.agents.close(agent)
+        self.presence.forget(agent.agent_id)
         log.info("MCP session ended: %s", agent.label)
         if self.hooks is not None:
             try:

@@ -110,8 +110,10 @@ class HttpGuard:
         token: str | None,
         settings: TransportSecuritySettings,
         max_body_size: int,
+        streams: McpEndpoint | None = None,
     ) -> None:
         self._manager = manager
+        self._streams = streams
         self._path = path
         self._token = token.encode("utf-8") if token is not None else None
         self._security = TransportSecurityMiddleware(settings)
@@ -127,7 +129,17 @@ class HttpGuard:
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        await self._manager.handle_request(scope, receive, send)
+        session_id = Headers(scope=scope).get("mcp-session-id")
+        if scope.get("method") != "GET" or session_id is None or self._streams is None:
+            await self._manager.handle_request(scope, receive, send)
+            return
+        # A GET is the session's event stream: while one is open the client is there;
+        # when the last one closes and none comes back, the client is gone (presence).
+        await self._streams.stream_opened(session_id)
+        try:
+            await self._manager.handle_request(scope, receive, send)
+        finally:
+            self._streams.stream_closed(session_id)
 
     async def _refusal(self, scope: Scope) -> Response | None:
         if scope["path"] != self._path:
@@ -205,7 +217,14 @@ async def serve_http(
     manager = StreamableHTTPSessionManager(
         app=endpoint.server, security_settings=settings, max_request_body_size=max_body_size
     )
-    app = HttpGuard(manager, path=path, token=token, settings=settings, max_body_size=max_body_size)
+    app = HttpGuard(
+        manager,
+        path=path,
+        token=token,
+        settings=settings,
+        max_body_size=max_body_size,
+        streams=endpoint,
+    )
     config = Config()
     config.bind = [f"{_host_for_url(host)}:{port}"]
     config.accesslog = None

@@ -83,13 +83,16 @@ class ClearedResult(msgspec.Struct, frozen=True, kw_only=True):
 class AgentSpotlight(msgspec.Struct, frozen=True, kw_only=True):
     """One agent's spotlight; `seq` orders spotlights by when they were set (larger is
     newer, session-wide): follow-AI follows the largest. `agent_name` is the agent's
-    client name (`clientInfo.name` from `initialize`), null when it sent none."""
+    client name (`clientInfo.name` from `initialize`), null when it sent none. `idle`: the
+    agent has asked nothing for a while (the TUI greys it; it goes when the agent is
+    gone, see nereid/mcp/presence.py)."""
 
     agent_id: str
     agent_name: str | None
     object_ref: str
     diagram_id: str
     seq: int
+    idle: bool
 
 
 class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -316,6 +319,7 @@ async def attention_agents_read(call: ToolCall, params: NoParams) -> AgentsAtten
             object_ref=str(ref),
             diagram_id=ref.diagram_id,
             seq=s.seq,
+            idle=s.idle,
         )
         for s in reply.spotlights
         if (ref := s.object_ref) is not None

@@ -23,7 +23,7 @@ from nereid.model import (
     parse_connector,
 )
 from nereid.model.ids import subgraph_id_problem
-from nereid.model.shapes import ATTRIBUTE_SHAPES
+from nereid.model.shapes import ATTRIBUTE_SHAPES, SHAPES
 from nereid.model.writable import (
     Unwritable,
     flow_label_problem,
@@ -185,7 +185,10 @@ def check_shape(value: str) -> str:
         )
     shape = canonical_shape(name)
     if shape is None:
-        raise invalid_value("shape", value, "unknown shape")
+        known = ", ".join(sorted(SHAPES - frozenset(ATTRIBUTE_SHAPES)))
+        raise invalid_value(
+            "shape", value, f"unknown shape (one of {known}; Mermaid v11 aliases work too)"
+        )
     return shape
 
 

@@ -105,11 +105,24 @@ class TuiApp:
         self.screen.tty_signal_keys(intr="undefined", quit="undefined", stop="undefined")
         self._message_posted = trio.Event()
         vm.on_message = self._message_posted.set
+        self._reported_human: fx.ReportHuman | None = None
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
-        """Queue effects for the sender task; `Quit` ends the urwid loop right away."""
+        """Queue effects for the sender task; `Quit` ends the urwid loop right away.
+
+        Whatever moved the view (a key, follow-AI, a diagram deleted under the person),
+        what the person now sees is reported if it differs from the last report, so
+        `attention.human.read` always tells the truth.
+        """
         self._follow_check.set()  # a key or a frame may have started or ended a pause
+        human = self.vm.human_report()
+        if human != self._reported_human and not any(
+            isinstance(effect, fx.ReportHuman) for effect in effects
+        ):
+            effects = [*effects, human]
         for effect in effects:
+            if isinstance(effect, fx.ReportHuman):
+                self._reported_human = effect
             if isinstance(effect, fx.Quit):
                 self.exit_code = effect.code
                 raise urwid.ExitMainLoop()

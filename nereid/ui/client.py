@@ -170,6 +170,7 @@ class ActorClient:
                 ref=spot.object_ref,
                 seq=spot.seq,
                 label=spot.agent_name or "",
+                idle=spot.idle,
             )
             for spot in snap.spotlights
             if spot.object_ref is not None

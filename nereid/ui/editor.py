@@ -80,6 +80,10 @@ def strip_header(text: str) -> str:
     return "".join(lines[index:])
 
 
+_SHELL_NOT_FOUND = 127
+"""The shell's exit status for a command it cannot find."""
+
+
 def run_editor_blocking(command: str, path: Path) -> int:
     """Run `command path` through the shell (the command may carry arguments); exit status."""
     if str(path).startswith("-"):
@@ -113,6 +117,14 @@ async def edit_round_trip(
             return EditOutcome(
                 "failed",
                 f"failed to run editor command `{editor_command(environ)}`: {err}",
+                kept_text,
+            )
+        if status == _SHELL_NOT_FOUND:
+            command = editor_command(environ)
+            program = command.split()[0] if command.split() else command
+            return EditOutcome(
+                "failed",
+                f"editor {program!r} not found (set $VISUAL or $EDITOR to an installed editor)",
                 kept_text,
             )
         if status != 0:

@@ -14,6 +14,7 @@ from typing import Literal
 
 __all__ = [
     "AGENT_STYLES",
+    "IDLE_AGENT_SLOT",
     "Colors",
     "PALETTE_NAMES",
     "PaletteError",
@@ -50,6 +51,8 @@ ANSI = (
 
 #: Number of distinguishable agent spotlight styles; agent i uses `agent{i % 6}`.
 AGENT_STYLES = 6
+#: The style slot of an idle agent's spotlight (`agent6`): greyed, whoever the agent is.
+IDLE_AGENT_SLOT = AGENT_STYLES
 
 # (name, fg, bg) with ANSI indexes; -1 = the terminal's default.
 _BASE: tuple[tuple[str, int, int, bool], ...] = (
@@ -99,6 +102,7 @@ _BASE: tuple[tuple[str, int, int, bool], ...] = (
     ("agent3", 15, 4, True),
     ("agent4", 0, 9, True),
     ("agent5", 15, 6, True),
+    ("agent6", 7, 8, False),  # IDLE_AGENT_SLOT: an idle agent's spotlight, greyed
 )
 
 

@@ -450,7 +450,8 @@ def _agent_legend(vm: ViewModel, width: int) -> Rows:
     rows: Rows = []
     line: list[Run] = [("help_header", head)]
     for spot in sorted(vm.spotlights, key=lambda s: slots[s.agent_id]):
-        chip: Run = (f"agent{slots[spot.agent_id]}", f" {spot.title} ")
+        idle = " (idle)" if spot.idle else ""
+        chip: Run = (f"agent{slots[spot.agent_id]}", f" {spot.title}{idle} ")
         if len(line) > 1 and runs_width(line) + 1 + runs_width([chip]) > width:
             rows.append(clip_runs(line, width))
             line = [("default", " " * len(head))]

@@ -38,12 +38,15 @@ __all__ = [
 class Spotlight:
     """One agent's spotlight; `seq` is the attention actor's: the largest is the newest.
 
-    `label` is the agent's client name (MCP `clientInfo.name`), "" when it sent none."""
+    `label` is the agent's client name (MCP `clientInfo.name`), "" when it sent none;
+    `idle`: the agent has asked nothing for a while (drawn greyed until it comes back or
+    is gone)."""
 
     agent_id: str
     ref: ObjectRef
     seq: int
     label: str = ""
+    idle: bool = False
 
     @property
     def name(self) -> str:

@@ -47,7 +47,7 @@ from nereid.ui.objects import (
     selectable_objects,
     xref_items,
 )
-from nereid.ui.palette import AGENT_STYLES
+from nereid.ui.palette import AGENT_STYLES, IDLE_AGENT_SLOT
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
     ActiveWalkthroughChanged,
@@ -197,10 +197,15 @@ class ViewModel:
         """Agent id → style slot: stable by agent order, 6 styles reused cyclically.
 
         Agents are ordered like the attention actor orders them: `agent:2` before
-        `agent:10` (numbers compared as numbers).
+        `agent:10` (numbers compared as numbers). An idle agent's spotlight is greyed
+        (`IDLE_AGENT_SLOT`) until it comes back or goes.
         """
         agents = sorted({s.agent_id for s in self.spotlights}, key=_agent_order)
-        return {agent: i % AGENT_STYLES for i, agent in enumerate(agents)}
+        idle = {s.agent_id for s in self.spotlights if s.idle}
+        return {
+            agent: IDLE_AGENT_SLOT if agent in idle else i % AGENT_STYLES
+            for i, agent in enumerate(agents)
+        }
 
     def latest_spotlight(self) -> Spotlight | None:
         """The newest agent spotlight (largest `seq`, which the attention actor assigns)."""

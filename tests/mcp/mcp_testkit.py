@@ -314,6 +314,10 @@ class RecordingHooks:
         self.events.append(("ended", agent))
         self._bump()
 
+    async def session_presence(self, agent: Agent, presence: str) -> None:
+        self.events.append((presence, agent))
+        self._bump()
+
     def _bump(self) -> None:
         self.changed.set()
         self.changed = trio.Event()

@@ -134,6 +134,7 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
                             "object_ref": PAY,
                             "diagram_id": "index",
                             "seq": 1,
+                            "idle": False,
                         },
                         {
                             "agent_id": "agent:2",
@@ -141,6 +142,7 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
                             "object_ref": PSP,
                             "diagram_id": "payment-seq",
                             "seq": 2,
+                            "idle": False,
                         },
                     ],
                     "context": NO_TUI_CONTEXT,
@@ -159,6 +161,7 @@ async def test_each_session_has_its_own_spotlight_and_loses_it_when_it_ends() ->
                     "object_ref": PAY,
                     "diagram_id": "index",
                     "seq": 1,
+                    "idle": False,
                 }
             ]
 

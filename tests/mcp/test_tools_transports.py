@@ -92,6 +92,7 @@ SCRIPT: list[tuple[str, dict[str, Any], Any]] = [
                     "object_ref": PAY,
                     "diagram_id": "index",
                     "seq": 1,
+                    "idle": False,
                 }
             ],
             "context": CONTEXT,
@@ -472,6 +473,7 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
                         "object_ref": PAY,
                         "diagram_id": "index",
                         "seq": 1,
+                        "idle": False,
                     },
                     {
                         "agent_id": "agent:2",
@@ -479,6 +481,7 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
                         "object_ref": PSP,
                         "diagram_id": "payment-seq",
                         "seq": 2,
+                        "idle": False,
                     },
                 ]
                 assert (await structured(beta, "attention.agents.read"))["caller_agent_id"] == (
@@ -493,6 +496,7 @@ async def test_two_http_agents_have_their_own_spotlights() -> None:
                     "object_ref": PAY,
                     "diagram_id": "index",
                     "seq": 1,
+                    "idle": False,
                 }
             ]
             assert await structured(alpha, "attention.agent.clear") == {"cleared": 1}

@@ -6,8 +6,11 @@ import pytest
 from ops_testkit import auth_flow, refuse, run
 
 from nereid.model import FlowchartAst, SequenceAst
+from nereid.model.shapes import ATTRIBUTE_SHAPES, SHAPES
 
 A = "d:auth/flow"
+
+SHAPE_LIST = ", ".join(sorted(SHAPES - frozenset(ATTRIBUTE_SHAPES)))
 
 
 def test_contract_example_adds_node_and_edge() -> None:
@@ -62,11 +65,11 @@ def test_add_node_defaults_and_shape_alias() -> None:
          "invalid_params", "invalid label: contains '\"' (write it as #quot;)",
          {"label": 'say "hi"'}),
         ({"type": "flow_add_node", "node_id": "n:x", "label": "X", "shape": "blob"},
-         "invalid_params", "invalid shape: unknown shape", {"shape": "blob"}),
+         "invalid_params", "invalid shape: unknown shape (one of " + SHAPE_LIST + "; Mermaid v11 aliases work too)", {"shape": "blob"}),
         ({"type": "flow_update_node", "node_id": "n:nope", "label": "X"},
          "not_found", "object not found", {"kind": "FlowNode", "object_id": "n:nope"}),
         ({"type": "flow_update_node", "node_id": "n:ok", "shape": "blob"},
-         "invalid_params", "invalid shape: unknown shape", {"shape": "blob"}),
+         "invalid_params", "invalid shape: unknown shape (one of " + SHAPE_LIST + "; Mermaid v11 aliases work too)", {"shape": "blob"}),
         ({"type": "flow_set_node_note", "node_id": "n:nope", "note": "x"},
          "not_found", "object not found", {"kind": "FlowNode", "object_id": "n:nope"}),
         ({"type": "flow_remove_node", "node_id": "n:nope"},

@@ -139,9 +139,11 @@ def test_attribute_shapes_cannot_be_made_by_ops(shape: str) -> None:
     assert error.data == {"shape": shape}
 
 
-def test_unknown_shape_message_is_unchanged() -> None:
+def test_unknown_shape_message_lists_the_valid_ones() -> None:
     error = refuse(flow(), {"type": "flow_add_node", "node_id": "n:z", "label": "Z", "shape": "x"})
-    assert (error.message, error.data) == ("invalid shape: unknown shape", {"shape": "x"})
+    assert error.message.startswith("invalid shape: unknown shape (one of asymmetric, ")
+    assert "cylindrical" in error.message and "v11 aliases" in error.message
+    assert error.data == {"shape": "x"}
 
 
 def test_changing_an_icon_node_to_another_shape_drops_its_attributes() -> None:

@@ -90,3 +90,23 @@ def test_editor_command_prefers_visual_then_editor_then_vi() -> None:
     assert editor_command({"VISUAL": "code -w", "EDITOR": "nano"}) == "code -w"
     assert editor_command({"VISUAL": "  ", "EDITOR": "nano"}) == "nano"
     assert editor_command({}) == "vi"
+
+
+async def test_a_missing_editor_is_named_as_not_found() -> None:
+    from nereid.ui.editor import edit_round_trip, run_editor_blocking
+
+    environ = {"EDITOR": "nereid-no-such-editor --wait"}
+
+    async def run_editor(path: object) -> int:
+        return await trio.to_thread.run_sync(
+            run_editor_blocking, "nereid-no-such-editor --wait", path
+        )
+
+    async def apply(text: str) -> None:
+        raise AssertionError("nothing to apply")
+
+    outcome = await edit_round_trip(
+        "flow", "flowchart TD\n  a --> b\n", run_editor=run_editor, apply=apply, environ=environ
+    )
+    assert outcome.kind == "failed"
+    assert "'nereid-no-such-editor' not found" in outcome.message

@@ -1,0 +1,108 @@
+"""Presence that tells the truth: idle spotlights grey, dead clients' spotlights go.
+
+The tracker is driven with explicit times; the endpoint test kills a real SDK client
+process (SIGKILL, so no DELETE is sent) and watches its spotlight disappear.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import trio
+from mcp import Client
+from session_kit import Agent
+
+from nereid.commands.session import open_mcp_session
+from nereid.mcp import McpEndpoint, serve_http
+from nereid.mcp.presence import PresenceTracker
+
+PAY = "d:index/flow/node/n:pay"
+
+
+def test_idle_then_active_then_gone_by_silence() -> None:
+    tracker = PresenceTracker(idle_after=10, expire_after=30, gone_grace=2)
+    assert tracker.seen("a", 0.0) is None
+    assert tracker.changes(9.9) == []
+    assert tracker.next_deadline(0.0) == 10
+    assert tracker.changes(10.0) == [("a", "idle")]
+    assert tracker.seen("a", 12.0) == "active"
+    assert tracker.changes(41.9) == [("a", "idle")]
+    assert tracker.changes(42.0) == [("a", "gone")]
+    assert tracker.changes(100.0) == []
+    assert tracker.next_deadline(100.0) is None
+    assert tracker.seen("a", 101.0) == "active"
+
+
+def test_a_closed_stream_is_gone_unless_it_comes_back() -> None:
+    tracker = PresenceTracker(idle_after=10, expire_after=30, gone_grace=2)
+    tracker.seen("a", 0.0)
+    tracker.stream_opened("a", 0.0)
+    tracker.stream_closed("a", 1.0)
+    assert tracker.next_deadline(1.0) == 3.0
+    assert tracker.stream_opened("a", 2.0) is None  # a reconnect within the grace
+    tracker.stream_closed("a", 4.0)
+    assert tracker.changes(5.9) == []
+    assert tracker.changes(6.0) == [("a", "gone")]
+    tracker.forget("a")
+    assert tracker.presence("a", 7.0) is None
+
+
+CLIENT = textwrap.dedent(
+    """
+    import sys, trio
+    from mcp import Client
+    from mcp_types import Implementation
+
+    async def main():
+        async with Client(sys.argv[1], client_info=Implementation(name="doomed", version="1")) as c:
+            await c.call_tool("attention.agent.set", {"object_ref": sys.argv[2]})
+            print("set", flush=True)
+            await trio.sleep_forever()
+
+    trio.run(main)
+    """
+)
+
+
+async def test_a_killed_http_client_loses_its_spotlight_and_idle_ones_grey() -> None:
+    presence = PresenceTracker(idle_after=1.0, expire_after=60.0, gone_grace=0.5)
+    async with open_mcp_session(None, demo=True, durable_writes=False) as parts:
+        endpoint = McpEndpoint(
+            parts.runtime,
+            parts.tools,
+            resources=parts.resources,
+            hooks=parts.hooks,
+            presence=presence,
+        )
+        async with trio.open_nursery() as nursery:
+            url = await nursery.start(
+                lambda task_status: serve_http(endpoint, port=0, task_status=task_status)
+            )
+            child = await trio.lowlevel.open_process(
+                [sys.executable, "-c", CLIENT, url, PAY], stdout=subprocess.PIPE
+            )
+            try:
+                assert child.stdout is not None
+                with trio.fail_after(60):
+                    assert (await child.stdout.receive_some()).strip() == b"set"
+                async with Client(url) as watcher_client:
+                    watcher = Agent(watcher_client)
+                    spots = (await watcher.ok("attention.agents.read"))["spotlights"]
+                    assert [s["agent_name"] for s in spots] == ["doomed"]
+                    with trio.fail_after(10):  # the doomed client says nothing: idle
+                        while not spots[0]["idle"]:
+                            await trio.sleep(0.2)
+                            spots = (await watcher.ok("attention.agents.read"))["spotlights"]
+                    os.kill(child.pid, signal.SIGKILL)
+                    with trio.fail_after(10):  # its event stream closed: gone
+                        while spots:
+                            await trio.sleep(0.2)
+                            spots = (await watcher.ok("attention.agents.read"))["spotlights"]
+            finally:
+                child.kill()
+                await child.wait()
+            nursery.cancel_scope.cancel()
