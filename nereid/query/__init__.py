@@ -31,7 +31,7 @@ from nereid.query.objects import (
     SeqSectionObject,
     object_read,
 )
-from nereid.query.regex_guard import COST_BUDGET, MAX_PATTERN_LENGTH
+from nereid.query.regex_guard import MAX_PATTERN_LENGTH, SEARCH_TIME_LIMIT
 from nereid.query.results import (
     CyclesResult,
     DegreesResult,
@@ -52,8 +52,8 @@ from nereid.query.slice import SliceFilters, diagram_get_slice
 from nereid.query.xrefs import status_of, xref_list, xref_neighbors
 
 __all__ = [
-    "COST_BUDGET", "DEFAULT_MAX_HOPS", "EXPANSION_BUDGET", "JSONRPC_CODES",
-    "MAX_PATTERN_LENGTH", "PATHS_STEP_BUDGET", "CyclesResult", "DegreesResult",
+    "DEFAULT_MAX_HOPS", "EXPANSION_BUDGET", "JSONRPC_CODES",
+    "MAX_PATTERN_LENGTH", "PATHS_STEP_BUDGET", "SEARCH_TIME_LIMIT", "CyclesResult", "DegreesResult",
     "FlowEdgeObject", "FlowNodeObject", "FlowSubgraphObject", "McpObject", "MessagesResult",
     "NeighborsResult", "NodeDegree", "NodesResult", "ObjectEntry", "ObjectReadResult",
     "PathsResult", "QueryError", "QueryErrorCode", "QueryScope", "RouteGraph", "RoutesResult",

@@ -11,7 +11,13 @@ from __future__ import annotations
 from nereid.model import SEQ_MESSAGE, SeqMessage, SequenceAst
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_choice, check_count, check_param_id
-from nereid.query.regex_guard import compile_guarded
+from nereid.query.regex_guard import (
+    SEARCH_TIME_LIMIT,
+    RegexTimeout,
+    compile_user_regex,
+    search_each,
+    too_expensive,
+)
 from nereid.query.results import MessagesResult
 from nereid.query.scope import QueryScope, ref_prefix, resolve_diagram, sequence_of
 
@@ -57,12 +63,13 @@ def seq_search(
     mode: str = "substring",
     case_insensitive: bool = True,
     diagram_id: str | None = None,
+    time_limit: float = SEARCH_TIME_LIMIT,
 ) -> MessagesResult:
     """`seq.search`: messages whose text contains `needle` or matches it as a regex.
 
-    Substring mode compares lower-cased text when `case_insensitive`. Regex mode is Python
-    `re.search` behind the guard of `regex_guard` (decision 15): a pattern that could
-    backtrack for long is refused with `invalid_params`, never run.
+    Substring mode compares lower-cased text when `case_insensitive`. Regex mode is a
+    `re`-dialect search under `regex_guard`'s time limit (decision 15): a search that runs
+    longer than `time_limit` seconds in all is stopped and refused with `invalid_params`.
     """
     if needle == "":
         raise invalid_params("needle must not be empty", {"needle": needle})
@@ -70,12 +77,13 @@ def seq_search(
     diagram = resolve_diagram(scope, diagram_id)
     messages = message_order(sequence_of(diagram))
     if mode == "regex":
-        pattern = compile_guarded(
-            needle,
-            case_insensitive=case_insensitive,
-            texts=(message.text for message in messages),
-        )
-        kept = [message for message in messages if pattern.search(message.text)]
+        pattern = compile_user_regex(needle, case_insensitive=case_insensitive)
+        texts = (message.text for message in messages)
+        try:
+            found = list(search_each(pattern, texts, time_limit=time_limit))
+        except RegexTimeout as timeout:
+            raise too_expensive(needle, case_insensitive, timeout) from None
+        kept = [message for message, match in zip(messages, found, strict=True) if match]
     elif case_insensitive:
         lowered = needle.lower()
         kept = [message for message in messages if lowered in message.text.lower()]

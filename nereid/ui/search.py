@@ -1,22 +1,27 @@
 """Search over every selectable object of the session (tui.md §7, decision 12).
 
-`/` is a real regex search (Python `re`, case-insensitive; an invalid pattern yields an error
-message, not an exception); `\\` is fuzzy (subsequence + Indel similarity). Both rank with the
+`/` is a real regex search (the `re` dialect, case-insensitive, under the shared user-regex
+time limit of `nereid.query.regex_guard`, so a runaway pattern cannot freeze the TUI; an
+invalid or too slow pattern yields an error message, not an exception); `\\` is fuzzy (subsequence + Indel similarity). Both rank with the
 spec's scores and group results per diagram, the active one first.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from nereid.model.refs import ObjectRef
+from nereid.query.errors import QueryError
+from nereid.query.regex_guard import RegexClock, RegexTimeout, compile_user_regex
 
 __all__ = ["Candidate", "SearchResult", "fuzzy_score", "indel_ratio", "search", "substring_score"]
 
 BOUNDARY = "/:-_ "
 MAX_PATTERN = 200
+#: Seconds one `/` search may spend matching (it runs on the TUI's loop).
+SEARCH_TIME_LIMIT: Final = 0.25
 
 
 @dataclass(frozen=True)
@@ -93,19 +98,24 @@ def search(
         if len(needle) > MAX_PATTERN:
             return SearchResult((), f"pattern longer than {MAX_PATTERN} characters")
         try:
-            pattern = re.compile(needle, re.IGNORECASE)
-        except re.error as err:
-            return SearchResult((), f"bad regex: {err}")
-        for cand in candidates:
-            matches = [m for m in pattern.finditer(cand.haystack) if m.end() > m.start()]
-            if not matches:
-                continue
-            first = matches[0].start()
-            exact = matches[0].group(0) == cand.haystack
-            score = substring_score(
-                cand.haystack if exact else needle, cand.haystack, first, len(matches)
-            )
-            scored.append((score, cand.haystack, cand.ref))
+            pattern = compile_user_regex(needle, case_insensitive=True, max_length=MAX_PATTERN)
+        except QueryError as err:
+            return SearchResult((), f"bad regex: {err.message.removeprefix('invalid regex: ')}")
+        clock = RegexClock(SEARCH_TIME_LIMIT)
+        try:
+            for cand in candidates:
+                found = pattern.finditer(cand.haystack, concurrent=True, timeout=clock.remaining())
+                matches = [m for m in found if m.end() > m.start()]
+                if not matches:
+                    continue
+                first = matches[0].start()
+                exact = matches[0].group(0) == cand.haystack
+                score = substring_score(
+                    cand.haystack if exact else needle, cand.haystack, first, len(matches)
+                )
+                scored.append((score, cand.haystack, cand.ref))
+        except (TimeoutError, RegexTimeout):
+            return SearchResult((), f"regex too slow: stopped after {SEARCH_TIME_LIMIT:g} s")
     groups: dict[str, list[tuple[int, str, ObjectRef]]] = {}
     for item in scored:
         groups.setdefault(item[2].diagram_id, []).append(item)
