@@ -30,10 +30,10 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.tree import SessionHandle
 from nereid.errors import ActorNotFound, MailboxClosed, ResourceNotFound
-from nereid.store.diagram_files import export_mermaid
 
 from .agents import Agent
 from .endpoint import EndpointParts
+from .offload import export_mermaid_text
 from .presence import Presence
 from .resources import DiagramChange, ListChanged
 from .tools import Tool, ToolTable
@@ -113,7 +113,7 @@ class SessionDiagramResources:
             diagram = await address.call(GetDiagram())
         except (ActorNotFound, MailboxClosed):
             raise missing from None  # deleted meanwhile
-        return export_mermaid(diagram)
+        return await export_mermaid_text(diagram)
 
     def changes(self) -> AsyncIterator[DiagramChange]:
         """Subscribes now (not on the first iteration), so no later change is missed."""

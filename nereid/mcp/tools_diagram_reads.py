@@ -25,10 +25,10 @@ from nereid.mermaid import MermaidExportError
 from nereid.model import Diagram
 from nereid.ops import DiffResult, stat_digest
 from nereid.query import QueryScope, SliceFilters, SliceResult, diagram_get_slice
-from nereid.render import RenderError, render_diagram
-from nereid.store.diagram_files import export_mermaid
+from nereid.render import RenderError, TooLargeToRender
 
 from .ast_view import AstView, ast_view
+from .offload import DIAGRAM_PARTS, export_mermaid_text, render_diagram_text, too_large_to_render
 from .schema import U64, param
 from .session_calls import (
     KindName,
@@ -129,9 +129,9 @@ class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
     context: ReadContext
 
 
-def _export(diagram: Diagram) -> str:
+async def _export(diagram: Diagram) -> str:
     try:
-        return export_mermaid(diagram)
+        return await export_mermaid_text(diagram)
     except MermaidExportError as err:
         # The ops refuse what Mermaid cannot hold (decision 9); reaching this is a bug.
         raise NereidError(
@@ -149,7 +149,10 @@ def _export(diagram: Diagram) -> str:
 async def diagram_read(call: ToolCall, params: DiagramParams) -> ReadResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
     return ReadResult(
-        rev=diagram.rev, kind=kind_name(diagram.kind), mermaid=_export(diagram), context=context
+        rev=diagram.rev,
+        kind=kind_name(diagram.kind),
+        mermaid=await _export(diagram),
+        context=context,
     )
 
 
@@ -246,7 +249,9 @@ class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
 async def diagram_render_text(call: ToolCall, params: DiagramParams) -> RenderResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
     try:
-        text = render_diagram(diagram).text
+        text = await render_diagram_text(diagram)
+    except TooLargeToRender as err:
+        raise too_large_to_render(err, {"diagram_id": diagram.diagram_id}, DIAGRAM_PARTS) from None
     except RenderError as err:
         raise NereidError(f"render error: {err}", data={"diagram_id": diagram.diagram_id}) from err
     return RenderResult(text=text, context=context)

@@ -31,8 +31,9 @@ from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
 from nereid.ops import DiffResult, WalkthroughOp, ignored_fields
-from nereid.render import RenderError, render_walkthrough
+from nereid.render import RenderError, TooLargeToRender
 
+from .offload import WALKTHROUGH_PARTS, render_walkthrough_text, too_large_to_render
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
 from .schema import U64, param
 from .session_calls import (
@@ -359,7 +360,10 @@ class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
 async def walkthrough_render_text(call: ToolCall, params: WalkthroughIdParams) -> RenderResult:
     walkthrough = await ask_walkthrough(call, params.walkthrough_id, GetWalkthrough())
     try:
-        text = render_walkthrough(walkthrough).text
+        text = await render_walkthrough_text(walkthrough)
+    except TooLargeToRender as err:
+        owner = {"walkthrough_id": params.walkthrough_id}
+        raise too_large_to_render(err, owner, WALKTHROUGH_PARTS) from None
     except RenderError as err:
         raise InvalidRequest(
             f"render error: {err.message}", data={"walkthrough_id": params.walkthrough_id}

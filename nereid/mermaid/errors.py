@@ -9,6 +9,7 @@ Every parse problem is a `MermaidError` carrying the line (1-based, physical), t
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from nereid.model.writable import mermaid_text_problem
 
@@ -52,6 +53,14 @@ class MermaidExportError(ValueError):
         self.kind = kind
         self.message = message
         self.object_id = object_id
+
+    def __reduce__(self) -> Any:
+        """Pickle with the keyword argument too (an export may run in a worker process)."""
+        return (_export_error, (self.kind, self.message, self.object_id))
+
+
+def _export_error(kind: str, message: str, object_id: str | None) -> MermaidExportError:
+    return MermaidExportError(kind, message, object_id=object_id)
 
 
 def check_encodable(text: str) -> None:

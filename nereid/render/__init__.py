@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
+from nereid.render.budget import TooLargeToRender
 from nereid.render.canvas import Canvas, CanvasError
 from nereid.render.errors import RenderError
 from nereid.render.glyphs import ASCII, UNICODE, GlyphSet, glyph_set
@@ -35,6 +36,7 @@ __all__ = [
     "Span",
     "SpanMap",
     "SpanRecorder",
+    "TooLargeToRender",
     "glyph_set",
     "render_diagram",
     "render_flowchart",

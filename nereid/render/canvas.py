@@ -14,6 +14,7 @@ Every drawing call may name an `owner` (an ObjectRef); the cells it paints are r
 from __future__ import annotations
 
 from nereid.model.refs import ObjectRef
+from nereid.render.budget import MAX_CANVAS_CELLS, check_budget
 from nereid.render.glyphs import (
     DOWN,
     LEFT,
@@ -59,6 +60,7 @@ class Canvas:
     def __init__(self, width: int, height: int, glyphs: GlyphSet = UNICODE) -> None:
         if width < 0 or height < 0:
             raise CanvasError(f"canvas size must not be negative: {width}x{height}")
+        check_budget("canvas cells", width * height, MAX_CANVAS_CELLS)
         self.width = width
         self.height = height
         self.glyphs = glyphs
@@ -76,6 +78,9 @@ class Canvas:
 
     def grow(self, width: int, height: int) -> None:
         """Enlarge the canvas to at least `width` × `height` (never shrinks)."""
+        check_budget(
+            "canvas cells", max(width, self.width) * max(height, self.height), MAX_CANVAS_CELLS
+        )
         if width > self.width:
             extra = width - self.width
             for row in range(self.height):

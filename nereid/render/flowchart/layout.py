@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from nereid.model.flowchart import FlowchartAst, FlowEdge, Head
+from nereid.render.budget import MAX_LAYOUT_ITEMS, check_budget
 from nereid.render.display import display_text
 from nereid.render.errors import RenderError
 from nereid.render.flowchart.channels import assign_tracks
@@ -124,6 +125,7 @@ class _Layout:
         self._clusters()
         self._boxes()
         self._rank()
+        self._check_budget()
         self._build_items()
         self._size_nodes()
         self.layers = order_layers(
@@ -261,6 +263,13 @@ class _Layout:
             ranked.append((upper, lower, minlen))
         self.node_layer = assign_layers(len(self.node_ids), ranked)
         self.pairs = pairs
+
+    def _check_budget(self) -> None:
+        """Refuse before any waypoint exists when nodes, edges and waypoints are too many."""
+        layer = self.node_layer
+        waypoints = sum(abs(layer[a] - layer[b]) - 1 for a, b in self.pairs if a != b)
+        items = len(self.node_ids) + len(self.edges) + waypoints
+        check_budget("layout items (nodes, edges, edge waypoints)", items, MAX_LAYOUT_ITEMS)
 
     # -- items ------------------------------------------------------------------------------
 

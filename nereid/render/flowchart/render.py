@@ -6,6 +6,7 @@ from typing import Final
 
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import FLOW_EDGE, FLOW_NODE, FLOW_NOTE, FLOW_SUBGRAPH, ObjectRef
+from nereid.render.budget import MAX_LINE_CELLS, check_budget
 from nereid.render.canvas import Canvas
 from nereid.render.flowchart.geometry import EdgeDraw, FrameDraw, NodeDraw
 from nereid.render.flowchart.layout import layout_flowchart
@@ -35,6 +36,7 @@ def render_flowchart(ast: FlowchartAst, diagram_id: str, options: RenderOptions)
     """Render a flowchart as text with a span per node, edge (path, heads, label) and
     subgraph frame. Raises RenderError if an edge names an unknown node."""
     geometry = layout_flowchart(ast, options)
+    check_budget("line cells", _line_cells(geometry.edges), MAX_LINE_CELLS)
     glyphs = glyph_set(options.ascii)
     canvas = Canvas(geometry.width, geometry.height, glyphs)
     for frame in geometry.frames:
@@ -46,6 +48,16 @@ def render_flowchart(ast: FlowchartAst, diagram_id: str, options: RenderOptions)
     for frame in geometry.frames:
         _draw_title(canvas, frame, diagram_id, frame.title_col)
     return Rendered.from_canvas(canvas)
+
+
+def _line_cells(edges: list[EdgeDraw]) -> int:
+    """The summed length of every edge line: what drawing them and their spans costs."""
+    return sum(
+        abs(r1 - r0) + abs(c1 - c0)
+        for edge in edges
+        for piece in edge.pieces
+        for (r0, c0), (r1, c1) in zip(piece, piece[1:], strict=False)
+    )
 
 
 def _draw_frame(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -> None:

@@ -1,0 +1,50 @@
+"""CPU-heavy pure work as plain functions a worker process can run (see `nereid.mcp.offload`).
+
+A snapshot crosses to the worker as msgpack bytes of its AST (encoding a 1000-node
+flowchart takes ~1 ms on the event loop; pickling it ~15 ms) and is rebuilt here; only the
+text comes back. This module imports the pure layers only, so a worker starts light.
+Errors (`RenderError`, `TooLargeToRender`, `MermaidExportError`) pickle back unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import msgspec
+
+from nereid.model.diagram import Ast, Diagram, DiagramKind
+from nereid.model.walkthrough import Walkthrough
+from nereid.render import render_diagram, render_walkthrough
+from nereid.store.diagram_files import export_mermaid
+
+__all__ = ["call_encoded", "diagram_mermaid", "diagram_text", "walkthrough_text"]
+
+ItemT = TypeVar("ItemT")
+ResultT = TypeVar("ResultT")
+
+
+def call_encoded(
+    job: Callable[..., ResultT], item_type: type[ItemT], payload: bytes, *args: Any
+) -> ResultT:
+    """`job(item, *args)` with `item` decoded from msgpack `payload` as `item_type`."""
+    return job(msgspec.msgpack.decode(payload, type=item_type), *args)
+
+
+def _diagram(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> Diagram:
+    return Diagram(diagram_id=diagram_id, name=diagram_id, kind=kind, ast=ast, rev=rev)
+
+
+def diagram_text(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> str:
+    """`diagram.render_text`'s drawing (default options)."""
+    return render_diagram(_diagram(ast, diagram_id, kind, rev)).text
+
+
+def diagram_mermaid(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> str:
+    """The canonical Mermaid text (`diagram.read`, resources)."""
+    return export_mermaid(_diagram(ast, diagram_id, kind, rev))
+
+
+def walkthrough_text(walkthrough: Walkthrough) -> str:
+    """`walkthrough.render_text`'s drawing (default options)."""
+    return render_walkthrough(walkthrough).text
