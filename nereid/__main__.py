@@ -1,5 +1,10 @@
-"""Allow `python -m nereid`."""
+"""Allow `python -m nereid`.
+
+Guarded: worker processes (`trio-parallel`, spawned) re-import the main module under
+another name, and must not start a second Nereid.
+"""
 
 from nereid.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":
+    raise SystemExit(main())

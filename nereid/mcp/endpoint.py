@@ -52,6 +52,7 @@ from .agents import Agent, AgentDirectory, SessionHooks
 from .codec import decode_arguments, encode_result
 from .errors import expected_error, internal_error, tool_not_found
 from .presence import Presence, PresenceTracker
+from .reply_size import check_reply_size, check_resource_size
 from .resources import (
     DIAGRAM_URI_TEMPLATE,
     MERMAID_MIME_TYPE,
@@ -405,6 +406,7 @@ class McpEndpoint:
                         f"expected {tool.result.__name__}"
                     )
                 encoded = encode_result(result)
+                check_reply_size(tool.name, encoded)
             except Exception as error:
                 mapped = expected_error(error)
                 if mapped is None:
@@ -505,7 +507,9 @@ class McpEndpoint:
 
     @staticmethod
     async def _read_text(hub: ResourceHub, uri: str) -> str:
-        return await hub.provider.read_text(diagram_id_of(uri))
+        text = await hub.provider.read_text(diagram_id_of(uri))
+        check_resource_size(uri, text)
+        return text
 
     async def _subscribe(
         self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams

@@ -164,10 +164,13 @@ REDOS_PATTERNS = (
     "(x+x+)+y",
     "\\1(a)",
     "(a*)*b",
+    "a{4000}b",
 )
 
 
-async def test_regexes_that_would_backtrack_are_refused_promptly(tmp_path: Path) -> None:
+async def test_regexes_that_would_backtrack_are_answered_or_refused_promptly(
+    tmp_path: Path,
+) -> None:
     long_text = "a" * 5000 + "!"
     mermaid = f"sequenceDiagram\n  participant A\n  participant B\n  A->>B: {long_text}\n"
     async with served_session(tmp_path / "s") as (_, url):
@@ -178,12 +181,16 @@ async def test_regexes_that_would_backtrack_are_refused_promptly(tmp_path: Path)
             for pattern in REDOS_PATTERNS:
                 arguments = {"diagram_id": "long", "needle": pattern, "mode": "regex"}
                 with trio.fail_after(20):  # a hang guard, not a timing assertion
-                    with pytest.raises(MCPError) as refused:
-                        await workspace.client.call_tool("seq.search", arguments)
-                assert refused.value.code == -32602, (pattern, refused.value.message)
-                assert refused.value.message.startswith(
-                    ("regex too expensive: ", "invalid regex: ")
-                ), (pattern, refused.value.message)
+                    try:
+                        found = await workspace.client.call_tool("seq.search", arguments)
+                    except MCPError as refused:
+                        assert refused.code == -32602, (pattern, refused.message)
+                        assert refused.message.startswith(
+                            ("regex too expensive: ", "invalid regex: ")
+                        ), (pattern, refused.message)
+                    else:
+                        messages = (found.structured_content or {})["messages"]
+                        assert messages in ([], ["d:long/seq/message/m:0001"]), pattern
             with trio.fail_after(20):
                 fine = await workspace.call(
                     "seq.search", {"diagram_id": "long", "needle": "a+!$", "mode": "regex"}

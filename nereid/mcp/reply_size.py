@@ -1,0 +1,65 @@
+"""Replies too big for clients are refused here, never sent (and failed client-side).
+
+The official MCP SDKs read at most 1 MiB per JSON-RPC message; a bigger reply is dropped
+or fails to parse at the client, which then waits or errors without knowing why. So every
+tool result (and every resource read) is measured as it would go on the wire — the text
+item (itself JSON, escaped once more as a string) plus `structuredContent`, plus the
+envelope — and one over `MAX_REPLY_BYTES` becomes -32602 "result too large", saying how
+to read the same thing in parts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+
+from nereid.errors import InvalidParams
+
+from .offload import DIAGRAM_PARTS, WALKTHROUGH_PARTS
+
+__all__ = ["MAX_REPLY_BYTES", "check_reply_size", "check_resource_size"]
+
+MAX_REPLY_BYTES: Final = 1024 * 1024
+#: Room for the JSON-RPC envelope and the result's other keys.
+_ENVELOPE: Final = 512
+_GENERIC_PARTS: Final = ("fewer refs per call", "a smaller limit", "a narrower query")
+
+
+def _parts_for(tool: str) -> tuple[str, ...]:
+    if tool.startswith(("walkthrough.", "walkthrough_")):
+        return WALKTHROUGH_PARTS
+    if tool.startswith(("diagram.", "diagram_")):
+        return DIAGRAM_PARTS
+    return _GENERIC_PARTS
+
+
+def _refusal(size: int, what: dict[str, Any], parts: tuple[str, ...]) -> InvalidParams:
+    return InvalidParams(
+        f"result too large: {size} bytes, over the {MAX_REPLY_BYTES}-byte message limit of "
+        f"MCP clients; read it in parts with {', '.join(parts)}",
+        data={**what, "bytes": size, "limit": MAX_REPLY_BYTES, "read_in_parts": list(parts)},
+    )
+
+
+def check_reply_size(tool: str, encoded: dict[str, Any]) -> None:
+    """Raise InvalidParams if the `tools/call` result `encoded` would exceed the limit."""
+    size = _ENVELOPE
+    for item in encoded.get("content", ()):
+        text = item.get("text")
+        if isinstance(text, str):
+            size += len(msgspec.json.encode(text))
+            if size > MAX_REPLY_BYTES:
+                break
+    structured = encoded.get("structuredContent")
+    if structured is not None and size <= MAX_REPLY_BYTES:
+        size += len(msgspec.json.encode(structured))
+    if size > MAX_REPLY_BYTES:
+        raise _refusal(size, {"tool": tool}, _parts_for(tool))
+
+
+def check_resource_size(uri: str, text: str) -> None:
+    """Raise InvalidParams if a resource's text would exceed the limit."""
+    size = _ENVELOPE + len(msgspec.json.encode(text))
+    if size > MAX_REPLY_BYTES:
+        raise _refusal(size, {"uri": uri}, DIAGRAM_PARTS)
