@@ -6,12 +6,18 @@ Defaults follow the contract: `http://127.0.0.1:27435/mcp`, stateful sessions (o
 1. path: only `path` exists (404 elsewhere);
 2. DNS rebinding: the Host header must name a loopback host (or the explicitly
    bound/allowed host) and an Origin header, when sent, a loopback origin (421 /
-   403), using the SDK's `transport_security`;
+   403), both parsed as host and port (`host_policy`), never prefix-matched;
 3. bearer token: when a token is configured, requests without
    `Authorization: Bearer <token>` get 401. Binding a non-loopback host requires
    one (`HttpSecurityError` otherwise);
 4. size: a body over `max_body_size` (1 MiB) gets 413, from its Content-Length
-   before anything is read, else as soon as the cap is passed.
+   before anything is read, else as soon as the cap is passed;
+5. stalls: a POST body is read in full before the MCP layer sees it, within
+   `body_timeout` seconds (else 408 and the connection closes), and at most
+   `max_body_reads` bodies are being read at once (a new one cuts the oldest short,
+   408), so connections that send headers and then nothing cannot pile up and exhaust
+   file descriptors, and never keep a working client out. Connections that never finish their headers are closed by hypercorn
+   after its keep-alive timeout (`HEADER_TIMEOUT`).
 """
 
 from __future__ import annotations
@@ -21,20 +27,20 @@ import ipaddress
 import logging
 from collections.abc import Iterable
 from functools import partial
-from typing import Final, final
+from typing import Any, Final, final
 
 import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve as hypercorn_serve
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
-from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from .endpoint import McpEndpoint
 from .heap import settle_heap
+from .host_policy import HostPolicy
 
 __all__ = [
     "DEFAULT_HOST",
@@ -43,8 +49,8 @@ __all__ = [
     "DEFAULT_PORT",
     "HttpGuard",
     "HttpSecurityError",
+    "host_policy",
     "is_loopback_host",
-    "security_settings",
     "serve_http",
 ]
 
@@ -54,7 +60,12 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 27435
 DEFAULT_PATH: Final = "/mcp"
 DEFAULT_MAX_BODY_SIZE: Final = 1024 * 1024
-_LOOPBACK_NAMES: Final = ("127.0.0.1", "localhost", "[::1]")
+#: Seconds a client has to send a request body once its headers are in.
+DEFAULT_BODY_TIMEOUT: Final = 10.0
+#: Request bodies read at once (a new one cuts the oldest short); clients send theirs fast.
+DEFAULT_MAX_BODY_READS: Final = 64
+#: Seconds a connection may sit without a complete request (hypercorn's keep-alive timeout).
+HEADER_TIMEOUT: Final = 5.0
 
 
 class HttpSecurityError(ValueError):
@@ -75,27 +86,16 @@ def _host_for_url(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
-def security_settings(host: str, allowed_hosts: Iterable[str] = ()) -> TransportSecuritySettings:
-    """Host/Origin allow-lists: loopback names, plus the bound host and `allowed_hosts`.
+def host_policy(host: str, allowed_hosts: Iterable[str] = ()) -> HostPolicy:
+    """Host/Origin allow-list: loopback names, plus the bound host and `allowed_hosts`.
 
     A wildcard bind (`0.0.0.0`, `::`) adds nothing: name the hosts clients use in
     `allowed_hosts`.
     """
-    names = list(_LOOPBACK_NAMES)
     extra = list(allowed_hosts)
     if not is_loopback_host(host) and host not in ("0.0.0.0", "::", "[::]"):
-        extra.append(_host_for_url(host))
-    names.extend(name for name in extra if name not in names)
-    hosts = [pattern for name in names for pattern in (name, f"{name}:*")]
-    origins = [
-        pattern
-        for name in names
-        for scheme in ("http", "https")
-        for pattern in (f"{scheme}://{name}", f"{scheme}://{name}:*")
-    ]
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
-    )
+        extra.append(host)
+    return HostPolicy(extra)
 
 
 @final
@@ -108,16 +108,22 @@ class HttpGuard:
         *,
         path: str,
         token: str | None,
-        settings: TransportSecuritySettings,
+        policy: HostPolicy,
         max_body_size: int,
         streams: McpEndpoint | None = None,
+        body_timeout: float = DEFAULT_BODY_TIMEOUT,
+        max_body_reads: int = DEFAULT_MAX_BODY_READS,
     ) -> None:
         self._manager = manager
         self._streams = streams
         self._path = path
         self._token = token.encode("utf-8") if token is not None else None
-        self._security = TransportSecurityMiddleware(settings)
+        self._policy = policy
         self._max_body_size = max_body_size
+        self._body_timeout = body_timeout
+        self._max_body_reads = max(1, max_body_reads)
+        # The cancel scopes of the body reads in progress, oldest first.
+        self._body_reads: dict[trio.CancelScope, None] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -125,7 +131,15 @@ class HttpGuard:
             return
         if scope["type"] != "http":
             return
-        refusal = await self._refusal(scope)
+        refusal = self._refusal(scope)
+        if refusal is None and scope["method"] == "POST":
+            body = await self._read_body(receive)
+            if isinstance(body, Response):
+                refusal = body
+            elif body is None:
+                return  # the client went away
+            else:
+                receive = _replay(body, receive)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -141,13 +155,49 @@ class HttpGuard:
         finally:
             self._streams.stream_closed(session_id)
 
-    async def _refusal(self, scope: Scope) -> Response | None:
+    async def _read_body(self, receive: Receive) -> bytes | Response | None:
+        """The whole body, a 408/413 refusal, or None if the client disconnected.
+
+        When `max_body_reads` bodies are already being read, the oldest read is cut short
+        (408): a client's body arrives in microseconds, so the oldest is the stalled one,
+        and a new client is never turned away because others stall.
+        """
+        if len(self._body_reads) >= self._max_body_reads:
+            oldest = next(iter(self._body_reads))
+            oldest.cancel()
+            del self._body_reads[oldest]
+        with trio.move_on_after(self._body_timeout) as scope:
+            self._body_reads[scope] = None
+            try:
+                chunks: list[bytes] = []
+                size = 0
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self._max_body_size:
+                        return _too_large(self._max_body_size)
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        return b"".join(chunks)
+            finally:
+                self._body_reads.pop(scope, None)
+        return Response(
+            f"Request body not received within {self._body_timeout:g} s",
+            status_code=408,
+            headers={"Connection": "close"},
+        )
+
+    def _refusal(self, scope: Scope) -> Response | None:
         if scope["path"] != self._path:
             return Response("Not Found", status_code=404)
-        rebinding = await self._security.validate_request(Request(scope), is_post=False)
-        if rebinding is not None:
-            return rebinding
         headers = Headers(scope=scope)
+        if not self._policy.allows_host(headers.get("host")):
+            return Response("Invalid Host header", status_code=421)
+        if not self._policy.allows_origin(headers.get("origin")):
+            return Response("Invalid Origin header", status_code=403)
         if self._token is not None and not self._authorized(headers.get("authorization")):
             return Response(
                 "Unauthorized: send Authorization: Bearer <token>",
@@ -156,9 +206,7 @@ class HttpGuard:
             )
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self._max_body_size:
-            return Response(
-                f"Request body too large (limit {self._max_body_size} bytes)", status_code=413
-            )
+            return _too_large(self._max_body_size)
         return None
 
     def _authorized(self, header: str | None) -> bool:
@@ -169,6 +217,22 @@ class HttpGuard:
         if scheme.lower() != "bearer":
             return False
         return hmac.compare_digest(credentials.strip().encode("utf-8"), self._token)
+
+
+def _too_large(limit: int) -> Response:
+    return Response(f"Request body too large (limit {limit} bytes)", status_code=413)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that first gives the already-read body, then the client's own messages."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Any:
+        if pending:
+            return pending.pop()
+        return await receive()
+
+    return replay
 
 
 async def _answer_lifespan(receive: Receive, send: Send) -> None:
@@ -201,6 +265,9 @@ async def serve_http(
     token: str | None = None,
     allowed_hosts: Iterable[str] = (),
     max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    max_body_reads: int = DEFAULT_MAX_BODY_READS,
+    header_timeout: float = HEADER_TIMEOUT,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve `endpoint` over Streamable HTTP until cancelled.
@@ -213,7 +280,8 @@ async def serve_http(
     _check_exposure(host, token)
     if not path.startswith("/"):
         raise ValueError(f"path must start with '/', got {path!r}")
-    settings = security_settings(host, allowed_hosts)
+    # Host/Origin are checked (parsed) by HttpGuard; the SDK's prefix match is off.
+    settings = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     manager = StreamableHTTPSessionManager(
         app=endpoint.server, security_settings=settings, max_request_body_size=max_body_size
     )
@@ -221,11 +289,14 @@ async def serve_http(
         manager,
         path=path,
         token=token,
-        settings=settings,
+        policy=host_policy(host, allowed_hosts),
         max_body_size=max_body_size,
         streams=endpoint,
+        body_timeout=body_timeout,
+        max_body_reads=max_body_reads,
     )
     config = Config()
+    config.keep_alive_timeout = header_timeout
     config.bind = [f"{_host_for_url(host)}:{port}"]
     config.accesslog = None
     config.loglevel = "WARNING"

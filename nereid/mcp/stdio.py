@@ -15,6 +15,7 @@ from mcp.shared.message import SessionMessage
 
 from .endpoint import McpEndpoint
 from .heap import settle_heap
+from .unreadable import AnsweringReader
 
 __all__ = ["serve_stdio", "serve_streams"]
 
@@ -30,8 +31,11 @@ async def serve_streams(
 
     The same path as stdio, without the process's file descriptors: tests and
     in-process clients use it with memory streams. `background` False: another
-    transport of the same endpoint (HTTP) already runs its background work.
+    transport of the same endpoint (HTTP) already runs its background work. Lines that
+    are not a JSON-RPC message are answered here (-32700 / -32600, `unreadable`), not
+    left unanswered.
     """
+    read_stream = AnsweringReader(read_stream, write_stream)
     async with trio.open_nursery() as nursery:
         if background:
             await nursery.start(endpoint.run_background)
