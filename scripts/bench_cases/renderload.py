@@ -1,0 +1,160 @@
+"""Other agents' read latency while one agent renders a 1000-node flowchart.
+
+A real `nereid serve` (its own process, fresh session folder) and MCP agents over
+Streamable HTTP (this process). `--readers` agents call `diagram.stat` on a small diagram
+in a loop and time every call (round trip, ms). Three phases of `--seconds` each, in one
+run: readers alone, readers while one more agent calls `diagram.render_text` on a
+1000-node flowchart back to back (the drawing is made in a worker process, then found too
+big for one MCP message and refused: the work is the point), readers alone again.
+
+Target: the readers' p99 while the renderer runs <= 20 ms (architecture §8), shown next to
+the same figure with no renderer (both quiet phases, measured in the same run). Exit
+status 1 if the target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import trio
+
+DESCRIPTION = "Readers' p99 while one agent renders a 1000-node flowchart, vs no renderer"
+
+TARGET_P99_MS = 20.0
+
+
+def _p(samples: list[float], q: int) -> float:
+    return statistics.quantiles(samples, n=100, method="inclusive")[q - 1]
+
+
+async def _render(renderer: Any, outcome: list[str], render_ms: list[float]) -> None:
+    """One `diagram.render_text` of the big diagram: its outcome and duration."""
+    from mcp.shared.exceptions import MCPError
+
+    started = time.perf_counter()
+    try:
+        await renderer.client.call_tool("diagram.render_text", {"diagram_id": "big"})
+        outcome.append("text")
+    except MCPError as error:
+        outcome.append(error.error.message.split(":")[0])
+    render_ms.append((time.perf_counter() - started) * 1000)
+
+
+async def _render_loop(
+    renderer: Any, outcome: list[str], ms: list[float], stop: trio.Event
+) -> None:
+    while not stop.is_set():
+        await _render(renderer, outcome, ms)
+
+
+async def _read_loop(reader: Any, samples: list[float], stop: trio.Event) -> None:
+    while not stop.is_set():
+        started = time.perf_counter()
+        await reader.call("diagram.stat", {"diagram_id": "small"})
+        samples.append((time.perf_counter() - started) * 1000)
+
+
+async def _phases(url: str, readers: int, seconds: float, nodes: int) -> Result:
+    from nereid.testing.big_diagrams import flowchart
+    from nereid.testing.mcp_workspace import connect
+
+    async with AsyncExitStack() as stack:
+        renderer = await stack.enter_async_context(connect(url, "renderer"))
+        await renderer.call(
+            "diagram.create_from_mermaid",
+            {"mermaid": flowchart(nodes), "diagram_id": "big", "make_active": False},
+        )
+        await renderer.call(
+            "diagram.create_from_mermaid",
+            {"mermaid": "flowchart LR\n  a[A] --> b[B]\n", "diagram_id": "small"},
+        )
+        workspaces = [
+            await stack.enter_async_context(connect(url, f"reader-{k + 1}")) for k in range(readers)
+        ]
+        outcome: list[str] = []
+        render_ms: list[float] = []
+        # Warm-up (untimed): the first big render starts a worker process.
+        await _render(renderer, [], [])
+        for reader in workspaces:
+            for _ in range(20):
+                await reader.call("diagram.stat", {"diagram_id": "small"})
+        phases: list[tuple[str, list[float]]] = []
+        for name, with_renderer in PHASES:
+            samples: list[float] = []
+            stop = trio.Event()
+            async with trio.open_nursery() as phase:
+                if with_renderer:
+                    phase.start_soon(_render_loop, renderer, outcome, render_ms, stop)
+                for reader in workspaces:
+                    phase.start_soon(_read_loop, reader, samples, stop)
+                await trio.sleep(seconds)
+                stop.set()
+            phases.append((name, samples))
+    return Result(phases, render_ms, outcome)
+
+
+PHASES = (("no renderer", False), ("1 renderer", True), ("no renderer (again)", False))
+
+
+class Result(NamedTuple):
+    phases: list[tuple[str, list[float]]]
+    render_ms: list[float]
+    outcome: list[str]
+
+
+async def _measure(readers: int, seconds: float, nodes: int) -> int:
+    from nereid.testing.crash import start_server
+
+    folder = Path(tempfile.mkdtemp(prefix="nereid-renderload-"))
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, folder / "session", durable=False)
+        try:
+            result = await _phases(server.url, readers, seconds, nodes)
+        finally:
+            server.process.kill()
+            await server.process.wait()
+            nursery.cancel_scope.cancel()
+    print(
+        f"Readers' diagram.stat round trip (ms) over HTTP, {readers} readers, "
+        f"{seconds:g} s per phase; renderer: diagram.render_text of a {nodes}-node flowchart"
+    )
+    print(f"  {'phase':<20} {'reads':>7} {'p50':>8} {'p99':>8} {'max':>8}")
+    for name, samples in result.phases:
+        print(
+            f"  {name:<20} {len(samples):>7} {statistics.median(samples):>8.2f} "
+            f"{_p(samples, 99):>8.2f} {max(samples):>8.2f}"
+        )
+    quiet_p99 = max(_p(s, 99) for name, s in result.phases if not name.startswith("1 "))
+    loaded_p99 = _p(result.phases[1][1], 99)
+    print(
+        f"  renders: {len(result.render_ms)} calls, median "
+        f"{statistics.median(result.render_ms):.0f} ms each "
+        f"(outcome: {', '.join(sorted(set(result.outcome)))})"
+    )
+    met = loaded_p99 <= TARGET_P99_MS
+    print(
+        f"  p99 with renderer / without: {loaded_p99:.2f} / {quiet_p99:.2f} ms = "
+        f"{loaded_p99 / quiet_p99:.2f}x; target p99 <= {TARGET_P99_MS:g} ms: "
+        + ("met" if met else "MISSED")
+    )
+    return 0 if met else 1
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/bench renderload", description=__doc__)
+    parser.add_argument("--readers", type=int, default=3, help="reading agents (default 3)")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per phase")
+    parser.add_argument("--nodes", type=int, default=1000, help="nodes of the rendered flowchart")
+    args = parser.parse_args(argv)
+    return trio.run(_measure, args.readers, args.seconds, args.nodes)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
