@@ -6,7 +6,8 @@ JSON-RPC messages, unchanged, to the owner's HTTP endpoint and the owner's messa
 (responses, `resources/updated`, …) back to stdout. The owner sees one HTTP MCP session:
 the host's agent is its own agent there, with its own spotlight shown in the TUI.
 
-- Requests are answered in any order; notifications pass both ways.
+- Requests are answered in any order; notifications pass both ways. A line that is not a
+  JSON-RPC message is answered by the bridge (-32700 / -32600, `unreadable`).
 - After `initialize` the negotiated protocol version is stamped on every message, as an
   SDK client session would (the `MCP-Protocol-Version` header).
 - At stdin EOF the bridge waits (bounded) for the answers still owed, then closes the
@@ -27,6 +28,8 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, RequestId
+
+from .unreadable import AnsweringReader
 
 __all__ = ["bridge_stdio", "bridge_streams"]
 
@@ -111,6 +114,8 @@ async def bridge_streams(
 ) -> None:
     """Relay one client's message streams to the MCP endpoint at `url` until the client ends."""
     headers = {"Authorization": f"Bearer {token}"} if token else None
+    # Lines that are not JSON-RPC are answered here, as the owner's own stdio would.
+    client_read = AnsweringReader(client_read, client_write)
     relay = _Relay()
     relay.drained.set()
     async with streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)) as (

@@ -89,3 +89,29 @@ async def test_unreadable_line_gets_an_answer(line: bytes, code: int, request_id
     finally:
         process.kill()
         await process.wait()
+
+
+async def test_the_bridge_answers_unreadable_lines_too() -> None:
+    """`nereid --mcp DIR` on an owned folder relays to the owner: its reader answers too."""
+    import mcp_types
+    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.message import SessionMessage
+    from session_kit import http_session
+
+    from nereid.mcp.bridge import bridge_streams
+
+    async with http_session(None, demo=True) as (url, _):
+        to_bridge, client_read = create_context_streams[SessionMessage | Exception](4)
+        client_write, from_bridge = create_context_streams[SessionMessage](4)
+        try:
+            mcp_types.jsonrpc_message_adapter.validate_json("hello", by_name=False)
+        except Exception as error:  # the SDK's stdio reader hands this on for a bad line
+            unreadable = error
+        with trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(bridge_streams, url, client_read, client_write)
+                await to_bridge.send(unreadable)
+                reply = await from_bridge.receive()
+                await to_bridge.aclose()
+        assert isinstance(reply.message, mcp_types.JSONRPCError)
+        assert reply.message.id is None and reply.message.error.code == -32700
