@@ -1,7 +1,7 @@
 """`nereid serve`: a session's MCP endpoint over Streamable HTTP, without a TUI.
 
     nereid serve [DIR | --demo] [--port N] [--host H] [--token T] [--allow-host NAME]...
-                 [--durable-writes] [--diagnostics]
+                 [--durable-writes] [--trace FILE] [--diagnostics]
 
 Loopback only by default (`127.0.0.1:27435/mcp`). Binding any other host needs a
 bearer token (`--token` or `NEREID_TOKEN`); with a token every request must send
@@ -29,7 +29,9 @@ from typing import TypeVar
 
 import trio
 
+from nereid.actors import Tracer
 from nereid.commands.folder_owner import claim, refusal
+from nereid.commands.session import SessionOpenError, open_tracer
 from nereid.mcp import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -109,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default: ${TOOL_NAMES_ENV} or dotted)",
     )
     parser.add_argument(
+        "--trace",
+        default=None,
+        metavar="FILE",
+        help="record every actor message as JSON lines (default: $NEREID_TRACE)",
+    )
+    parser.add_argument(
         "--diagnostics",
         action="store_true",
         help="also serve the diagnostic tool nereid.ping (not part of the tool contract)",
@@ -133,6 +141,7 @@ async def serve_session(
     token: str | None,
     *,
     lock: FolderLock | None = None,
+    tracer: Tracer | None = None,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Open the session, serve its endpoint over HTTP and announce the URL; runs until cancelled.
@@ -141,7 +150,7 @@ async def serve_session(
     `nereid --mcp DIR` can bridge to this endpoint.
     """
     async with opener(
-        options.dir, demo=options.demo, durable_writes=options.durable_writes
+        options.dir, demo=options.demo, durable_writes=options.durable_writes, tracer=tracer
     ) as parts:
         tools = ToolTable(parts.tools)
         if options.diagnostics:
@@ -155,16 +164,26 @@ async def serve_session(
             tool_names=options.tool_names or "dotted",
         )
         async with trio.open_nursery() as nursery:
-            url = await nursery.start(
-                partial(
-                    serve_http,
-                    endpoint,
-                    host=options.host,
-                    port=options.port,
-                    token=token,
-                    allowed_hosts=options.allow_host,
+            try:
+                url = await nursery.start(
+                    partial(
+                        serve_http,
+                        endpoint,
+                        host=options.host,
+                        port=options.port,
+                        token=token,
+                        allowed_hosts=options.allow_host,
+                    )
                 )
-            )
+            except BaseException as error:
+                bind = _leaf(error, OSError)
+                if bind is None:
+                    raise
+                raise SessionOpenError(
+                    f"cannot serve MCP on {options.host}:{options.port}: "
+                    f"{bind.strerror or bind} (is another nereid running? choose another "
+                    "port with --port, 0 for any free one)"
+                ) from None
             if lock is not None:
                 lock.publish(url, token)
             print(f"nereid: MCP listening on {url}", file=sys.stderr, flush=True)
@@ -172,7 +191,11 @@ async def serve_session(
 
 
 async def _serve_until_signalled(
-    options: argparse.Namespace, opener: SessionOpener, token: str | None, lock: FolderLock | None
+    options: argparse.Namespace,
+    opener: SessionOpener,
+    token: str | None,
+    lock: FolderLock | None,
+    tracer: Tracer | None,
 ) -> int:
     """`serve_session` until SIGINT or SIGTERM; returns 0, or 128 + the signal number.
 
@@ -190,7 +213,7 @@ async def _serve_until_signalled(
                     return
 
             nursery.start_soon(stop_on_signal)
-            await serve_session(options, opener, token, lock=lock)
+            await serve_session(options, opener, token, lock=lock, tracer=tracer)
             nursery.cancel_scope.cancel()  # pragma: no cover - serve_session runs until cancelled
     return 128 + caught[0] if caught else 0
 
@@ -225,6 +248,13 @@ def run(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 1
+    if options.trace is None and os.environ.get("NEREID_TRACE"):
+        options.trace = os.environ["NEREID_TRACE"]
+    try:
+        tracer = open_tracer(options.trace)
+    except SessionOpenError as err:
+        print(f"nereid: {err}", file=sys.stderr)
+        return 1
     lock: FolderLock | None = None
     if not options.demo:
         folder = Path(options.dir if options.dir is not None else ".")
@@ -232,15 +262,21 @@ def run(argv: Sequence[str]) -> int:
             lock = claim(folder, "serve")
         except FolderOwned as owned:
             print(refusal(owned), file=sys.stderr)
+            _close(tracer)
             return 1
         except OSError as err:
             print(f"nereid: cannot lock the session folder {folder}: {err}", file=sys.stderr)
+            _close(tracer)
             return 1
     try:
-        return trio.run(_serve_until_signalled, options, opener, token, lock)
+        return trio.run(_serve_until_signalled, options, opener, token, lock, tracer)
     except BaseException as error:  # the nurseries wrap what the server raised in groups
         if _leaf(error, KeyboardInterrupt) is not None:
             return 130
+        opening = _leaf(error, SessionOpenError)
+        if opening is not None:
+            print(f"nereid: {opening}", file=sys.stderr)
+            return 1
         security = _leaf(error, HttpSecurityError)
         if security is not None:
             print(f"nereid: {security}", file=sys.stderr)
@@ -256,6 +292,12 @@ def run(argv: Sequence[str]) -> int:
     finally:
         if lock is not None:
             lock.release()
+        _close(tracer)
+
+
+def _close(tracer: Tracer | None) -> None:
+    if tracer is not None:
+        tracer.close()
 
 
 def _leaf(error: BaseException, kind: type[ExcT]) -> ExcT | None:

@@ -204,7 +204,8 @@ def _leaf(error: BaseException, kind: type[ExcT]) -> ExcT | None:
     return None
 
 
-def _open_tracer(path: str | None) -> Tracer | None:
+def open_tracer(path: str | None) -> Tracer | None:
+    """The tracer writing to `path` (None for no tracing); SessionOpenError if it cannot open."""
     if path is None:
         return None
     from nereid.commands.trace import open_trace_sink
@@ -393,7 +394,7 @@ async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None, lock: Folder
 def run_main(opts: MainOptions) -> int:
     """Run the main mode chosen on the command line; returns the exit status."""
     try:
-        tracer = _open_tracer(opts.trace)
+        tracer = open_tracer(opts.trace)
     except SessionOpenError as err:
         print(f"nereid: {err}", file=sys.stderr)
         return 1

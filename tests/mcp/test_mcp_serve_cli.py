@@ -73,4 +73,4 @@ async def test_serves_the_session_parts_and_announces_the_url(
                 ping = await client.call_tool("nereid.ping", {})
                 assert ping.structured_content is not None
             nursery.cancel_scope.cancel()
-    assert opened == [{"dir": None, "demo": True, "durable_writes": False}]
+    assert opened == [{"dir": None, "demo": True, "durable_writes": False, "tracer": None}]
