@@ -5,21 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from corpus_files import corpus_files, skip_without
 
 from nereid.mermaid.errors import MermaidError
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
 
-#: Next to the repository, or two levels up from a worktree under `wt/`.
-CORPUS = next(
-    (
-        root / "shared/corpus/mermaid-docs"
-        for root in Path(__file__).resolve().parents[2].parents
-        if (root / "shared/corpus/mermaid-docs").is_dir()
-    ),
-    Path("/nonexistent"),
-)
-FILES = sorted(CORPUS.glob("flowchart-*.mmd")) if CORPUS.is_dir() else []
+FILES = corpus_files("flowchart-*.mmd")
 
 #: The files we refuse, and the error kind each gets (anything else must import).
 REFUSED: dict[str, str] = {}
@@ -38,7 +29,7 @@ def _outcome(path: Path) -> tuple[str, str]:
     return "imported", ""
 
 
-@pytest.mark.skipif(not FILES, reason=f"Mermaid docs corpus not found at {CORPUS}")
+@skip_without(FILES)
 def test_every_corpus_flowchart_imports_or_is_refused_precisely() -> None:
     outcomes = {path.name: _outcome(path) for path in FILES}
     imported = [name for name, (what, _) in outcomes.items() if what == "imported"]

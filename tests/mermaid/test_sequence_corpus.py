@@ -10,15 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_files import corpus_files, skip_without
 
 from nereid.mermaid import MermaidError, export_sequence, parse_sequence
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared/corpus/mermaid-docs"
-FILES = sorted(CORPUS.glob("sequence-*.mmd")) if CORPUS.is_dir() else []
+FILES = corpus_files("sequence-*.mmd")
 #: Files Nereid refuses on purpose, and the construct each one uses.
 EXPECTED_REFUSALS: dict[str, str] = {}
 
-pytestmark = pytest.mark.skipif(not FILES, reason=f"Mermaid docs corpus not found at {CORPUS}")
+pytestmark = skip_without(FILES)
 
 
 def _outcome(path: Path) -> str | MermaidError:
