@@ -8,7 +8,8 @@ crashes, restarts, escalations, timeouts and expired calls are notes. `receive`,
 Actor names such as `diagram:auth` are not valid Mermaid participant names (`:` starts the
 message text), so every participant gets a plain identifier (`diagram_auth`) and, when that
 differs from the actor name, the alias `participant diagram_auth as diagram:auth`. Texts
-never hold `;` (Mermaid's statement break): it is written as the entity `#59;`.
+never hold `;` (Mermaid's statement break) or `#` (a comment start): they are written as the
+entities `#59;` and `#35;`.
 """
 
 from __future__ import annotations
@@ -52,8 +53,12 @@ def participant_id(actor: str) -> str:
 
 
 def _text(text: str) -> str:
-    flat = clean_text(text, _TEXT_LIMIT).replace(";", "#59;")
+    flat = "".join(_ENTITIES.get(ch, ch) for ch in clean_text(text, _TEXT_LIMIT))
     return flat or "-"
+
+
+#: Characters Mermaid reads as syntax inside a text, written as entity codes.
+_ENTITIES = {";": "#59;", "#": "#35;"}
 
 
 class _Diagram:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nereid.commands import check
@@ -112,6 +112,7 @@ def test_participant_ids_are_valid_names(name: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(actor_names, actor_names, st.text(max_size=30))
+@example(caller="0", callee="#", detail="a # b; c")  # `#` starts a Mermaid comment
 def test_any_actor_names_and_details_import(caller: str, callee: str, detail: str) -> None:
     entries = [
         entry("send", callee, sender=caller, kind="call", msg_type="Get", correlation_id="c"),
