@@ -77,6 +77,7 @@ __all__ = [
     "DiagramActorState",
     "diagram_actor_name",
     "parse_mermaid_text",
+    "reconcile_parse",
 ]
 
 _log = logging.getLogger(__name__)
@@ -210,7 +211,7 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
             )
             raise from_op_error(err)
         parsed = parse_mermaid_text(message.mermaid, current.kind)
-        ast = _reconciled(parsed, state.ast)
+        ast = reconcile_parse(parsed, state.ast)
         try:
             new_state, delta = state.replace_ast(ast)
         except OpError as err:  # pragma: no cover - the kind was checked above
@@ -288,7 +289,7 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
             _log.warning("%s: xref did not take the new snapshot: %s", self.name, err)
 
 
-def _reconciled(parsed: Ast, previous: Ast) -> Ast:
+def reconcile_parse(parsed: Ast, previous: Ast) -> Ast:
     """Give the parse the ids of the previous AST where objects match (stable ids)."""
     if isinstance(parsed, FlowchartAst) and isinstance(previous, FlowchartAst):
         return reconcile_flowchart(parsed, FlowIdHints.from_ast(previous))

@@ -21,6 +21,7 @@ import trio
 import urwid
 
 from nereid.errors import NereidError
+from nereid.model.diagram import Diagram
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, export_text
 from nereid.ui.editor import edit_round_trip, editor_command, run_editor_blocking
@@ -191,27 +192,42 @@ class TuiApp:
                 status: int = await trio.to_thread.run_sync(run_editor_blocking, command, path)
             return status
 
-        async def apply(text: str) -> Any:
-            return await self.client.replace_text(diagram_id, text, diagram.rev)
-
         kept = vm.pending_edit.get(diagram_id)
+        base = vm.pending_base.get(diagram_id, diagram) if kept is not None else diagram
+
+        async def apply(text: str) -> Any:
+            return await self.client.replace_text(diagram_id, text, base)
+
         outcome = await edit_round_trip(
             diagram_id,
             export_text(diagram),
             run_editor=run_editor,
             apply=apply,
             kept_text=kept,
-            kept_error=vm.sticky_error if kept is not None else None,
+            kept_error=vm.pending_reason.get(diagram_id) if kept is not None else None,
+            kept_conflict=diagram_id in vm.pending_conflict,
             environ=self.environ,
         )
         if outcome.kind == "applied" and outcome.result is not None:
             vm.edit_applied(outcome.result, diagram.rev)
         elif outcome.kind == "rejected" and outcome.text is not None:
-            vm.edit_failed(diagram_id, outcome.text, outcome.message)
+            # After a conflict the re-opened text is made from the current revision;
+            # otherwise the kept text still is the person's edit of `base`.
+            merged_into = outcome.base if isinstance(outcome.base, Diagram) else None
+            vm.edit_failed(
+                diagram_id,
+                outcome.text,
+                outcome.message,
+                reason=outcome.reason,
+                base=merged_into or base,
+                conflict=merged_into is not None,
+            )
+        elif outcome.kind == "unchanged":
+            vm.toast(outcome.message, error=True)
         elif outcome.kind == "failed":
             vm.toast(f"External action failed: {outcome.message}", error=True)
         else:
-            vm.pending_edit.pop(diagram_id, None)
+            vm.forget_edit(diagram_id)
             vm.sticky_error = None
             vm.toast(outcome.message)
 

@@ -15,7 +15,7 @@ import trio
 
 from nereid.actors import EventBus, Registry, ResyncNeeded, Subscription
 from nereid.actors import protocol as p
-from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text, reconcile_parse
 from nereid.actors.persister import GetSaveStatus, SaveStatus, SaveStatusChanged
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import Conflict, NereidError
@@ -25,6 +25,7 @@ from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import parse_ref
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
+from nereid.ops.merge3 import MergeConflict, merge_asts
 from nereid.ui import effects as fx
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
@@ -66,9 +67,13 @@ EVENTS: tuple[type[Any], ...] = (
 
 def export_text(diagram: Diagram) -> str:
     """The diagram's canonical Mermaid (what the session's `.mmd` file holds)."""
-    if isinstance(diagram.ast, FlowchartAst):
-        return export_flowchart(diagram.ast)
-    return export_sequence(diagram.ast)
+    return export_ast(diagram.ast)
+
+
+def export_ast(ast: Any) -> str:
+    if isinstance(ast, FlowchartAst):
+        return export_flowchart(ast)
+    return export_sequence(ast)
 
 
 def report_view_request(report: ViewReport) -> p.ReportView:
@@ -287,21 +292,85 @@ class ActorClient:
             case _:
                 raise ValueError(f"not an actor request: {effect!r}")
 
-    async def replace_text(self, diagram_id: str, text: str, base_rev: int) -> Diagram:
-        """Apply an edited Mermaid text; refusals become `EditRejected` with the reason."""
+    async def replace_text(self, diagram_id: str, text: str, base: Diagram) -> Diagram:
+        """Apply the person's edited text, made from revision `base`.
+
+        When the diagram moved on meanwhile, the person's net change is merged into the
+        current revision (`merge_asts`): nothing of the others' work is undone. Conflicts
+        apply nothing and come back as `EditRejected` carrying the text to re-open (the
+        person's version, the conflicts described in the message) and its new base.
+        Parse and other refusals become `EditRejected` with the reason.
+        """
+        for _ in range(_MERGE_ATTEMPTS):
+            current = await self.diagram(diagram_id)
+            if current.rev == base.rev:
+                candidate = text
+            else:
+                candidate = self._merged(diagram_id, text, base, current)
+            try:
+                await self._call(
+                    diagram_actor_name(diagram_id),
+                    p.ReplaceFromMermaid(mermaid=candidate, base_rev=current.rev),
+                )
+            except Conflict:
+                continue  # it moved again between our read and the replace: merge again
+            except NereidError as err:
+                raise EditRejected(_refusal_text(err)) from None
+            return await self.diagram(diagram_id)
+        raise EditRejected(
+            f"{diagram_id} keeps changing while your edit is merged; your text is kept: "
+            "press e to try again"
+        )
+
+    def _merged(self, diagram_id: str, text: str, base: Diagram, current: Diagram) -> str:
+        """`text` (made from `base`) merged into `current`, as Mermaid; raises EditRejected."""
         try:
-            await self._call(
-                diagram_actor_name(diagram_id),
-                p.ReplaceFromMermaid(mermaid=text, base_rev=base_rev),
-            )
-        except Conflict as err:
-            raise EditRejected(
-                f"{diagram_id} changed while you edited (rev {err.base_rev} -> "
-                f"{err.current_rev}); your text is kept: press e to merge it by hand"
-            ) from None
+            edited = reconcile_parse(parse_mermaid_text(text, current.kind), base.ast)
         except NereidError as err:
-            detail = err.message
-            if err.data and "line" in err.data:
-                detail += f" (line {err.data['line']}, column {err.data.get('column', '?')})"
-            raise EditRejected(detail) from None
-        return await self.diagram(diagram_id)
+            raise EditRejected(_refusal_text(err)) from None
+        result = merge_asts(base.ast, current.ast, edited)
+        merged = export_ast(result.ast)
+        if result.conflicts:
+            raise EditRejected(
+                conflict_report(diagram_id, base.rev, current.rev, result.conflicts),
+                text=merged,
+                base=current,
+            )
+        return merged
+
+
+_MERGE_ATTEMPTS = 5
+
+
+def _refusal_text(err: NereidError) -> str:
+    detail = err.message
+    if err.data and "line" in err.data and f"line {err.data['line']}" not in detail:
+        detail += f" (line {err.data['line']}, column {err.data.get('column', '?')})"
+    elif err.data and "column" in err.data:
+        detail += f" (column {err.data['column']})"
+    return detail
+
+
+def conflict_report(
+    diagram_id: str, base_rev: int, current_rev: int, conflicts: tuple[MergeConflict, ...]
+) -> str:
+    """What the re-opened file's header says about each conflict (one line per fact)."""
+    count = len(conflicts)
+    lines = [
+        f"{count} conflict{'s' if count != 1 else ''} with changes made to {diagram_id} "
+        f"while you edited (rev {base_rev} -> {current_rev}); nothing was applied.",
+        "The text below is the current diagram with YOUR changes merged in, and your "
+        "version wherever you both changed the same object:",
+    ]
+    for number, conflict in enumerate(conflicts, 1):
+        lines.append(f"<<< conflict {number}: {conflict.what}: {conflict.reason}")
+        if conflict.base:
+            lines.append(f"    before:  {conflict.base}")
+        if conflict.current:
+            lines.append(f"    theirs:  {conflict.current}")
+        lines.append(f"    yours:   {conflict.yours}   (in the text below)")
+        lines.append(f">>> end of conflict {number}")
+    lines.append(
+        "Edit the text to what you want (or keep yours), delete these nereid lines and save."
+    )
+    return "\n".join(lines)

@@ -1,9 +1,12 @@
 """The `$EDITOR` round trip (tui.md §10 with §16.8): edit, apply, and never lose the text.
 
 `edit_round_trip` writes the diagram's Mermaid to a temp file, runs the editor, reads the file
-back and hands the text to `apply` (in the app: `ReplaceFromMermaid` to the diagram actor). A
-refused text comes back in the outcome so the next `e` re-opens it with the error as a
-Mermaid comment header (`%% nereid: ...`), which is stripped again before applying.
+back and hands the text to `apply` (in the app: the client merges it into the current
+revision, `ActorClient.replace_text`). A refused text (or, after a merge conflict, the merged
+text with the conflicts described) comes back in the outcome so the next `e` re-opens it with
+the reason as a Mermaid comment header (`%% nereid: ...`), which is stripped again before
+applying. Line numbers in messages point into the file as the person sees it: the header's
+lines are counted in (`shift_lines`). Saving a re-opened file unchanged applies nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ __all__ = [
     "compose_text",
     "edit_round_trip",
     "editor_command",
+    "header_length",
     "run_editor_blocking",
+    "shift_lines",
     "strip_header",
     "temp_path",
 ]
@@ -42,10 +47,14 @@ T = TypeVar("T")
 class EditOutcome(Generic[T]):
     """What happened; `text` is the person's edit when it must be kept for another try."""
 
-    kind: Literal["applied", "cancelled", "rejected", "failed"]
+    kind: Literal["applied", "cancelled", "rejected", "failed", "unchanged"]
     message: str
     text: str | None = None
     result: T | None = None
+    #: For `rejected`: the message with line numbers of the text alone (to re-open with).
+    reason: str | None = None
+    #: For `rejected` after a merge conflict: the revision `text` is now based on.
+    base: object | None = None
 
 
 def editor_command(environ: Mapping[str, str]) -> str:
@@ -62,22 +71,40 @@ def temp_path(diagram_id: str) -> Path:
     return Path(tempfile.gettempdir()) / f"nereid-{safe}-{time.time_ns()}.mmd"
 
 
-def compose_text(text: str, error: str | None) -> str:
-    """The text to open: with the last error as a comment header when there was one."""
+def shift_lines(message: str, offset: int) -> str:
+    """`message` with every `line N` moved by `offset` (text lines -> file lines)."""
+    if not offset:
+        return message
+    return re.sub(r"\bline (\d+)", lambda m: f"line {int(m.group(1)) + offset}", message)
+
+
+def compose_text(text: str, error: str | None, *, shift: bool = True) -> str:
+    """The text to open: with the last error as a comment header when there was one.
+
+    `error`'s line numbers count lines of `text`; in the header they count the file's
+    (`shift` False: the error quotes diagram content, e.g. a merge conflict report).
+    """
     if not error:
         return text
+    lines = error.splitlines()
+    offset = 1 + len(lines) if shift else 0
     header = [f"{HEADER_PREFIX}this edit was NOT applied; fix it and save, or quit unchanged:"]
-    header += [f"{HEADER_PREFIX}{line}" for line in error.splitlines()]
+    header += [f"{HEADER_PREFIX}{shift_lines(line, offset)}" for line in lines]
     return "\n".join(header) + "\n" + strip_header(text)
+
+
+def header_length(text: str) -> int:
+    """How many header lines `compose_text` put at the top of `text`."""
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines) and lines[index].startswith(HEADER_PREFIX):
+        index += 1
+    return index
 
 
 def strip_header(text: str) -> str:
     """Drop the header lines `compose_text` added (only at the top of the file)."""
-    lines = text.splitlines(keepends=True)
-    index = 0
-    while index < len(lines) and lines[index].startswith(HEADER_PREFIX):
-        index += 1
-    return "".join(lines[index:])
+    return "".join(text.splitlines(keepends=True)[header_length(text) :])
 
 
 _SHELL_NOT_FOUND = 127
@@ -100,6 +127,7 @@ async def edit_round_trip(
     apply: Callable[[str], Awaitable[T]],
     kept_text: str | None = None,
     kept_error: str | None = None,
+    kept_conflict: bool = False,
     environ: Mapping[str, str] = os.environ,
 ) -> EditOutcome[T]:
     """Edit `original` (or the kept text of a refused edit) and apply the result.
@@ -108,7 +136,11 @@ async def edit_round_trip(
     problems: they come back as `failed` / `rejected` outcomes carrying the text to keep.
     """
     path = temp_path(diagram_id)
-    start = compose_text(kept_text, kept_error) if kept_text is not None else original
+    start = (
+        compose_text(kept_text, kept_error, shift=not kept_conflict)
+        if kept_text is not None
+        else original
+    )
     try:
         await trio.Path(path).write_text(start, encoding="utf-8")
         try:
@@ -139,10 +171,23 @@ async def edit_round_trip(
         with trio.CancelScope(shield=True):
             await trio.Path(path).unlink(missing_ok=True)
     text = strip_header(edited)
+    if kept_text is not None and edited == start:
+        return EditOutcome(
+            "unchanged",
+            f"Edit of {diagram_id} still not applied (saved unchanged); press e to resolve it",
+            kept_text,
+        )
     if text == original:
         return EditOutcome("cancelled", f"Edit cancelled (no changes): {diagram_id}")
     try:
         result = await apply(text)
     except EditRejected as err:
-        return EditOutcome("rejected", err.message, text)
+        conflict = err.base is not None
+        return EditOutcome(
+            "rejected",
+            err.message if conflict else shift_lines(err.message, header_length(edited)),
+            err.text if err.text is not None else text,
+            reason=err.message,
+            base=err.base,
+        )
     return EditOutcome("applied", f"Edited {diagram_id}", None, result)

@@ -179,8 +179,16 @@ class ViewReport:
 
 
 class EditRejected(Exception):
-    """An edited text that could not be applied; `message` says what and where."""
+    """An edited text that could not be applied; `message` says what and where.
 
-    def __init__(self, message: str) -> None:
+    `text`: what to re-open instead of the person's text (a merge with conflicts marked);
+    `base`: the revision that text is based on (the next save merges against it).
+    """
+
+    def __init__(
+        self, message: str, *, text: str | None = None, base: Diagram | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.text = text
+        self.base = base

@@ -139,6 +139,12 @@ class ViewModel:
         self._objects: dict[tuple[str, int], list[ObjectItem]] = {}
         self._own_switches: list[str | None] = []  # active-diagram requests not yet echoed
         self.pending_edit: dict[str, str] = {}  # diagram id → text kept after a failed apply
+        # ... why it was not applied (line numbers of the text alone), for the re-opened file
+        self.pending_reason: dict[str, str] = {}
+        # ... the revision the kept text is made from (the next save merges from it)
+        self.pending_base: dict[str, Diagram] = {}
+        # ... and whether the reason is a merge-conflict report
+        self.pending_conflict: set[str] = set()
         self.on_message: Callable[[], None] | None = None  # the app's repaint timer hook
         if state.human_ref is not None and ref_exists(self.diagrams, state.human_ref):
             self.active_id = state.human_ref.diagram_id
@@ -734,13 +740,39 @@ class ViewModel:
     # ---- editor --------------------------------------------------------------------------
 
     def edit_applied(self, diagram: Diagram, old_rev: int) -> None:
-        self.pending_edit.pop(diagram.diagram_id, None)
+        self.forget_edit(diagram.diagram_id)
         self.sticky_error = None
         self.diagrams[diagram.diagram_id] = diagram
         self.toast(f"Edited {diagram.diagram_id} (rev {old_rev}->{diagram.rev})")
 
-    def edit_failed(self, diagram_id: str, text: str, message: str) -> None:
+    def forget_edit(self, diagram_id: str) -> None:
+        """Drop the kept text of an edit (applied or given up)."""
+        self.pending_edit.pop(diagram_id, None)
+        self.pending_reason.pop(diagram_id, None)
+        self.pending_base.pop(diagram_id, None)
+        self.pending_conflict.discard(diagram_id)
+
+    def edit_failed(
+        self,
+        diagram_id: str,
+        text: str,
+        message: str,
+        *,
+        reason: str | None = None,
+        base: Diagram | None = None,
+        conflict: bool = False,
+    ) -> None:
+        """Keep `text` for the next `e`, made from revision `base`; `conflict`: `message`
+        reports merge conflicts (the status line shows its first line)."""
         self.pending_edit[diagram_id] = text
+        self.pending_reason[diagram_id] = reason if reason is not None else message
+        if base is not None:
+            self.pending_base[diagram_id] = base
+        if conflict:
+            self.pending_conflict.add(diagram_id)
+            message = message.splitlines()[0]
+        else:
+            self.pending_conflict.discard(diagram_id)
         self.toast(
             f"Edit of {diagram_id} not applied: {message} (press e to fix)", error=True, sticky=True
         )

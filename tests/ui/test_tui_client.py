@@ -78,15 +78,26 @@ async def test_replace_text_applies_and_refuses_with_a_reason() -> None:
             from nereid.ui.client import export_text
 
             text = export_text(diagram).replace("Browse the catalog", "Browse the shop")
-            updated = await client.replace_text("index", text, diagram.rev)
+            updated = await client.replace_text("index", text, diagram)
             assert updated.rev == diagram.rev + 1
             assert updated.ast.nodes["n:browse"].label == "Browse the shop"  # type: ignore[union-attr]
             await next_updates(client, events, DiagramUpdated)
             with pytest.raises(EditRejected) as info:
-                await client.replace_text("index", "flowchart TD\n  A -->", updated.rev)
-            assert info.value.message
-            with pytest.raises(EditRejected, match="changed while you edited"):
-                await client.replace_text("index", text + "\n  Z[zed]\n", diagram.rev)
+                await client.replace_text("index", "flowchart TD\n  A -->", updated)
+            assert info.value.message and info.value.base is None
+            # An edit made from the older revision is merged into the current one.
+            older = export_text(diagram) + "\n  Z[zed]\n"
+            merged = await client.replace_text("index", older, diagram)
+            nodes = merged.ast.nodes  # type: ignore[union-attr]
+            assert nodes["n:browse"].label == "Browse the shop" and nodes["n:Z"].label == "zed"
+            # Both changed the same node differently: nothing applied, the conflict reported.
+            clash = export_text(diagram).replace("Browse the catalog", "Browse the mall")
+            with pytest.raises(EditRejected, match="1 conflict") as info:
+                await client.replace_text("index", clash, diagram)
+            assert info.value.base is not None and info.value.base.rev == merged.rev
+            assert info.value.text is not None and "Browse the mall" in info.value.text
+            assert "zed" in info.value.text  # the others' work is in the re-opened text
+            assert (await client.diagram("index")).rev == merged.rev
 
 
 async def test_resync_rereads_everything_and_deletion_moves_off_the_diagram() -> None:

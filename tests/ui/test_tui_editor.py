@@ -110,3 +110,51 @@ async def test_a_missing_editor_is_named_as_not_found() -> None:
     )
     assert outcome.kind == "failed"
     assert "'nereid-no-such-editor' not found" in outcome.message
+
+
+async def test_error_line_numbers_point_into_the_file_being_edited() -> None:
+    """The parser counts lines of the text without the header; the person sees the file."""
+    broken = "flowchart TD\n  a[A] -->\n"
+    first = await edit_round_trip("d1", ORIGINAL, run_editor=writer(broken), apply=apply_ok)
+    assert first.kind == "rejected" and "line 2" in first.message  # no header yet
+    seen: list[str] = []
+    # Re-opened with the header; the person saves it still broken, header and all.
+    again = await edit_round_trip(
+        "d1",
+        ORIGINAL,
+        run_editor=_echo(seen),
+        apply=apply_ok,
+        kept_text=first.text,
+        kept_error=first.reason,
+    )
+    shown = seen[0].splitlines()
+    bad_line = next(i for i, line in enumerate(shown, 1) if line.endswith("-->"))
+    assert any(f"line {bad_line}" in line for line in shown if line.startswith(HEADER_PREFIX))
+    assert again.kind == "unchanged"  # saved unchanged: nothing applied, still kept
+    # Saved with one more line above the bad one: the status names the file's line.
+    changed = seen[0].replace("flowchart TD\n", "flowchart TD\n  z[Z]\n")
+    third = await edit_round_trip(
+        "d1",
+        ORIGINAL,
+        run_editor=writer(changed),
+        apply=_line_of_dangling_link,
+        kept_text=first.text,
+        kept_error=first.reason,
+    )
+    lines = changed.splitlines()
+    assert third.kind == "rejected"
+    assert f"line {len(lines)}" in third.message  # the file's numbering
+    assert third.reason is not None and "line 3" in third.reason  # the text's own
+
+
+def _echo(seen: list[str]) -> Callable[[Path], Awaitable[int]]:
+    async def run(path: Path) -> int:
+        seen.append(await trio.Path(path).read_text())
+        return 0
+
+    return run
+
+
+async def _line_of_dangling_link(text: str) -> str:
+    number = next(i for i, line in enumerate(text.splitlines(), 1) if line.endswith("-->"))
+    raise EditRejected(f"cannot parse Mermaid flowchart diagram: line {number}: expected a node")
