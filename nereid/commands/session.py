@@ -33,6 +33,7 @@ from typing import Final, TypeVar
 import trio
 
 from nereid.actors import Tracer
+from nereid.actors.folder_watch import watch_diagrams
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.cli import MainOptions
 from nereid.commands.folder_owner import claim, refusal, run_bridge
@@ -42,12 +43,13 @@ from nereid.mcp.catalog import session_endpoint_parts
 from nereid.model import Session
 from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
-from nereid.store.files import FolderFiles
+from nereid.store.files import FolderFiles, SessionFiles
 from nereid.store.folder_lock import LOCK_FILE, TOKEN_FILE, FolderLock, FolderOwned
 from nereid.store.naming import (
     LEGACY_META_FILE,
     META_FILE,
 )
+from nereid.store.recording import RecordingFiles
 from nereid.store.schema import StoreFileError
 from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_session
 
@@ -99,7 +101,7 @@ def _foreign_entries(folder: Path) -> list[str]:
     return foreign
 
 
-def load_or_seed(folder: Path, files: FolderFiles) -> tuple[LoadResult, bool]:
+def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
     """The folder's session, or the seed for a folder without one; True if it is a new seed.
 
     Raises SessionOpenError for a broken meta or a folder that holds other things.
@@ -143,11 +145,13 @@ async def open_session_handle(
     demo: bool,
     durable_writes: bool,
     tracer: Tracer | None = None,
+    watch: bool = True,
 ) -> AsyncIterator[SessionHandle]:
     """Run the session of `session_dir` (default `.`), or the demo in memory with `demo`.
 
     A new folder gets the seed session, written before this yields. Raises
-    SessionOpenError when the folder cannot be used.
+    SessionOpenError when the folder cannot be used. `watch`: import edits made to the
+    folder's diagram files by other programs (`watch_diagrams`).
     """
     if demo:
         if session_dir is not None:
@@ -157,7 +161,7 @@ async def open_session_handle(
             yield handle
         return
     folder = Path(session_dir if session_dir is not None else ".")
-    files = FolderFiles(folder, durable=durable_writes)
+    files = RecordingFiles(FolderFiles(folder, durable=durable_writes))
     result, fresh = load_or_seed(folder, files)
     _report_issues(result)
     kept: Kept = result.kept
@@ -171,7 +175,13 @@ async def open_session_handle(
     ) as handle:
         if fresh:
             await handle.flush()
-        yield handle
+        if not watch:
+            yield handle
+            return
+        async with trio.open_nursery() as nursery:
+            await nursery.start(watch_diagrams, handle, folder, files)
+            yield handle
+            nursery.cancel_scope.cancel()
 
 
 @asynccontextmanager
