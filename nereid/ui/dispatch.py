@@ -85,9 +85,10 @@ def _run(vm: ViewModel, command: Command, key: str) -> list[Effect]:  # noqa: C9
     match command:
         case Command.QUIT:
             return [Quit(0)]
-        case Command.HELP:
+        case Command.HELP | Command.MESSAGES:
             vm.help_open = True
-            vm.help_scroll = 0
+            # The message log closes the help overlay; the overlay clamps the scroll to it.
+            vm.help_scroll = 10_000 if command is Command.MESSAGES else 0
             vm.search = None
             vm.hint = None
         case Command.FOCUS_DIAGRAM:

@@ -37,6 +37,7 @@ class Context(enum.Enum):
 class Command(enum.Enum):
     QUIT = "quit"
     HELP = "help"
+    MESSAGES = "messages"
     FOCUS_DIAGRAM = "focus_diagram"
     TOGGLE_OBJECTS = "toggle_objects"
     TOGGLE_XREFS = "toggle_xrefs"
@@ -101,6 +102,7 @@ W = Context.WALKTHROUGH
 
 KEY_BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding(G, ("?",), Command.HELP, "toggle this help"),
+    KeyBinding(G, ("M",), Command.MESSAGES, "the message log: recent status messages in full"),
     KeyBinding(G, ("q", "ctrl c"), Command.QUIT, "quit (works in every mode)", "q/Ctrl-C"),
     KeyBinding(G, ("1",), Command.FOCUS_DIAGRAM, "focus the Diagram pane"),
     KeyBinding(G, ("2",), Command.TOGGLE_OBJECTS, "show/focus Objects (hide when focused)"),

@@ -358,13 +358,23 @@ def _trim_separators(runs: list[Run]) -> list[Run]:
     return out
 
 
+def _mcp_entry(url: str | None, width: int) -> list[Run]:
+    """Where agents connect: the whole URL (what a person copies into a host's config), or
+    just the port where the line has no room for it (`width` under 80 columns)."""
+    if not url:
+        return []
+    if width >= 80:
+        return [("status_label", " MCP "), ("status_value", url), ("status", " ")]
+    port = url.rsplit(":", 1)[-1].split("/", 1)[0]
+    return [("status_label", " Mcp:"), ("status_value", port), ("status", " ")]
+
+
 def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
-    """The bottom line: key hints or the search line, the message, MCP port and brand."""
+    """The bottom line: key hints or the search line, the message, MCP URL and brand."""
     sep: Run = ("status_label", " | ")
-    right: list[Run] = []
-    if vm.mcp_url and not compact:
-        port = vm.mcp_url.rsplit(":", 1)[-1].split("/", 1)[0]
-        right = [("status_label", " Mcp:"), ("status_value", port), ("status", " ")]
+    message = vm.current_toast()
+    # A message shortens the URL to its port: what just happened matters more then.
+    right = _mcp_entry(vm.mcp_url, width if message is None else 0)
     right.append(("brand", BRAND))
     problem = vm.save_problem()
     if problem is not None:  # stays until the folder has everything again
@@ -389,7 +399,6 @@ def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
         left = _key_hints(vm, compact)
         if runs_width(left) > room:
             left = _key_hints(vm, True)
-    message = vm.current_toast()
     if message is not None:
         msg_style = "status_error" if message.error else "status"
         text = message.text

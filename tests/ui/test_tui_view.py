@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 import pytest
 
@@ -27,8 +29,9 @@ def test_startup_shows_diagram_title_status_and_mcp_url() -> None:
     lines = screen.render()
     assert lines[0].startswith("┌─[1]─ Diagram [3/7] index")
     assert "Browse the catalog" in screen.text()
-    assert lines[-1].rstrip().endswith("Mcp:5555  NEREID")
-    assert "MCP http://127.0.0.1:5555/mcp" in lines[-1]
+    assert "MCP http://127.0.0.1:5555/mcp" in lines[-1]  # the start-up message says where
+    screen.clock.now += 10
+    assert screen.render()[-1].rstrip().endswith("MCP http://127.0.0.1:5555/mcp  NEREID")
     # The first cursor is the first node, not the first edge (tui.md §16.10).
     assert screen.vm.cursor == BROWSE
 
@@ -38,6 +41,9 @@ def test_usable_at_80x24_and_resizes() -> None:
     screen.press("2", "3")
     lines = screen.render()
     assert len(lines) == 24 and all(len(line) == 80 for line in lines)
+    # The whole MCP URL, which a person copies into an agent host, fits at 80 columns.
+    screen.clock.now += 10
+    assert screen.render()[-1].rstrip().endswith("MCP http://127.0.0.1:5555/mcp  NEREID")
     assert any("[2]─ Objects" in line for line in lines)
     assert any("[3]─ XRefs" in line for line in lines)
     screen.size = (150, 50)
@@ -347,3 +353,13 @@ def _last_report(screen: Screen) -> ViewReport:
     reports = [e.report for e in screen.effects if isinstance(e, fx.ReportView)]
     assert reports
     return reports[-1]
+
+
+def test_a_long_status_message_can_be_read_in_full() -> None:
+    screen = Screen(size=(80, 24))
+    words = " ".join(f"word{i}" for i in range(40))
+    screen.vm.toast(words, error=True)
+    assert words not in screen.render()[-1]  # the status line cuts it
+    screen.press("M")
+    overlay = "\n".join(screen.render()[:-1])  # above the status line
+    assert all(re.search(rf"\bword{i}\b", overlay) for i in range(40))
