@@ -446,15 +446,7 @@ class _Importer:
         if self.pending_create is not None:
             pid, where = self.pending_create
             if message.to_participant_id != pid:
-                raise MermaidError(
-                    "MissingLifelineMessage",
-                    f"invalid message on line {st.line}: the participant {pid[2:]} created on "
-                    f"line {where.line} needs the next message to go to it",
-                    line=st.line,
-                    column=st.column,
-                    text=st.text,
-                    expected=f"a message to {pid[2:]}",
-                )
+                raise _lifeline_error(st, pid, where, "created", "to")
             self.participants[pid] = msgspec.structs.replace(
                 self.participants[pid], created_by=message.message_id
             )
@@ -462,15 +454,7 @@ class _Importer:
         elif self.pending_destroy is not None:
             pid, where = self.pending_destroy
             if pid not in (message.from_participant_id, message.to_participant_id):
-                raise MermaidError(
-                    "MissingLifelineMessage",
-                    f"invalid message on line {st.line}: the participant {pid[2:]} destroyed on "
-                    f"line {where.line} needs the next message to come from or go to it",
-                    line=st.line,
-                    column=st.column,
-                    text=st.text,
-                    expected=f"a message from or to {pid[2:]}",
-                )
+                raise _lifeline_error(st, pid, where, "destroyed", "from or to")
             self.participants[pid] = msgspec.structs.replace(
                 self.participants[pid], destroyed_by=message.message_id
             )
@@ -980,4 +964,20 @@ def _diagnose_message(st: _Statement, err: StatementSyntaxError) -> MermaidError
         column=st.col(err.offset),
         text=err.found or text,
         expected=", ".join(err.expected) or _MESSAGE_EXPECTED,
+    )
+
+
+def _lifeline_error(
+    st: _Statement, pid: str, where: _Statement, verb: str, ends: str
+) -> MermaidError:
+    """A `create`/`destroy` whose next message does not touch the participant (as Mermaid)."""
+    need = "go to it" if ends == "to" else "come from or go to it"
+    return MermaidError(
+        "MissingLifelineMessage",
+        f"invalid message on line {st.line}: the participant {pid[2:]} {verb} on "
+        f"line {where.line} needs the next message to {need}",
+        line=st.line,
+        column=st.column,
+        text=st.text,
+        expected=f"a message {ends} {pid[2:]}",
     )
