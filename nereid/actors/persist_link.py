@@ -57,6 +57,8 @@ __all__ = [
     "StoreSessionIndex",
     "StoreXrefs",
     "not_applied",
+    "store_timeout",
+    "unconfirmed",
 ]
 
 _log = logging.getLogger(__name__)
@@ -85,13 +87,31 @@ class PersistConfig(msgspec.Struct, frozen=True, kw_only=True):
     retry_delay: float = DEFAULT_RETRY_DELAY
 
 
-def not_applied(err: PersistFailed, current_rev: int) -> PersistFailed:
-    """The error a durable write tool returns after rolling its change back."""
+def store_timeout(config: PersistConfig) -> float:
+    """How long a caller of ``index`` may wait for a durable store: the longest
+    `PersistLink.send` (one cast, two flushes) and a margin."""
+    return config.cast_timeout + 2 * config.flush_timeout + 1.0
+
+
+def not_applied(err: PersistFailed, current_rev: int | None = None) -> PersistFailed:
+    """The error a durable write tool returns after rolling its change back (`current_rev`:
+    the rev the target is back at, for the tools of revisioned targets)."""
+    data: dict[str, Any] = {**(err.data or {}), "applied": False}
+    if current_rev is not None:
+        data["current_rev"] = current_rev
     return PersistFailed(
         f"{err.message}; the change was not applied (--durable-writes): send it again "
         "once the session folder is writable",
-        data={**(err.data or {}), "applied": False, "current_rev": current_rev},
+        data=data,
     )
+
+
+def unconfirmed(err: NereidError) -> PersistFailed:
+    """A confirmed store that failed for another reason (timeout, restart): not known to be
+    on disk, so a durable writer treats it as not saved."""
+    if isinstance(err, PersistFailed):
+        return err
+    return PersistFailed(f"not saved: the write was not confirmed on disk ({err})")
 
 
 class PersistLink:
@@ -180,6 +200,10 @@ class PersistLink:
             raise PersistFailed(f"not saved: {problem}", data={"items": list(items)})
         return False
 
+    def forget(self, key: str) -> None:
+        """Drop the unsent message for `key` (its change was rolled back)."""
+        self._unsent.pop(key, None)
+
     async def resend(self) -> None:
         """Offer every unsent message again (on `ResendToPersister`)."""
         self._retry_armed = False
@@ -240,17 +264,25 @@ class PersistAck(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class StoreXrefs(Request[PersistAck], frozen=True):
-    """From `xref`: the complete xref map after a change."""
+    """From `xref`: the complete xref map after a change.
+
+    `confirm` (a write tool's change): in durable mode the reply waits for the meta on
+    disk, and if it is not, the index goes back to its previous parts and the call
+    fails with `PersistFailed`, so the sender rolls back too.
+    """
 
     xrefs: dict[str, XRef]
+    confirm: bool = False
 
 
 class StoreSessionIndex(Request[PersistAck], frozen=True):
-    """From `session`: the active ids and the selection after a change."""
+    """From `session`: the active ids and the selection after a change (`confirm` as in
+    `StoreXrefs`)."""
 
     active_diagram_id: str | None
     active_walkthrough_id: str | None
     selected_object_refs: tuple[ObjectRef, ...]
+    confirm: bool = False
 
 
 class IndexState(msgspec.Struct, frozen=True, kw_only=True):
@@ -288,12 +320,13 @@ class IndexActor(Actor[IndexState, IndexMessage]):
 
     async def handle(self, message: IndexMessage) -> object:
         replace = msgspec.structs.replace
+        previous = self._state
         match message:
-            case StoreXrefs(xrefs=xrefs):
-                self._state = replace(self._state, xrefs=dict(xrefs), acknowledged=False)
-            case StoreSessionIndex():
+            case StoreXrefs(xrefs=xrefs, confirm=confirm):
+                self._state = replace(previous, xrefs=dict(xrefs), acknowledged=False)
+            case StoreSessionIndex(confirm=confirm):
                 self._state = replace(
-                    self._state,
+                    previous,
                     active_diagram_id=message.active_diagram_id,
                     active_walkthrough_id=message.active_walkthrough_id,
                     selected_object_refs=message.selected_object_refs,
@@ -307,10 +340,20 @@ class IndexActor(Actor[IndexState, IndexMessage]):
             case _:
                 assert_never(message)
         self.commit(self._state)
-        return PersistAck(durable=await self._persist())
+        try:
+            return PersistAck(durable=await self._persist(confirm=confirm))
+        except PersistFailed:
+            # Durable mode, not on disk: back to the parts the meta on disk has, and the
+            # persister with them, so memory equals disk; the sender rolls back as well.
+            self._state = replace(previous, acknowledged=False)
+            self.commit(self._state)
+            await self._persist(wait=False)
+            raise
 
-    async def _persist(self) -> bool:
-        durable = await self._link.send("index", self._state.message(), item=META_KEY)
+    async def _persist(self, *, confirm: bool = False, wait: bool = True) -> bool:
+        durable = await self._link.send(
+            "index", self._state.message(), item=META_KEY, confirm=confirm, wait=wait
+        )
         if not self._link.unsent:
             self._acknowledge()
         return durable

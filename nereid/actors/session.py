@@ -42,7 +42,14 @@ from nereid.actors.diagram import (
     diagram_actor_name,
     parse_mermaid_text,
 )
-from nereid.actors.persist_link import PersistConfig, PersistLink, StoreSessionIndex
+from nereid.actors.persist_link import (
+    PersistConfig,
+    PersistLink,
+    StoreSessionIndex,
+    not_applied,
+    store_timeout,
+    unconfirmed,
+)
 from nereid.actors.persister import DeleteDiagram as PersisterDeleteDiagram
 from nereid.actors.persister import DeleteWalkthrough as PersisterDeleteWalkthrough
 from nereid.actors.protocol import (
@@ -63,8 +70,10 @@ from nereid.actors.protocol import (
     DiagramSummary,
     GetActive,
     GetAttention,
+    GetDiagram,
     GetDiagramSummary,
     GetReadContext,
+    GetWalkthrough,
     GetWalkthroughSummary,
     ListDiagrams,
     ListDiagramsReply,
@@ -317,9 +326,11 @@ class SessionActor(Actor[SessionState, SessionRequest]):
     async def _delete_diagram(self, diagram_id: str) -> DeleteDiagramReply:
         self._require_diagram(diagram_id)
         name = diagram_actor_name(diagram_id)
+        keep = await self._last_diagram(name)
         if name in self._diagram_sup.children:
             await self._diagram_sup.stop(name)
         before = self._active()
+        undo = self._s
         remaining = {k: v for k, v in self._s.diagrams.items() if k != diagram_id}
         active = before.active_diagram_id
         if active == diagram_id:
@@ -337,7 +348,14 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         )
         await self._cast_xref(DiagramRemoved(diagram_id=diagram_id))
         await self._purge_attention(diagram_id)
-        await self._persist_diagram_delete(diagram_id)
+        try:
+            await self._persist_diagram_delete(diagram_id, confirm=keep is not None)
+        except PersistFailed as err:
+            assert keep is not None
+            self._commit(msgspec.structs.replace(undo, index_stored=False))
+            await self._spawn_diagram(DiagramActorState.of(keep, persisted=False))
+            await self._store_index()
+            raise not_applied(err) from None
         pruned = await self._existing(self._s.selection)
         if pruned != self._s.selection:
             self._commit(msgspec.structs.replace(self._s, selection=pruned, index_stored=False))
@@ -431,9 +449,11 @@ class SessionActor(Actor[SessionState, SessionRequest]):
     async def _delete_walkthrough(self, walkthrough_id: str) -> DeleteWalkthroughReply:
         self._require_walkthrough(walkthrough_id)
         name = walkthrough_actor_name(walkthrough_id)
+        keep = await self._last_walkthrough(name)
         if name in self._walkthrough_sup.children:
             await self._walkthrough_sup.stop(name)
         before = self._active()
+        undo = self._s
         remaining = self._s.walkthroughs - {walkthrough_id}
         active = before.active_walkthrough_id
         if active == walkthrough_id:
@@ -447,7 +467,14 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 index_stored=False,
             )
         )
-        await self._persist_walkthrough_delete(walkthrough_id)
+        try:
+            await self._persist_walkthrough_delete(walkthrough_id, confirm=keep is not None)
+        except PersistFailed as err:
+            assert keep is not None
+            self._commit(msgspec.structs.replace(undo, index_stored=False))
+            await self._spawn_walkthrough(WalkthroughActorState.of(keep, persisted=False))
+            await self._store_index()
+            raise not_applied(err) from None
         await self._store_index()
         self.runtime.bus.publish(WalkthroughDeleted(walkthrough_id=walkthrough_id))
         self._publish_active_if_changed(before)
@@ -496,8 +523,9 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             changes["active_diagram_id"] = diagram_id
         if walkthrough_id is not None:
             changes["active_walkthrough_id"] = walkthrough_id
+        undo = self._s
         self._commit(msgspec.structs.replace(self._s, index_stored=False, **changes))
-        await self._store_index()
+        await self._store_index_or_undo(undo)
         self._publish_active_if_changed(before)
 
     def _publish_active_if_changed(self, before: ActiveIds) -> None:
@@ -544,8 +572,9 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 )
         new = _sorted_refs(selection)
         if new != self._s.selection:
+            undo = self._s
             self._commit(msgspec.structs.replace(self._s, selection=new, index_stored=False))
-            await self._store_index()
+            await self._store_index_or_undo(undo)
             self.runtime.bus.publish(SelectionChanged(object_refs=new))
         return SelectionUpdateReply(applied=applied, ignored=ignored)
 
@@ -574,41 +603,101 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self._s = state
         self.commit(state)
 
-    async def _store_index(self) -> None:
+    @property
+    def _durable(self) -> bool:
+        return self._link.enabled and self._config.durable
+
+    async def _store_index(self, *, confirm: bool = False) -> None:
+        """Hand the active ids and selection to ``index`` (bounded; retried with the next
+        message). `confirm`, durable mode: raise `PersistFailed` unless on disk."""
         address = self.runtime.registry.get(self._index)
         if address is None:
             return
         s = self._s
+        confirm = confirm and self._durable
         try:
             await address.call(
                 StoreSessionIndex(
                     active_diagram_id=s.active_diagram_id,
                     active_walkthrough_id=s.active_walkthrough_id,
                     selected_object_refs=s.selection,
+                    confirm=confirm,
                 ),
-                timeout=self._call_timeout,
+                timeout=store_timeout(self._config) if confirm else self._call_timeout,
             )
         except NereidError as err:
+            if confirm:
+                raise unconfirmed(err) from None
             _log.warning("session: index did not take the active ids / selection: %s", err)
             return
         self._commit(msgspec.structs.replace(self._s, index_stored=True))
 
-    async def _persist_diagram_delete(self, diagram_id: str, *, wait: bool = True) -> None:
-        await self._link.send(
-            f"delete-diagram:{diagram_id}",
-            PersisterDeleteDiagram(diagram_id=diagram_id),
-            item=META_KEY,
-            wait=wait,
-        )
+    async def _store_index_or_undo(self, undo: SessionState) -> None:
+        """Store the index; durable mode: unless it is on disk, go back to `undo` (memory
+        equals disk again) and raise `PersistFailed` (not applied)."""
+        try:
+            await self._store_index(confirm=True)
+        except PersistFailed as err:
+            self._commit(msgspec.structs.replace(undo, index_stored=False))
+            await self._store_index()
+            raise not_applied(err) from None
+
+    async def _last_diagram(self, name: str) -> Diagram | None:
+        """Durable mode: the diagram as it is before a delete, to bring back if the delete
+        does not reach the disk (None otherwise)."""
+        if not self._durable:
+            return None
+        address = self.runtime.registry.get(name)
+        try:
+            return None if address is None else await address.call(GetDiagram())
+        except NereidError as err:
+            raise PersistFailed(f"not deleted: {name} did not answer ({err})") from None
+
+    async def _last_walkthrough(self, name: str) -> Walkthrough | None:
+        """`_last_diagram` for a walkthrough."""
+        if not self._durable:
+            return None
+        address = self.runtime.registry.get(name)
+        try:
+            return None if address is None else await address.call(GetWalkthrough())
+        except NereidError as err:
+            raise PersistFailed(f"not deleted: {name} did not answer ({err})") from None
+
+    async def _persist_diagram_delete(
+        self, diagram_id: str, *, wait: bool = True, confirm: bool = False
+    ) -> None:
+        """Tell the persister to delete; `confirm` (durable mode): raise `PersistFailed`
+        unless the meta without it is on disk (the files are removed only after that)."""
+        key = f"delete-diagram:{diagram_id}"
+        try:
+            await self._link.send(
+                key,
+                PersisterDeleteDiagram(diagram_id=diagram_id),
+                item=META_KEY,
+                wait=wait,
+                confirm=confirm,
+            )
+        except PersistFailed:
+            self._link.forget(key)  # rolled back: never send it later
+            raise
         self._note_deletes_persisted(diagrams=(diagram_id,))
 
-    async def _persist_walkthrough_delete(self, walkthrough_id: str, *, wait: bool = True) -> None:
-        await self._link.send(
-            f"delete-walkthrough:{walkthrough_id}",
-            PersisterDeleteWalkthrough(walkthrough_id=walkthrough_id),
-            item=META_KEY,
-            wait=wait,
-        )
+    async def _persist_walkthrough_delete(
+        self, walkthrough_id: str, *, wait: bool = True, confirm: bool = False
+    ) -> None:
+        """`_persist_diagram_delete` for a walkthrough."""
+        key = f"delete-walkthrough:{walkthrough_id}"
+        try:
+            await self._link.send(
+                key,
+                PersisterDeleteWalkthrough(walkthrough_id=walkthrough_id),
+                item=META_KEY,
+                wait=wait,
+                confirm=confirm,
+            )
+        except PersistFailed:
+            self._link.forget(key)
+            raise
         self._note_deletes_persisted(walkthroughs=(walkthrough_id,))
 
     def _note_deletes_persisted(

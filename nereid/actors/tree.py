@@ -43,7 +43,7 @@ from nereid.actors._supervisor import RestartIntensity, Supervisor
 from nereid.actors._trace import Tracer
 from nereid.actors.attention import AttentionActor, AttentionState
 from nereid.actors.diagram import diagram_actor_name
-from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig
+from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
 from nereid.actors.persister import (
     DEFAULT_DEBOUNCE,
     DebounceTimer,
@@ -199,7 +199,14 @@ async def open_session(
                 selected_object_refs=session.selected_object_refs,
             ),
         )
-        await root.spawn("xref", XrefActor, initial=XrefActorState(xrefs=dict(session.xrefs)))
+        xref_config = config
+        await root.spawn(
+            "xref",
+            lambda: XrefActor(
+                durable=xref_config.durable, store_timeout=store_timeout(xref_config)
+            ),
+            initial=XrefActorState(xrefs=dict(session.xrefs)),
+        )
         await root.spawn("attention", AttentionActor, initial=AttentionState())
         diagrams = await root.spawn_supervisor("diagrams", intensity=intensity)
         walkthroughs = await root.spawn_supervisor("walkthroughs", intensity=intensity)

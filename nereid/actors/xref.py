@@ -24,7 +24,7 @@ import msgspec
 import trio
 
 from nereid.actors._actor import Actor
-from nereid.actors.persist_link import StoreXrefs
+from nereid.actors.persist_link import StoreXrefs, not_applied, unconfirmed
 from nereid.actors.protocol import (
     AddXref,
     AddXrefReply,
@@ -42,7 +42,7 @@ from nereid.actors.protocol import (
     XrefsChanged,
 )
 from nereid.actors.refusals import check_id_param, from_query_error, parse_ref_param
-from nereid.errors import InvalidParams, NereidError, ResourceNotFound
+from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, ObjectRef, XRef, object_exists, xref_status
 from nereid.query.errors import QueryError
 from nereid.query.scope import QueryScope
@@ -65,9 +65,18 @@ class XrefActorState(msgspec.Struct, frozen=True, kw_only=True):
 class XrefActor(Actor[XrefActorState, XrefRequest]):
     """See the module docstring."""
 
-    def __init__(self, *, index: str | None = "index", call_timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        *,
+        index: str | None = "index",
+        call_timeout: float = 5.0,
+        durable: bool = False,
+        store_timeout: float | None = None,
+    ) -> None:
         self._index = index
         self._call_timeout = call_timeout
+        self._durable = durable
+        self._store_timeout = call_timeout if store_timeout is None else store_timeout
         self._s = XrefActorState()
         self._diagrams: dict[str, Diagram] = {}
 
@@ -127,8 +136,7 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         if xref_id in self._s.xrefs:
             raise InvalidParams("xref_id already exists", data={"xref_id": xref_id})
         xref = XRef(from_ref=from_ref, to_ref=to_ref, kind=message.kind, label=message.label)
-        self._set({**self._s.xrefs, xref_id: xref})
-        await self._store()
+        await self._change({**self._s.xrefs, xref_id: xref})
         self.runtime.bus.publish(XrefsChanged(added=(xref_id,)))
         status = xref_status(not self._exists(from_ref), not self._exists(to_ref))
         return AddXrefReply(xref_id=xref_id, status=status)
@@ -137,8 +145,7 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         check_id_param("xref_id", xref_id)
         if xref_id not in self._s.xrefs:
             raise ResourceNotFound("xref not found", data={"xref_id": xref_id})
-        self._set({k: v for k, v in self._s.xrefs.items() if k != xref_id})
-        await self._store()
+        await self._change({k: v for k, v in self._s.xrefs.items() if k != xref_id})
         self.runtime.bus.publish(XrefsChanged(removed=(xref_id,)))
         return RemoveXrefReply(removed=True)
 
@@ -146,16 +153,33 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         self._s = XrefActorState(xrefs=xrefs, stored=False)
         self.commit(self._s)
 
-    async def _store(self) -> None:
-        """Hand the xrefs to ``index`` (bounded); on failure retried with the next message."""
+    async def _change(self, xrefs: dict[str, XRef]) -> None:
+        """Commit `xrefs` and store them. Durable mode: unless ``index`` confirms them on
+        disk, go back to the previous xrefs and raise `PersistFailed` (not applied)."""
+        previous = self._s.xrefs
+        self._set(xrefs)
+        try:
+            await self._store(confirm=True)
+        except PersistFailed as err:
+            self._set(previous)
+            await self._store()
+            raise not_applied(err) from None
+
+    async def _store(self, *, confirm: bool = False) -> None:
+        """Hand the xrefs to ``index`` (bounded); on failure retried with the next message.
+        `confirm`: a failure raises `PersistFailed` (only in durable mode can it fail)."""
         if self._index is None:
             return
         index = self.runtime.registry.get(self._index)
         if index is None:
             return
         try:
-            await index.call(StoreXrefs(xrefs=dict(self._s.xrefs)), timeout=self._call_timeout)
+            await index.call(
+                StoreXrefs(xrefs=dict(self._s.xrefs), confirm=confirm), timeout=self._store_timeout
+            )
         except NereidError as err:
+            if confirm and (isinstance(err, PersistFailed) or self._durable):
+                raise unconfirmed(err) from None
             _log.warning("xref: index did not take the xrefs: %s", err)
             return
         self._s = msgspec.structs.replace(self._s, stored=True)

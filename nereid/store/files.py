@@ -442,6 +442,7 @@ class MemoryFiles:
             if any(existing.startswith(prefix) for existing in self.files):
                 raise IsADirectoryError(f"<memory>/{key}: is a directory, not a session file")
             self._fault("write", key)
+            self._fault("fsync", key)  # as a durable FolderFiles syncs each staged file
         for key, _ in keys:
             self._fault("rename", key)
         for key, data in keys:

@@ -388,7 +388,23 @@ def save_session(
             owned.update(diagram_files_of(entry.mmd_path))
         except StorePathError:
             pass
+
+    def save_meta() -> None:
+        check_id(session.session_id)
+        for xref_id in session.xrefs:
+            check_id(xref_id)
+        meta = meta_for_session(session, diagram_entries=listed.values(), walkthrough_ids=listed_wt)
+        files.write(META_FILE, encode_meta(meta).encode("utf-8"))
+        written.append(META_FILE)
+
+    # The meta first, then the deletes: a delete whose meta did not reach the disk leaves
+    # every file in place, so the folder still loads with the item (what the durable
+    # rollback restores in memory); removed files are at worst unlisted garbage.
+    meta_ok = attempt(META_KEY, save_meta)
     for diagram_id in sorted(set(deleted_diagram_ids) - set(session.diagrams) - set(listed)):
+        if not meta_ok:
+            failed[diagram_key(diagram_id)] = "not deleted yet: the meta was not written"
+            continue
 
         def delete_files(diagram_id: str = diagram_id) -> None:
             paths: set[str] = set()
@@ -409,18 +425,9 @@ def save_session(
         attempt(diagram_key(diagram_id), delete_files)
 
     current_wt = set(session.walkthroughs) | set(kept.walkthrough_ids)
-    if previous is None or previous.walkthrough_ids is None or previous_wt != current_wt:
+    changed_wt = previous is None or previous.walkthrough_ids is None or previous_wt != current_wt
+    if meta_ok and changed_wt:
         removed += _collect_walkthrough_garbage(files, current_wt | listed_wt, owned, failed)
-
-    def save_meta() -> None:
-        check_id(session.session_id)
-        for xref_id in session.xrefs:
-            check_id(xref_id)
-        meta = meta_for_session(session, diagram_entries=listed.values(), walkthrough_ids=listed_wt)
-        files.write(META_FILE, encode_meta(meta).encode("utf-8"))
-        written.append(META_FILE)
-
-    meta_ok = attempt(META_KEY, save_meta)
     if meta_ok:
         try:
             if files.remove(LEGACY_META_FILE):
