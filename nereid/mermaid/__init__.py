@@ -12,6 +12,7 @@ from typing import Final, Literal
 
 from nereid.mermaid.errors import MermaidError, MermaidExportError, iter_lines
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+from nereid.mermaid.preamble import take_preamble
 from nereid.mermaid.reconcile import (
     FlowIdHints,
     SeqIdHints,
@@ -52,13 +53,7 @@ def detect_kind(text: str) -> Literal["flowchart", "sequence"]:
     `sequenceDiagram...` -> sequence, `flowchart...`/`graph...` -> flowchart (the parser then
     checks the header exactly). Anything else raises MermaidError `UnknownDiagramKind`.
     """
-    in_front_matter = False
-    for index, (line_no, _raw, trimmed) in enumerate(iter_lines(text)):
-        if trimmed == "---" and (index == 0 or in_front_matter):
-            in_front_matter = not in_front_matter  # YAML front matter: skip to its end
-            continue
-        if in_front_matter:
-            continue
+    for line_no, _raw, trimmed in iter_lines(take_preamble(text).text):
         if trimmed.startswith("sequenceDiagram"):
             return "sequence"
         if trimmed.startswith(("flowchart", "graph")):

@@ -1,8 +1,8 @@
 """Statements → FlowchartAst: keyword statements, node merging, subgraphs, linkStyle.
 
 Mermaid semantics kept here (mermaid.md §4, extended by spec decision 3):
-- node merge rules of §4.4 (an explicit label replaces the implicit one; a different explicit
-  label or a second non-rect shape is a conflict);
+- a node mentioned again with a label or shape takes that label or shape (the last
+  declaration wins, as in Mermaid); a bare mention keeps what it had;
 - `A & B --> C & D` makes A→C, A→D, B→C, B→D (Mermaid's order, which `linkStyle` counts);
 - subgraph membership as Mermaid computes it: a node belongs to the first subgraph to *close*
   whose body mentions it (so inner subgraphs win over outer ones). A subgraph is a member the
@@ -34,13 +34,15 @@ from typing import Final
 
 import msgspec
 
+from nereid.mermaid.accessibility import ACC_START, read_accessibility
 from nereid.mermaid.errors import MermaidError
 from nereid.mermaid.flowchart_attrs import AttrError, read_edge_attrs, read_node_attrs
 from nereid.mermaid.flowchart_labels import LabelError, decode_quoted
 from nereid.mermaid.flowchart_lines import Header, Statement
 from nereid.mermaid.flowchart_syntax import Chain, LinkRef, NodeRef, attr_error, parse_chain
 from nereid.model.flowchart import DIRECTIONS, FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
-from nereid.model.ids import mermaid_ident_problem, subgraph_id_problem
+from nereid.model.ids import node_ident_problem, subgraph_id_problem
+from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.model.writable import (
     MAX_SUBGRAPH_DEPTH,
     click_problem,
@@ -101,6 +103,9 @@ def _error(kind: str, message: str, stmt: Statement, text: str, expected: str) -
 class _Builder:
     def __init__(self, header: Header) -> None:
         self.header = header
+        self.direction = header.direction
+        self.acc_title: str | None = None
+        self.acc_descr: str | None = None
         self.nodes: dict[str, _NodeState] = {}
         self.edges: list[FlowEdge] = []
         self.class_defs: dict[str, str] = {}
@@ -119,6 +124,8 @@ class _Builder:
         self.default_style: str | None = None
         #: Edge ids (`e1@-->`) → the edge's index in `edges`.
         self.edge_names: dict[str, int] = {}
+        #: `click` statements, resolved once every node is known.
+        self.clicks: list[tuple[Statement, str, str]] = []
 
     # ---- nodes -------------------------------------------------------------------------
 
@@ -168,16 +175,9 @@ class _Builder:
         else:
             self._merge(state, ref, stmt)
             if extra is not None:
-                if state.attrs is not None and state.attrs != extra:
-                    raise MermaidError(
-                        "ConflictingNodeAttributes",
-                        f"conflicting attributes for node '{name}' on line {stmt.line}",
-                        line=stmt.line,
-                        column=stmt.column + ref.attrs_column,
-                        text=ref.attrs_text,
-                        expected="the same attributes as before, or none",
-                    )
-                state.attrs = extra
+                state.attrs = extra  # the last declaration wins, attributes included
+            elif ref.shape is not None and ref.shape not in ATTRIBUTE_SHAPES:
+                state.attrs = None
         for cls in ref.classes:
             if cls not in state.classes:
                 state.classes.append(cls)
@@ -189,31 +189,12 @@ class _Builder:
             self.stack[-1].mentions.append(name)
 
     def _merge(self, state: _NodeState, ref: NodeRef, stmt: Statement) -> None:
-        name = ref.mermaid_id
-        column = stmt.column + ref.column
-        if ref.label is not None and ref.label != state.label:
-            if state.label != name:
-                raise MermaidError(
-                    "ConflictingNodeLabel",
-                    f"conflicting label for node '{name}' on line {stmt.line}: "
-                    f"'{state.label}' vs '{ref.label}'",
-                    line=stmt.line,
-                    column=column,
-                    text=ref.label,
-                    expected=f"the label '{state.label}' or none",
-                )
+        """A node mentioned again: a label or shape written here replaces the earlier one
+        (Mermaid's addVertex: the last declaration wins); a bare mention changes nothing."""
+        del stmt
+        if ref.label is not None:
             state.label = ref.label
-        if ref.shape is not None and ref.shape != state.shape:
-            if state.shape != "rect":
-                raise MermaidError(
-                    "ConflictingNodeShape",
-                    f"conflicting shape for node '{name}' on line {stmt.line}: "
-                    f"'{state.shape}' vs '{ref.shape}'",
-                    line=stmt.line,
-                    column=column,
-                    text=ref.shape,
-                    expected=f"the shape '{state.shape}' or none",
-                )
+        if ref.shape is not None:
             state.shape = ref.shape
 
     def subgraph_ids(self) -> set[str]:
@@ -305,6 +286,13 @@ class _Builder:
 
     def statement(self, stmt: Statement) -> None:
         text = stmt.text
+        if ACC_START.match(text):
+            kind, value = read_accessibility(text, stmt.line, stmt.column)
+            if kind == "title":
+                self.acc_title = value
+            else:
+                self.acc_descr = value
+            return
         word, _, rest = text.partition(" ")
         if "\t" in word:
             word, _, tail = word.partition("\t")
@@ -326,12 +314,6 @@ class _Builder:
             stmt.text,
             expected,
         )
-
-    def kw_accTitle(self, stmt: Statement, rest: str) -> None:
-        raise self._unsupported(stmt, "accessibility titles are not supported", "no accTitle")
-
-    def kw_accDescr(self, stmt: Statement, rest: str) -> None:
-        raise self._unsupported(stmt, "accessibility descriptions are not supported", "no accDescr")
 
     def kw_subgraph(self, stmt: Statement, rest: str) -> None:
         mermaid_id, title = self._subgraph_header(stmt, rest)
@@ -486,10 +468,6 @@ class _Builder:
         return False
 
     def kw_direction(self, stmt: Statement, rest: str) -> None:
-        if not self.stack:
-            raise self._unsupported(
-                stmt, "'direction' is only supported inside a subgraph", "a subgraph"
-            )
         if rest not in DIRECTIONS:
             raise _error(
                 "InvalidDirection",
@@ -499,7 +477,11 @@ class _Builder:
                 rest,
                 "TD, TB, LR, RL or BT",
             )
-        self.stack[-1].direction = rest
+        if self.stack:
+            self.stack[-1].direction = rest
+        else:
+            # Outside any subgraph it sets the diagram's direction (the last one wins).
+            self.direction = rest
 
     def _split_style(self, stmt: Statement, rest: str, what: str) -> tuple[str, str]:
         targets, _, style = rest.partition(" ")
@@ -549,7 +531,8 @@ class _Builder:
             raise _error(
                 "UnknownNode",
                 f"unsupported Mermaid syntax on line {stmt.line}: {what} names {target} "
-                f"'{name}' (only nodes declared above can be targeted)",
+                f"'{name}' (only nodes declared {'in the diagram' if what == 'click' else 'above'} "
+                "can be targeted)",
                 stmt,
                 name,
                 "a node declared on an earlier line",
@@ -595,14 +578,14 @@ class _Builder:
             state = self.nodes.setdefault(target, _NodeState(label=target, shape="rect"))
             state.style = style if state.style is None else f"{state.style},{style}"
             return
-        problem = mermaid_ident_problem(target)
+        problem = node_ident_problem(target)
         if problem is not None:
             raise _error(
                 "InvalidNodeId",
                 f"invalid node id on line {stmt.line}: {target} ({problem})",
                 stmt,
                 target,
-                "a node id ([A-Za-z0-9_]+)",
+                "a node id (letters, digits, _, single - . : between them)",
             )
         # Mermaid creates the node a `style` line names (flowDb.addVertex).
         self.mention(NodeRef(target, None, None, (), 0), stmt)
@@ -610,27 +593,14 @@ class _Builder:
         state.style = style if state.style is None else f"{state.style},{style}"
 
     def kw_click(self, stmt: Statement, rest: str) -> None:
+        """`click id callback|call f()|href "url"|"url" ["tooltip"] [_blank]`, kept as written.
+
+        As in Mermaid the node may be declared further down (it is resolved at the end) and a
+        later `click` for the same node replaces an earlier one.
+        """
         target, action = self._split_style(stmt, rest, "click")
-        if target in self.subgraph_names:
-            raise _error(
-                "UnknownNode",
-                f"unsupported Mermaid syntax on line {stmt.line}: click names subgraph "
-                f"'{target}' (Mermaid binds clicks to nodes only)",
-                stmt,
-                target,
-                "a node declared on an earlier line",
-            )
         self._writable(stmt, "click", action, click_problem)
-        state = self._known_node(stmt, target, "click")
-        if state.click is not None:
-            raise _error(
-                "DuplicateClick",
-                f"unsupported Mermaid syntax on line {stmt.line}: a second click for '{target}'",
-                stmt,
-                stmt.text,
-                "one click statement per node",
-            )
-        state.click = action
+        self.clicks.append((stmt, target, action))
 
     def kw_linkStyle(self, stmt: Statement, rest: str) -> None:
         targets, style = rest.partition(" ")[0], rest.partition(" ")[2].strip()
@@ -663,6 +633,17 @@ class _Builder:
                 text=shown,
                 expected="'end'",
             )
+        for stmt, target, action in self.clicks:
+            if target in self.subgraph_names:
+                raise _error(
+                    "UnknownNode",
+                    f"unsupported Mermaid syntax on line {stmt.line}: click names subgraph "
+                    f"'{target}' (Mermaid binds clicks to nodes only)",
+                    stmt,
+                    target,
+                    "a node of the diagram",
+                )
+            self._known_node(stmt, target, "click").click = action
         styles: dict[int, str] = {}
         for stmt, targets, style in self.link_styles:
             if targets == "default":
@@ -709,14 +690,17 @@ class _Builder:
             for name, state in self.nodes.items()
             if name not in self.subgraph_names
         }
-        ast = FlowchartAst(
-            direction=self.header.direction,
+        return FlowchartAst(
+            direction=self.direction,
             nodes=nodes,
             edges=edges,
             subgraphs=subgraphs,
             class_defs=dict(self.class_defs),
             default_edge_style=self.default_style,
             front_matter=self.header.front_matter,
+            acc_title=self.acc_title,
+            acc_descr=self.acc_descr,
+            directives=self.header.directives,
         )
         unwritable = flowchart_problem(ast)
         if unwritable is not None:  # a value no statement check above refused (a bug)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
+from nereid.mermaid.accessibility import acc_lines
 from nereid.mermaid.errors import MermaidExportError
 from nereid.mermaid.flowchart_attrs import AttrError, encode_edge_attrs, encode_node_attrs
 from nereid.mermaid.flowchart_build import KEYWORDS, generated_subgraph_title
@@ -17,6 +18,7 @@ from nereid.mermaid.flowchart_labels import (
     encode_title,
 )
 from nereid.mermaid.flowchart_lines import split_statements
+from nereid.mermaid.preamble import preamble_lines
 from nereid.model.flowchart import (
     DIRECTIONS,
     FlowchartAst,
@@ -26,7 +28,7 @@ from nereid.model.flowchart import (
     format_connector,
     parse_connector,
 )
-from nereid.model.ids import mermaid_ident_problem, subgraph_id_problem
+from nereid.model.ids import mermaid_ident_problem, node_ident_problem, subgraph_id_problem
 from nereid.model.shapes import ATTRIBUTE_SHAPES, BRACKET_SHAPES, SHAPES
 from nereid.model.writable import click_problem, style_problem
 
@@ -40,7 +42,7 @@ def _mermaid_id(node_id: str, node: FlowNode) -> str:
     name = node.mermaid_id
     if name is None and node_id.startswith("n:"):
         name = node_id[2:]
-    if name is None or mermaid_ident_problem(name) is not None or name == "end":
+    if name is None or node_ident_problem(name) is not None or name == "end":
         raise MermaidExportError(
             "InvalidNodeId",
             f"cannot export node id as Mermaid identifier: {node_id} (expected 'n:<ident>')",
@@ -102,6 +104,15 @@ def _one_statement(line: str, object_id: str, what: str) -> str:
             f"{line}",
             object_id=object_id,
         )
+    return line
+
+
+def _click_statement(name: str, click: str, node_id: str) -> str:
+    """`click <id> <action>`; a quoted tooltip may run over several lines, as on import
+    (`click_problem` has checked that the action reads back)."""
+    line = f"click {name} {click}"
+    if "\n" not in click:
+        return _one_statement(line, node_id, "click")
     return line
 
 
@@ -331,25 +342,13 @@ def _styling_lines(
 
 def export_flowchart(ast: FlowchartAst) -> str:
     """The canonical Mermaid text of `ast` (raises MermaidExportError)."""
-    lines: list[str] = []
-    if ast.front_matter is not None:
-        if any(line.strip() == "---" for line in ast.front_matter.split("\n")):
-            raise MermaidExportError(
-                "InvalidFrontMatter", "cannot export front matter: it contains a '---' line"
-            )
-        lines += (
-            ["---", *ast.front_matter.split("\n"), "---"]
-            if ast.front_matter
-            else [
-                "---",
-                "---",
-            ]
-        )
+    lines = preamble_lines(ast.front_matter, ast.directives)
     if ast.direction is not None and ast.direction not in DIRECTIONS:
         raise MermaidExportError(
             "InvalidDirection", f"cannot export flowchart direction: {ast.direction}"
         )
     lines.append("flowchart" if ast.direction is None else f"flowchart {ast.direction}")
+    lines += acc_lines(ast.acc_title, ast.acc_descr)
     for name, style in ast.class_defs.items():
         if not _CLASS_NAME.fullmatch(name):
             raise MermaidExportError("InvalidClass", f"cannot export class name: {name}")
@@ -398,7 +397,7 @@ def export_flowchart(ast: FlowchartAst) -> str:
         lines += _styling_lines(node_id, names[node_id], node.classes, node.style)
         if node.click is not None:
             _checked(node.click, click_problem, node_id, "click")
-            lines.append(_one_statement(f"click {names[node_id]} {node.click}", node_id, "click"))
+            lines.append(_click_statement(names[node_id], node.click, node_id))
     for sg_id, sg in ast.subgraphs.items():
         lines += _styling_lines(sg_id, sg.mermaid_id, sg.classes, sg.style)
     for edge_id, edge in ast.edges.items():

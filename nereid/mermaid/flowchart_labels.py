@@ -56,6 +56,9 @@ _QUOTED: Final = re.compile(r'\s*"([^"]*)"\s*', re.DOTALL)
 
 
 def _inner_pattern(closer: str) -> str:
+    if closer in ("/]", "\\]"):
+        # Mermaid's trapezoid text: a `/` or `\\` counts as text unless a `]` follows.
+        return r'(?:[^"\]/\\]|[/\\](?!\]))*'
     return r"[^" + re.escape(closer[0]) + r'"]*'
 
 
@@ -81,19 +84,29 @@ def decode_quoted(text: str) -> str | None:
     return None if match is None else match.group(1)
 
 
-def _label_of(inner: str) -> str:
+def _label_of(inner: str, opener: str = "") -> str:
+    """The label of a shape's (or pipe label's) inner text.
+
+    A blank label is kept as written (`A(( ))` is labelled " ", as Mermaid reads it); only
+    an empty one is refused, as Mermaid does.
+    """
     quoted = decode_quoted(inner)
     if quoted is not None:
         label = quoted
     else:
-        label = inner.strip()
+        label = inner.strip() or inner
         if len(label) >= 2 and label.startswith("`") and label.endswith("`"):
             raise LabelError('a markdown string must be quoted: write "`...`"')
         if "\n" in label:
             raise LabelError("a label over several lines must be quoted")
         if '"' in label:
             raise LabelError("a '\"' inside a label must be written as #quot;")
-    if not label.strip():
+        if opener == "[" and label[:1] in ("/", "\\"):
+            raise LabelError(
+                f"'[{label[0]}' opens a parallelogram or trapezoid, which ends with '/]' or "
+                f"'\\]'; quote the label to start it with '{label[0]}'"
+            )
+    if not label:
         raise LabelError("empty label")
     problem = flow_label_problem(label)
     if problem is not None:
@@ -106,13 +119,14 @@ def decode_shape(token: str) -> tuple[str, str]:
     for name, pattern in _SHAPE_RES:
         match = pattern.fullmatch(token)
         if match is not None:
-            return name, _label_of(match.group(1))
+            return name, _label_of(match.group(1), BRACKET_SHAPES[name][0])
     raise LabelError(f"not a node shape: {token}")
 
 
 def _needs_quotes(label: str) -> bool:
     return (
         label != label.strip()
+        or label[:1] in ("/", "\\")
         or "\n" in label
         or any(char in label for char in _SPECIAL)
         or (label.startswith("`") and label.endswith("`") and len(label) >= 2)

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from nereid.mermaid.accessibility import ACC_START
 from nereid.mermaid.errors import MermaidError
+from nereid.mermaid.preamble import take_preamble
 
 __all__ = ["Header", "Statement", "split_flowchart", "split_statements"]
 
@@ -31,11 +33,13 @@ class Statement:
 
 @dataclass(frozen=True, slots=True)
 class Header:
-    """What precedes the statements: front matter text (None if absent) and the direction."""
+    """What precedes the statements: front matter text (None if absent), the directives and
+    the direction."""
 
     front_matter: str | None
     direction: str | None
     line: int
+    directives: tuple[str, ...] = ()
 
 
 def _physical_lines(text: str) -> list[str]:
@@ -43,23 +47,6 @@ def _physical_lines(text: str) -> list[str]:
         text = text[1:]
     lines = text.split("\n")
     return [raw[:-1] if raw.endswith("\r") else raw for raw in lines]
-
-
-def _front_matter(lines: list[str]) -> tuple[str | None, int]:
-    """Front matter between a first line `---` and the next `---` line; returns (text, next index)."""
-    if not lines or lines[0].strip() != "---":
-        return None, 0
-    for index in range(1, len(lines)):
-        if lines[index].strip() == "---":
-            return "\n".join(lines[1:index]), index + 1
-    raise MermaidError(
-        "UnclosedFrontMatter",
-        "unclosed front matter on line 1: missing the closing '---'",
-        line=1,
-        column=1,
-        text="---",
-        expected="a line '---' closing the front matter",
-    )
 
 
 def _parse_header(trimmed: str, line_no: int) -> tuple[str | None, str]:
@@ -129,8 +116,9 @@ def _open_quote(text: str) -> bool:
 
 def split_flowchart(text: str) -> tuple[Header, list[Statement]]:
     """Split a flowchart text into its header and statements (raises MermaidError)."""
-    lines = _physical_lines(text)
-    front_matter, index = _front_matter(lines)
+    preamble = take_preamble(text)
+    lines = _physical_lines(preamble.text)
+    front_matter, index = preamble.front_matter, 0
     header: Header | None = None
     statements: list[Statement] = []
     while index < len(lines):
@@ -143,11 +131,19 @@ def split_flowchart(text: str) -> tuple[Header, list[Statement]]:
         column = len(raw) - len(raw.lstrip()) + 1
         if header is None:
             direction, rest = _parse_header(trimmed, line_no)
-            header = Header(front_matter, direction, line_no)
+            header = Header(front_matter, direction, line_no, preamble.directives)
             if not rest.strip():
                 continue
             column += len(trimmed) - len(rest)
             trimmed = rest
+        acc = ACC_START.match(trimmed)
+        if acc is not None:
+            # accTitle/accDescr run to the end of the line (`;` included), `accDescr {` to '}'.
+            while acc.group(2) == "{" and "}" not in trimmed and index < len(lines):
+                trimmed += "\n" + lines[index].strip()
+                index += 1
+            statements.append(Statement(trimmed, line_no, column))
+            continue
         # A quoted string may continue on the next physical lines (markdown strings do).
         while _open_quote(trimmed) and index < len(lines):
             trimmed = trimmed + "\n" + lines[index].strip()

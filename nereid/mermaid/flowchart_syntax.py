@@ -24,7 +24,7 @@ from nereid.mermaid.flowchart_labels import (
     decode_shape,
 )
 from nereid.model.flowchart import LinkSpec, parse_connector
-from nereid.model.ids import mermaid_ident_problem
+from nereid.model.ids import node_ident_problem
 from nereid.model.writable import flow_label_problem
 
 __all__ = ["Chain", "LinkRef", "NodeRef", "attr_error", "parse_chain", "parse_chain_lark"]
@@ -220,8 +220,14 @@ def _syntax_failure(text: str, offset: int, expected: set[str]) -> _Fail:
     if char == "|":
         return _Fail("UnsupportedSyntax", offset, "unclosed '|' label", text, "'|label|'")
     if "NODE_ID" in expected:
-        problem = mermaid_ident_problem(word) or f"contains invalid character: '{char}'"
-        return _Fail("InvalidNodeId", offset, problem, word, "a node id ([A-Za-z0-9_]+)")
+        problem = node_ident_problem(word) or f"contains invalid character: '{char}'"
+        return _Fail(
+            "InvalidNodeId",
+            offset,
+            problem,
+            word,
+            "a node id (letters, digits, _, single - . : between them)",
+        )
     if char in "[({>":
         start = offset
         while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_ \t"):
@@ -234,10 +240,22 @@ def _syntax_failure(text: str, offset: int, expected: set[str]) -> _Fail:
     if char in "-=.<~" and _has_link(text[:offset]):
         return _Fail("UnsupportedSyntax", offset, "invalid link", text, "a Mermaid link")
     if char in "-=.<~" or char.isspace():
-        problem = mermaid_ident_problem(text) or "not a node reference"
-        return _Fail("InvalidNodeId", 0, problem, text, "a node id ([A-Za-z0-9_]+)")
-    problem = mermaid_ident_problem(word) or f"contains invalid character: '{char}'"
-    return _Fail("InvalidNodeId", offset, problem, word, "a node id ([A-Za-z0-9_]+)")
+        problem = node_ident_problem(text) or "not a node reference"
+        return _Fail(
+            "InvalidNodeId",
+            0,
+            problem,
+            text,
+            "a node id (letters, digits, _, single - . : between them)",
+        )
+    problem = node_ident_problem(word) or f"contains invalid character: '{char}'"
+    return _Fail(
+        "InvalidNodeId",
+        offset,
+        problem,
+        word,
+        "a node id (letters, digits, _, single - . : between them)",
+    )
 
 
 def _raise(fail: _Fail, line: int, column: int, statement: str) -> MermaidError:
@@ -317,11 +335,22 @@ _FAST: Final = re.compile(
 _SPECS: Final = {"-->": parse_connector("-->"), "---": parse_connector("---")}
 
 
+_FAST_NODE: Final = re.compile(_ID + _RECT)
+
+
 def _fast(text: str) -> Chain | None:
-    """The one-hop `a[Label] --> b` forms without Lark; None when the text is anything else."""
+    """The one-hop `a[Label] --> b` forms and a lone `a` / `a[Label]` (how Nereid saves its
+    nodes) without Lark; None when the text is anything else."""
     match = _FAST.fullmatch(text)
     if match is None:
-        return None
+        node = _FAST_NODE.fullmatch(text)
+        if node is None:
+            return None
+        name, label = node.groups()
+        if label is not None and not label.strip():
+            return None
+        ref = NodeRef(name, "rect" if label else None, label.strip() if label else None, (), 0)
+        return Chain(((ref,),), ())
     a, a_label, op, pipe, b, b_label = match.groups()
     if (a_label is not None and not a_label.strip()) or (
         b_label is not None and not b_label.strip()

@@ -35,7 +35,9 @@ from typing import Final, Literal, NoReturn, cast
 
 import msgspec
 
+from nereid.mermaid.accessibility import ACC_START, read_accessibility
 from nereid.mermaid.errors import MermaidError, check_encodable, iter_lines
+from nereid.mermaid.preamble import take_preamble
 from nereid.mermaid.sequence_box import parse_box_header
 from nereid.mermaid.sequence_export import export_sequence
 from nereid.mermaid.sequence_grammar import (
@@ -46,7 +48,6 @@ from nereid.mermaid.sequence_grammar import (
     parse_message,
 )
 from nereid.mermaid.sequence_rules import (
-    acc_text_problem,
     leading_keyword,
     participant_name_problem,
     sequence_text_problem,
@@ -93,7 +94,6 @@ _UNSUPPORTED: Final = {
 }
 _ANY_ARROW: Final = re.compile(r"->|-x|-\)|-\|[\\/]|-//|-\\\\|[\\/][|\\/]-")
 _WRAP: Final = re.compile(r":?(no)?wrap:")
-_ACC: Final = re.compile(r"(?i:acc(title|descr))[ \t]*(:|\{)")
 _ARROW_TOKENS_LONGEST_FIRST: Final = sorted(ARROW_KINDS, key=len, reverse=True)
 _META_KEY: Final = re.compile(r"""\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z_]+))\s*:\s*(.*?)\s*""")
 _DECL_EXPECTED: Final = '\'{kw} <name> [@{{ "type": "<type>" }}] [as <alias>]\''
@@ -193,7 +193,8 @@ class _Importer:
     # ---- driver -------------------------------------------------------------------------
 
     def run(self, text: str) -> SequenceAst:
-        lines = iter_lines(text)
+        preamble = take_preamble(text)
+        lines = iter_lines(preamble.text)
         first = next(lines, None)
         if first is None or first[2] != HEADER:
             line_no = first[0] if first is not None else None
@@ -207,11 +208,8 @@ class _Importer:
             )
         for line_no, raw, trimmed in lines:
             indent = len(raw) - len(raw.lstrip())
-            acc = _ACC.match(trimmed)
-            if acc is not None:
-                # accTitle/accDescr values run to the end of the line (`;` and `#` included);
-                # `accDescr {` runs to the next `}`, over several lines.
-                self.accessibility(_Statement(trimmed, line_no, indent + 1), acc, lines)
+            if ACC_START.match(trimmed):
+                self.accessibility(_Statement(trimmed, line_no, indent + 1), lines)
                 continue
             for offset, statement in split_statements(strip_comment(trimmed)):
                 if statement.startswith("%%"):
@@ -266,6 +264,8 @@ class _Importer:
             autonumber_changes=tuple(self.autonumber_changes),
             acc_title=self.acc_title,
             acc_descr=self.acc_descr,
+            front_matter=preamble.front_matter,
+            directives=preamble.directives,
         )
         unwritable = sequence_problem(ast)
         if unwritable is not None:  # a value no statement check refused (a bug)
@@ -310,43 +310,18 @@ class _Importer:
         else:
             self.unsupported(st, _UNSUPPORTED[keyword])
 
-    def accessibility(
-        self, st: _Statement, acc: re.Match[str], lines: Iterator[tuple[int, str, str]]
-    ) -> None:
+    def accessibility(self, st: _Statement, lines: Iterator[tuple[int, str, str]]) -> None:
         """`accTitle: text`, `accDescr: text` or `accDescr { ... }` (the last one wins)."""
-        field_name, opener = acc.group(1).lower(), acc.group(2)
-        value = st.text[acc.end() :].strip()
-        if opener == "{":
-            if field_name == "title":
-                self.unsupported(st, "'accTitle' takes ':' and one line")
-            parts = [value]
-            while "}" not in parts[-1]:
+        text = st.text
+        start = ACC_START.match(text)
+        if start is not None and start.group(2) == "{":
+            while "}" not in text:
                 following = next(lines, None)
                 if following is None:
-                    raise MermaidError(
-                        "UnclosedAccDescr",
-                        f"unclosed 'accDescr {{' on line {st.line}: missing '}}'",
-                        line=st.line,
-                        column=st.column,
-                        text=st.text,
-                        expected="'}'",
-                    )
-                parts.append(following[2])
-            last, _, after = parts[-1].partition("}")
-            if after.strip():
-                self.unsupported(st, "nothing may follow the '}' of 'accDescr { ... }'")
-            parts[-1] = last
-            value = "\n".join(part.strip() for part in parts).strip()
-        problem = acc_text_problem(value)
-        if problem is not None:
-            raise MermaidError(
-                "InvalidText",
-                f"invalid acc{field_name.capitalize()} on line {st.line}: {value!r} ({problem})",
-                line=st.line,
-                column=st.column,
-                text=value,
-            )
-        if field_name == "title":
+                    break
+                text += "\n" + following[2]
+        kind, value = read_accessibility(text, st.line, st.column)
+        if kind == "title":
             self.acc_title = value
         else:
             self.acc_descr = value

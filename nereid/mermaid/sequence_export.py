@@ -19,13 +19,11 @@ import json
 from dataclasses import dataclass
 from typing import Final
 
+from nereid.mermaid.accessibility import acc_lines
 from nereid.mermaid.errors import MermaidExportError
+from nereid.mermaid.preamble import preamble_lines
 from nereid.mermaid.sequence_box import BoxHeaderError, format_box_header
-from nereid.mermaid.sequence_rules import (
-    acc_text_problem,
-    participant_name_problem,
-    sequence_text_problem,
-)
+from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
 from nereid.model.lifelines import declaration_slots, lifeline_problem
 from nereid.model.sequence import (
     ARROW_KINDS,
@@ -57,11 +55,11 @@ _PLACEMENT_WORDS: Final = {"left_of": "left of", "right_of": "right of", "over":
 def export_sequence(ast: SequenceAst) -> str:
     """Write `ast` as canonical Mermaid (ends with a newline). Raises MermaidExportError."""
     names = {pid: _participant_name(pid, p.mermaid_name) for pid, p in ast.participants.items()}
-    lines = ["sequenceDiagram"]
+    lines = [*preamble_lines(ast.front_matter, ast.directives), "sequenceDiagram"]
     if ast.title is not None:
         _check_text("title", "the diagram", ast.title)
         lines.append(f"title {ast.title}")
-    lines += _acc_lines(ast)
+    lines += acc_lines(ast.acc_title, ast.acc_descr)
     if ast.autonumber is not None:
         start, step = ast.autonumber.start, ast.autonumber.step
         if start < 0 or step < 0:
@@ -123,23 +121,6 @@ def export_sequence(ast: SequenceAst) -> str:
             lines.append(f"{'activate' if item.active else 'deactivate'} {name}")
     lines.extend(before_message.get("", ()))
     return "\n".join(lines) + "\n"
-
-
-def _acc_lines(ast: SequenceAst) -> list[str]:
-    lines: list[str] = []
-    for keyword, value in (("accTitle", ast.acc_title), ("accDescr", ast.acc_descr)):
-        if value is None:
-            continue
-        problem = acc_text_problem(value)
-        if problem is None and keyword == "accTitle" and "\n" in value:
-            problem = "an accTitle is one line"
-        if problem is not None:
-            raise MermaidExportError("InvalidText", f"cannot export {keyword} {value!r}: {problem}")
-        if "\n" in value:
-            lines += ["accDescr {", *value.split("\n"), "}"]
-        else:
-            lines.append(f"{keyword}: {value}".rstrip())
-    return lines
 
 
 def _lifeline_lines(

@@ -29,7 +29,6 @@ from nereid.model.writable import (
     COMMENT_OR_ENTITY,
     SEQUENCE_KEYWORDS,
     SEQUENCE_SPACED_KEYWORDS,
-    acc_text_problem,
     leading_keyword,
     participant_name_problem,
     sequence_text_problem,
@@ -37,7 +36,6 @@ from nereid.model.writable import (
 
 __all__ = [
     "KEYWORDS",
-    "acc_text_problem",
     "leading_keyword",
     "participant_name_problem",
     "sequence_text_problem",

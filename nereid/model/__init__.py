@@ -25,7 +25,13 @@ from nereid.model.flowchart import (
     format_connector,
     parse_connector,
 )
-from nereid.model.ids import IdError, check_id, check_mermaid_ident, mermaid_ident_problem
+from nereid.model.ids import (
+    IdError,
+    check_id,
+    check_mermaid_ident,
+    mermaid_ident_problem,
+    node_ident_problem,
+)
 from nereid.model.refs import (
     CATEGORIES,
     FLOW_EDGE,
@@ -77,6 +83,6 @@ __all__ = [
     "SeqBox", "SeqMessage", "SeqNote", "SeqParticipant", "SeqSection", "SequenceAst", "Session",
     "Walkthrough", "WalkthroughEdge", "WalkthroughNode", "XRef", "XRefStatus", "arrow_kind",
     "ast_kind", "canonical_shape", "check_id", "check_mermaid_ident", "format_connector",
-    "iter_blocks", "mermaid_ident_problem", "object_exists", "object_ids", "parse_connector",
+    "iter_blocks", "mermaid_ident_problem", "node_ident_problem", "object_exists", "object_ids", "parse_connector",
     "parse_ref", "ref_sort_key", "xref_status",
 ]  # fmt: skip

@@ -105,6 +105,12 @@ class FlowchartAst(msgspec.Struct, frozen=True, kw_only=True):
     default_edge_style: str | None = None
     #: YAML front matter (`---` ... `---` before the header) kept verbatim, None if absent.
     front_matter: str | None = None
+    #: `accTitle` / `accDescr` (may hold line breaks: `accDescr { ... }`), None if absent.
+    acc_title: str | None = None
+    acc_descr: str | None = None
+    #: `%%{init: ...}%%` directives, verbatim (one string each, possibly over several lines),
+    #: in text order; written back before the header.
+    directives: tuple[str, ...] = ()
 
     def end_kind(self, object_id: str) -> Literal["node", "subgraph"] | None:
         """What an edge end names: a node, a subgraph, or nothing in this AST."""

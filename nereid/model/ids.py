@@ -5,13 +5,22 @@ Ids are plain strings; these checks run at every boundary where an id enters the
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 __all__ = [
     "IdError",
     "check_id",
     "check_mermaid_ident",
     "mermaid_ident_problem",
+    "node_ident_problem",
     "subgraph_id_problem",
 ]
+
+#: A flowchart node id as Mermaid reads it and Nereid can write back: letters (any script),
+#: digits and `_`, with single `-`, `.` or `:` between them (`api-gw`, `a.b`, `x:y`, `2fa`).
+NODE_IDENT: Final = r"\w+(?:[-.:]\w+)*"
+_NODE_IDENT: Final = re.compile(NODE_IDENT)
 
 
 class IdError(ValueError):
@@ -69,3 +78,26 @@ def check_mermaid_ident(name: str) -> str:
     if problem is not None:
         raise ValueError(problem)
     return name
+
+
+def node_ident_problem(name: str) -> str | None:
+    """Why `name` is not a flowchart node id (`NODE_IDENT`), or None when it is one.
+
+    Mermaid reads more (`a!`, `$x`), but these are the ids that read back as one id: a `-`
+    next to another `-`, `.` or `>` starts a link, `:::` a class, and a trailing separator
+    would join the link that follows.
+    """
+    if _NODE_IDENT.fullmatch(name):
+        return None
+    if name == "":
+        return "must not be empty"
+    if any(ch.isspace() for ch in name):
+        return "must not contain whitespace"
+    if "/" in name:
+        return "must not contain '/'"
+    for ch in name:
+        if not (ch.isalnum() or ch in "_-.:"):
+            return f"contains invalid character: '{ch}'"
+    if name[0] in "-.:" or name[-1] in "-.:":
+        return f"must not start or end with '{name[0] if name[0] in '-.:' else name[-1]}'"
+    return "must not have two of '-', '.', ':' in a row (they read as a link or a class)"

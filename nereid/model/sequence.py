@@ -215,6 +215,10 @@ class SequenceAst(msgspec.Struct, frozen=True, kw_only=True):
     #: `accTitle: ...` and `accDescr: ...` / `accDescr { ... }` (may hold line breaks).
     acc_title: str | None = None
     acc_descr: str | None = None
+    #: YAML front matter (`---` ... `---` before the header) kept verbatim, None if absent.
+    front_matter: str | None = None
+    #: `%%{init: ...}%%` directives, verbatim, in text order; written back before the header.
+    directives: tuple[str, ...] = ()
 
 
 def arrow_kind(token: str) -> MessageKind | None:

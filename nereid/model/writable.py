@@ -104,8 +104,9 @@ def flow_label_problem(label: str) -> str | None:
 
     It may span lines (a quoted string does), but Mermaid trims continuation lines, so
     spaces next to a line break cannot be kept; it holds `"` only as the entity `#quot;`.
+    A blank label (`A(( ))`, `A[" "]`) is kept as Mermaid reads it; only "" is refused.
     """
-    if not label.strip():
+    if label == "":
         return "must not be empty"
     problem = _bad_char(_MULTI_LINE_BAD, label)
     if problem is not None:
@@ -155,17 +156,28 @@ def style_problem(style: str) -> str | None:
 
 
 def click_problem(action: str) -> str | None:
-    """A `click` action (`href "url" "tooltip"`, `callback`, `call fn()`): one line.
+    """A `click` action (`href "url" "tooltip"`, `callback`, `call fn()`).
 
-    Quoted strings must be balanced and a `;` is only kept inside one.
+    Quoted strings must be balanced and a `;` is only kept inside one. A quoted tooltip may
+    run over several lines, as Mermaid reads it; continuation lines are read trimmed, so no
+    spaces may sit next to such a line break.
     """
-    problem = _statement_tail_problem(action)
+    if not action.strip():
+        return "must not be empty"
+    if action != action.strip():
+        return "must not start or end with whitespace (Mermaid trims it)"
+    problem = _bad_char(_MULTI_LINE_BAD, action)
     if problem is not None:
         return problem
     if action.count('"') % 2:
         return "contains an unbalanced '\"'"
-    if any(";" in part for part in action.split('"')[::2]):
+    outside = action.split('"')[::2]
+    if any(";" in part for part in outside):
         return "contains ';' outside quotes (it ends a Mermaid statement)"
+    if any("\n" in part for part in outside):
+        return "a line break is only allowed inside a quoted string"
+    if any(part != part.strip() for part in action.split("\n")):
+        return "has spaces next to a line break (Mermaid trims them)"
     return None
 
 

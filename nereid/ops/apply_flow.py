@@ -47,6 +47,7 @@ from nereid.ops.rules import (
     clean_label,
     clean_style,
     flow_ident_problem,
+    node_name_problem,
     normalize_connector,
     refuse_unwritable,
     subgraph_ident_problem,
@@ -150,7 +151,7 @@ class FlowDraft:
                 raise _invalid_mermaid_id(
                     None, "the node id has no 'n:' prefix and no mermaid_id is set", node_id=node_id
                 )
-            problem = flow_ident_problem(name)
+            problem = node_name_problem(name)
             if problem is not None:
                 raise _invalid_mermaid_id(name, problem, node_id=node_id)
             names[("node_id", node_id)] = name

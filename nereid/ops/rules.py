@@ -20,6 +20,7 @@ from nereid.model import (
     MessageKind,
     canonical_shape,
     mermaid_ident_problem,
+    node_ident_problem,
     parse_connector,
 )
 from nereid.model.ids import subgraph_id_problem
@@ -40,6 +41,7 @@ __all__ = [
     "check_direction",
     "check_note",
     "check_flow_ident",
+    "node_name_problem",
     "check_role",
     "check_seq_name",
     "check_shape",
@@ -133,6 +135,14 @@ def check_note(field: str, value: str) -> str:
 def flow_ident_problem(name: str) -> str | None:
     """Why `name` cannot be a flowchart id (node, subgraph, class), or None."""
     problem = mermaid_ident_problem(name)
+    if problem is None and name in FLOW_KEYWORDS:
+        problem = "is a reserved Mermaid word"
+    return problem
+
+
+def node_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a flowchart node's Mermaid id (`api-gw`, `a.b` are fine), or None."""
+    problem = node_ident_problem(name)
     if problem is None and name in FLOW_KEYWORDS:
         problem = "is a reserved Mermaid word"
     return problem

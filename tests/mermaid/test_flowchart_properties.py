@@ -12,7 +12,10 @@ from nereid.model.shapes import BRACKET_SHAPES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-IDS = st.sampled_from(["a", "b", "c", "o", "x", "A1", "n_2", "class", "style", "sub"])
+IDS = st.sampled_from(
+    ["a", "b", "c", "o", "x", "A1", "n_2", "class", "style", "sub", "api-gw", "a.b", "x:y",
+     "2fa", "Zoë", "東京"]
+)  # fmt: skip
 LABEL_TEXT = st.text(alphabet="ab -.:/\\#;&é`<>()[]{}|", min_size=0, max_size=7)
 LINKS = st.sampled_from(
     ["-->", "---", "-.->", "-.-", "==>", "===", "<-->", "o--o", "x--x", "~~~", "--o", "--x",
@@ -68,14 +71,20 @@ def statements(draw: st.DrawFn) -> str:
     if kind == 2:
         return f"style {draw(IDS)} stroke:#{draw(st.integers(0, 999))}"
     if kind == 3:
-        return f'click {draw(IDS)} href "https://x/{draw(st.integers(0, 9))}"'
+        tooltip = draw(st.sampled_from(["", ' "tip"', ' "two\n  lines"', ' "t" _blank']))
+        return f'click {draw(IDS)} href "https://x/{draw(st.integers(0, 9))}"{tooltip}'
     if kind == 4:
         return f"linkStyle {draw(st.sampled_from(['default', '0', '1', '0,1']))} stroke:red"
     if kind == 5:
         title = draw(st.sampled_from(["", " [T]", ' ["a [b]"]', " two words", ' "Q"']))
         return f"subgraph {draw(st.sampled_from(['s1', 's2', 'g']))}{title}"
     if kind == 6:
-        return draw(st.sampled_from(["end", "direction LR", "direction XX"]))
+        return draw(
+            st.sampled_from(
+                ["end", "direction LR", "direction XX", "accTitle: A; b # c", "accDescr: d",
+                 "accDescr {\n  one\n  two\n}", "accTitle {x}"]
+            )
+        )  # fmt: skip
     if kind == 7 and draw(st.booleans()):
         return draw(
             st.sampled_from(
@@ -96,6 +105,9 @@ def diagrams(draw: st.DrawFn) -> str:
     body = draw(st.lists(statements(), max_size=8))
     separator = draw(st.sampled_from(["\n", ";\n", "\n  "]))
     front = draw(st.sampled_from(["", "---\ntitle: T\n---\n"]))
+    front += draw(
+        st.sampled_from(["", "%%{init: {'theme': 'dark'}}%%\n", "%%{init: {\n  x: 1\n}}%%\n"])
+    )
     return front + header + "\n" + separator.join(body) + "\n"
 
 
@@ -157,6 +169,11 @@ def valid_diagrams(draw: st.DrawFn) -> str:
             )
         elif kind == 3:
             lines.append(f"style {draw(st.sampled_from(names))} stroke:#{draw(st.integers(0, 99))}")
+        elif kind == 4 and draw(st.booleans()):
+            # A node declared again takes the last label; click may name any node.
+            name = draw(st.sampled_from(names))
+            lines.append(draw(st.sampled_from([f"{name}[{_label(draw)}]", f"{name}(( ))",
+                                               f'click {name} call go() "a\n   b"'])))  # fmt: skip
         else:
             hops = draw(st.integers(0, 2))
             parts = [" & ".join(draw(st.lists(st.sampled_from(names), min_size=1, max_size=2)))]
@@ -249,7 +266,16 @@ def test_fast_path_agrees_with_grammar(
     assert fast == parse_chain_lark(text, 1, 1), text
 
 
+@SETTINGS
+@given(IDS, st.one_of(st.none(), LABEL_TEXT))
+def test_fast_path_agrees_with_grammar_on_lone_nodes(name: str, label: str | None) -> None:
+    text = name + (f"[{label}]" if label is not None else "")
+    fast = _fast(text)
+    if fast is not None:
+        assert fast == parse_chain_lark(text, 1, 1), text
+
+
 def test_fast_path_is_taken_for_the_common_forms() -> None:
-    for text in ("n1[Node 1] --> n8", "n0 -->|label 0| n5", "a---b[B]"):
+    for text in ("n1[Node 1] --> n8", "n0 -->|label 0| n5", "a---b[B]", "n2", "n3[Node 3]"):
         assert _fast(text) == parse_chain_lark(text, 1, 1)
         assert _fast(text) is not None

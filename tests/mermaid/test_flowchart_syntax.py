@@ -169,8 +169,8 @@ def test_keyword_named_nodes_round_trip() -> None:
         ("flowchart\nend --> a", "InvalidNodeId", 2, "'end'"),
         ("flowchart\nend", "UnmatchedEnd", 2, "end"),
         ("flowchart\n\nsubgraph S\na", "UnclosedSubgraph", 3, "S"),
-        ("flowchart\ndirection LR", "UnsupportedSyntax", 2, "direction"),
-        ("flowchart\naccTitle: hi", "UnsupportedSyntax", 2, "accessibility"),
+        ("flowchart\ndirection XY", "InvalidDirection", 2, "XY"),
+        ("flowchart\naccDescr {\nhi", "UnclosedAccDescr", 2, "'}'"),
         ("flowchart\nclass a hot", "UnknownNode", 2, "'a'"),
         ("flowchart\na --> b %% note", "InvalidNodeId", 2, "%"),
         ("flowchart\na -- b", "InvalidLink", 2, "incomplete"),
@@ -189,8 +189,8 @@ def test_refusals_are_precise(text: str, kind: str, line: int, fragment: str) ->
 
 
 def test_error_columns_point_at_the_offending_text() -> None:
-    assert refused("flowchart\n  a --> b --> ä").column == 15
-    assert refused("flowchart\na --> b; c --> ö").column == 16
+    assert refused("flowchart\n  a --> b --> a$").column == 16
+    assert refused("flowchart\na --> b; c --> ö$").column == 17
 
 
 def _ast(**nodes: FlowNode) -> FlowchartAst:
@@ -205,7 +205,7 @@ def _ast(**nodes: FlowNode) -> FlowchartAst:
             "MissingNode",
         ),
         (_ast(a=FlowNode(label='say "hi"')), "InvalidNodeLabel"),
-        (_ast(a=FlowNode(label="  ")), "InvalidNodeLabel"),
+        (_ast(a=FlowNode(label="")), "InvalidNodeLabel"),
         (_ast(a=FlowNode(label="x", shape="blob")), "InvalidNodeShape"),
         (FlowchartAst(nodes={"n:a b": FlowNode(label="x")}), "InvalidNodeId"),
         (_ast(end=FlowNode(label="x")), "InvalidNodeId"),

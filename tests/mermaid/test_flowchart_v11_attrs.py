@@ -197,14 +197,19 @@ def test_icon_node_merges_with_plain_mentions() -> None:
         ('flowchart\nA@{ icon: "x", h: 1, h: 2 }', "InvalidNodeAttributes", "twice"),
         ('flowchart\nA@{ icon: "x", h: }', "InvalidNodeAttributes", "'h'"),
         ("flowchart\nA@{ shape: icon }", "UnknownShape", "icon"),
-        ('flowchart\nA@{ icon: "x" }\nA@{ icon: "y" }', "ConflictingNodeAttributes", "'A'"),
-        ('flowchart\nA((c))\nA@{ icon: "y" }', "ConflictingNodeShape", "icon"),
     ],
 )
 def test_icon_refusals_are_precise(text: str, kind: str, fragment: str) -> None:
     error = refused(text)
     assert error.kind == kind, error
     assert fragment in str(error)
+
+
+def test_a_redeclared_node_takes_the_last_shape_and_attributes() -> None:
+    ast = parse_flowchart('flowchart\nA@{ icon: "x" }\nA@{ icon: "y" }\nB@{ icon: "z" }\nB((c))')
+    assert (ast.nodes["n:A"].shape, ast.nodes["n:A"].attrs) == ("icon", {"icon": '"y"'})
+    assert (ast.nodes["n:B"].shape, ast.nodes["n:B"].attrs) == ("circle", None)
+    assert parse_flowchart(export_flowchart(ast)) == ast
 
 
 def test_attribute_shapes_are_model_shapes_but_not_nameable_alone() -> None:
