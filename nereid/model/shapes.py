@@ -92,6 +92,15 @@ V11_ALIASES: Final[dict[str, str]] = {
     "tagged-rectangle": "tag-rect",
     "text": "text",
     "datastore": "datastore",
+    # Mermaid's internal aliases (older names its shape table still accepts)
+    "squareRect": "rect", "roundedRect": "round", "lean_right": "parallelogram",
+    "lean_left": "parallelogram_alt", "inv_trapezoid": "trapezoid_alt",
+    "doublecircle": "double_circle", "stateStart": "sm-circ", "stateEnd": "fr-circ",
+    "forkJoin": "fork", "rect_left_inv_arrow": "asymmetric",
+    # shapes Mermaid's table holds without documenting them (kept under their own name)
+    "state": "state", "choice": "choice", "note": "note", "rectWithTitle": "rectWithTitle",
+    "labelRect": "labelRect", "anchor": "anchor", "kanbanItem": "kanbanItem",
+    "classBox": "classBox",
 }  # fmt: skip
 
 #: Shapes Mermaid v11 selects by an attribute rather than by `shape:` (`A@{ icon: "fa:user" }`,

@@ -93,6 +93,8 @@ class _Painter:
         self.layout = layout
         self.diagram_id = diagram_id
         self._message_refs: dict[str, ObjectRef] = {}
+        #: Where destroyed participants' lifelines end: (row, column, owner).
+        self._crosses: list[tuple[int, int, ObjectRef]] = []
 
     def ref(self, category: tuple[str, str], object_id: str) -> ObjectRef:
         return ObjectRef(diagram_id=self.diagram_id, category=category, object_id=object_id)
@@ -116,6 +118,8 @@ class _Painter:
             self._frame(frame)
         for message in layout.messages:
             self._message_lines(message)
+        for row, col, owner in self._crosses:  # over the destroying message's line end
+            canvas.put_char(row, col, self.glyphs.cross, owner)
         for note in layout.notes:
             self._note(note)
         for bar in layout.activations:
@@ -140,13 +144,20 @@ class _Painter:
 
     def _heads_and_lifelines(self) -> list[int]:
         layout = self.layout
+        rows = {plan.message.message_id: plan.head_row for plan in layout.messages}
         starts: list[int] = []
         for head in layout.heads:
             owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
             top = layout.head_top + layout.head_height - head.shape.height
             start = draw_head(self.canvas, head.shape, top, head.x, owner)
-            if start < layout.bottom:
-                self.canvas.vline(head.x, start, layout.bottom)
+            # A created participant's lifeline starts at its creating message; a destroyed
+            # one's ends at its destroying message, with a cross.
+            first = max(start, rows.get(head.created_by or "", start))
+            last = rows.get(head.destroyed_by or "", layout.bottom + 1) - 1
+            if first <= min(last, layout.bottom):
+                self.canvas.vline(head.x, first, min(last, layout.bottom))
+            if head.destroyed_by in rows:
+                self._crosses.append((last + 1, head.x, owner))
             starts.append(start)
         return starts
 

@@ -53,6 +53,9 @@ class HeadPlan:
     participant_id: str
     shape: HeadShape
     x: int = 0  # lifeline column
+    #: The messages that start (`create`) and end (`destroy`) the lifeline, if any.
+    created_by: str | None = None
+    destroyed_by: str | None = None
 
 
 @dataclass(slots=True)
@@ -264,7 +267,14 @@ def _heads(ast: SequenceAst, options: RenderOptions) -> list[HeadPlan]:
         lines = list(wrap_text(name, options.max_label_width))
         if options.show_notes:
             lines.extend(wrap_text(participant.note or "", options.max_label_width))
-        heads.append(HeadPlan(pid, head_shape(participant.role, tuple(lines))))
+        heads.append(
+            HeadPlan(
+                pid,
+                head_shape(participant.role, tuple(lines)),
+                created_by=participant.created_by,
+                destroyed_by=participant.destroyed_by,
+            )
+        )
     return heads
 
 

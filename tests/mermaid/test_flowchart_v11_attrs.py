@@ -229,3 +229,18 @@ def test_export_refuses_icon_nodes_it_cannot_write() -> None:
             export_flowchart(FlowchartAst(nodes={"n:a": node}))
         assert fragment in str(info.value), info.value
         assert info.value.object_id == "n:a"
+
+
+def test_every_catalogue_shape_name_imports_renders_and_round_trips() -> None:
+    from nereid.model.shapes import V11_ALIASES
+    from nereid.render import render_flowchart
+
+    names = sorted(V11_ALIASES)
+    assert {"squareRect", "stateStart", "rect_left_inv_arrow", "choice", "lin-doc"} <= set(names)
+    text = "flowchart\n" + "\n".join(
+        f'N{i}@{{ shape: {name}, label: "x" }}' for i, name in enumerate(names)
+    )
+    ast = parse_flowchart(text)
+    assert ast.nodes["n:N0"].shape == V11_ALIASES[names[0]]
+    assert parse_flowchart(export_flowchart(ast)) == ast
+    assert render_flowchart(ast, "d").text
