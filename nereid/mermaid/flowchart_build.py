@@ -600,7 +600,10 @@ class _Builder:
         """
         target, action = self._split_style(stmt, rest, "click")
         self._writable(stmt, "click", action, click_problem)
-        self.clicks.append((stmt, target, action))
+        if target in self.nodes and target not in self.subgraph_names:
+            self.nodes[target].click = action
+        else:
+            self.clicks.append((stmt, target, action))
 
     def kw_linkStyle(self, stmt: Statement, rest: str) -> None:
         targets, style = rest.partition(" ")[0], rest.partition(" ")[2].strip()
