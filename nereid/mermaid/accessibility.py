@@ -12,7 +12,7 @@ import re
 from typing import Final
 
 from nereid.mermaid.errors import MermaidError, MermaidExportError
-from nereid.model.writable import acc_text_problem
+from nereid.model.writable import acc_text_problem, acc_title_problem
 
 __all__ = ["ACC_START", "acc_lines", "read_accessibility"]
 
@@ -57,9 +57,7 @@ def acc_lines(acc_title: str | None, acc_descr: str | None) -> list[str]:
     for keyword, value in (("accTitle", acc_title), ("accDescr", acc_descr)):
         if value is None:
             continue
-        problem = acc_text_problem(value)
-        if problem is None and keyword == "accTitle" and "\n" in value:
-            problem = "an accTitle is one line"
+        problem = (acc_title_problem if keyword == "accTitle" else acc_text_problem)(value)
         if problem is not None:
             raise MermaidExportError("InvalidText", f"cannot export {keyword} {value!r}: {problem}")
         if "\n" in value:

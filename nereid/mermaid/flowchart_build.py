@@ -693,7 +693,7 @@ class _Builder:
             for name, state in self.nodes.items()
             if name not in self.subgraph_names
         }
-        return FlowchartAst(
+        ast = FlowchartAst(
             direction=self.direction,
             nodes=nodes,
             edges=edges,

@@ -162,7 +162,7 @@ def _edge_line(edge_id: str, edge: FlowEdge, names: dict[str, str], prefix: str 
                 "MissingNode", f"edge references missing node id: {node_id}", object_id=edge_id
             )
         name = names[node_id]
-        if node_id.startswith("sg:") and (mermaid_ident_problem(name) or name in KEYWORDS):
+        if node_id.startswith("sg:") and (node_ident_problem(name) or name in KEYWORDS):
             raise MermaidExportError(
                 "InvalidEdgeEnd",
                 f"cannot export edge {edge_id}: the id of subgraph {node_id} ({name}) cannot "

@@ -347,8 +347,8 @@ def _fast(text: str) -> Chain | None:
         if node is None:
             return None
         name, label = node.groups()
-        if label is not None and not label.strip():
-            return None
+        if label is not None and flow_label_problem(label.strip()) is not None:
+            return None  # blank or unwritable: the grammar path reads or refuses it precisely
         ref = NodeRef(name, "rect" if label else None, label.strip() if label else None, (), 0)
         return Chain(((ref,),), ())
     a, a_label, op, pipe, b, b_label = match.groups()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from nereid.mermaid.errors import MermaidError, MermaidExportError
+from nereid.model.writable import directive_problem, front_matter_problem
 
 __all__ = ["Preamble", "preamble_lines", "take_preamble"]
 
@@ -35,6 +36,13 @@ def take_preamble(text: str) -> Preamble:
         for index in range(1, len(lines)):
             if lines[index].rstrip("\r").strip() == "---":
                 front = "\n".join(line.rstrip("\r") for line in lines[1:index])
+                problem = front_matter_problem(front)
+                if problem is not None:
+                    raise MermaidError(
+                        "InvalidFrontMatter",
+                        f"invalid front matter on line 1: {problem}",
+                        line=1, column=1, text="---", expected="front matter Nereid can keep",
+                    )  # fmt: skip
                 lines[: index + 1] = [""] * (index + 1)
                 break
         else:
@@ -68,6 +76,13 @@ def take_preamble(text: str) -> Preamble:
                 f"invalid directive on line {first + 1}: nothing may follow '}}%%'",
                 line=first + 1, column=1, text=trimmed, expected="'}%%' at the end of the line",
             )  # fmt: skip
+        problem = directive_problem(directive)
+        if problem is not None:
+            raise MermaidError(
+                "InvalidDirective",
+                f"invalid directive on line {first + 1}: {problem}",
+                line=first + 1, column=1, text=trimmed, expected="'%%{ ... }%%'",
+            )  # fmt: skip
         directives.append(directive)
         lines[first : index + 1] = [""] * (index + 1 - first)
         index += 1
@@ -78,24 +93,15 @@ def preamble_lines(front_matter: str | None, directives: tuple[str, ...]) -> lis
     """The lines that write front matter and directives back (before the header)."""
     lines: list[str] = []
     if front_matter is not None:
-        if any(line.strip() == "---" for line in front_matter.split("\n")) or "\r" in front_matter:
-            raise MermaidExportError(
-                "InvalidFrontMatter", "cannot export front matter: it contains a '---' line"
-            )
+        problem = front_matter_problem(front_matter)
+        if problem is not None:
+            raise MermaidExportError("InvalidFrontMatter", f"cannot export front matter: {problem}")
         lines += ["---", *front_matter.split("\n"), "---"] if front_matter else ["---", "---"]
     for directive in directives:
-        parts = directive.split("\n")
-        if (
-            not directive.startswith(_OPEN)
-            or not directive.endswith(_CLOSE)
-            or _CLOSE in directive[: -len(_CLOSE)]
-            or any(not part or part != part.strip() or "\r" in part for part in parts)
-            or any(part.startswith(_OPEN) for part in parts[1:])
-        ):
+        problem = directive_problem(directive)
+        if problem is not None:
             raise MermaidExportError(
-                "InvalidDirective",
-                f"cannot export directive {directive!r}: expected '%%{{ ... }}%%' with trimmed, "
-                "non-empty lines",
+                "InvalidDirective", f"cannot export directive {directive!r}: {problem}"
             )
-        lines += parts
+        lines += directive.split("\n")
     return lines

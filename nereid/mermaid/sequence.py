@@ -275,8 +275,8 @@ class _Importer:
     def statement(self, st: _Statement) -> None:
         keyword = leading_keyword(st.text)
         rest = st.text[len(keyword) :].strip() if keyword is not None else ""
-        if keyword == "title" and rest.startswith(":"):
-            rest = rest[1:].strip()
+        if keyword == "title" and st.text[len(keyword) :].startswith(":"):
+            rest = rest[1:].strip()  # `title: x` (Mermaid's legacy form); `title :x` is ":x"
         if self.open_box is not None and keyword not in ("participant", "actor", "end", "box"):
             self.unsupported(st, "only participant declarations go inside a box")
         if keyword is None:

@@ -38,6 +38,7 @@ __all__ = [
     "DIAGRAM_META",
     "MAX_SUBGRAPH_DEPTH",
     "acc_text_problem",
+    "acc_title_problem",
     "attribute_problem",
     "COMMENT_OR_ENTITY",
     "SEQUENCE_KEYWORDS",
@@ -46,7 +47,9 @@ __all__ = [
     "Unwritable",
     "click_problem",
     "flow_label_problem",
+    "directive_problem",
     "flowchart_problem",
+    "front_matter_problem",
     "leading_keyword",
     "link_problem",
     "mermaid_text_problem",
@@ -200,6 +203,25 @@ def mermaid_text_problem(text: str) -> tuple[int, int, str] | None:
     return line, column, f"contains a lone surrogate {bad.group()!r} (not valid in UTF-8)"
 
 
+def front_matter_problem(text: str) -> str | None:
+    """YAML front matter as kept (the lines between the two `---`), or None when writable."""
+    if "\r" in text or any(line.strip() == "---" for line in text.split("\n")):
+        return "must not contain a carriage return or a '---' line (it ends the front matter)"
+    return _bad_char(_MULTI_LINE_BAD, text)
+
+
+def directive_problem(text: str) -> str | None:
+    """A `%%{init: ...}%%` directive as kept: its trimmed, non-empty lines joined by `\\n`."""
+    parts = text.split("\n")
+    if not text.startswith("%%{") or not text.endswith("}%%") or "}%%" in text[:-3]:
+        return "must be '%%{ ... }%%' with '}%%' only at its end"
+    if any(not part or part != part.strip() for part in parts):
+        return "its lines must be non-empty and trimmed"
+    if any(part.startswith("%%{") for part in parts[1:]):
+        return "a line after the first must not open another directive"
+    return _bad_char(_MULTI_LINE_BAD, text)
+
+
 def note_problem(note: str) -> str | None:
     """A side-car note (JSON, not Mermaid): anything a UTF-8 file can hold."""
     return _bad_char(_SURROGATE, note)
@@ -347,6 +369,13 @@ def acc_text_problem(text: str) -> str | None:
     return None
 
 
+def acc_title_problem(text: str) -> str | None:
+    """An `accTitle` value: an accessibility text on one line."""
+    if "\n" in text:
+        return "an accTitle is one line"
+    return acc_text_problem(text)
+
+
 def link_problem(text: str) -> str | None:
     """A participant menu entry's label or url, written inside `links A: {...}` JSON.
 
@@ -411,10 +440,25 @@ def _subgraph_fields(subgraph: FlowSubgraph) -> _Fields:
     )
 
 
+def _preamble_fields(
+    front_matter: str | None,
+    directives: tuple[str, ...],
+    acc_title: str | None,
+    acc_descr: str | None,
+) -> _Fields:
+    """The fields both kinds keep verbatim around their statements."""
+    yield "front_matter", front_matter, front_matter_problem
+    for index, directive in enumerate(directives):
+        yield f"directives[{index}]", directive, directive_problem
+    yield "acc_title", acc_title, acc_title_problem
+    yield "acc_descr", acc_descr, acc_text_problem
+
+
 def _flow_meta_fields(ast: FlowchartAst) -> _Fields:
     yield "default_edge_style", ast.default_edge_style, style_problem
     for name, style in ast.class_defs.items():
         yield f"class_defs.{name}", style, style_problem
+    yield from _preamble_fields(ast.front_matter, ast.directives, ast.acc_title, ast.acc_descr)
 
 
 def _chosen(
@@ -495,8 +539,7 @@ def sequence_problem(
     wanted = None if keys is None else {object_id for _category, object_id in keys}
     meta: list[tuple[str, str | None, _Rule]] = [
         ("title", ast.title, sequence_text_problem),
-        ("acc_title", ast.acc_title, acc_text_problem),
-        ("acc_descr", ast.acc_descr, acc_text_problem),
+        *_preamble_fields(ast.front_matter, ast.directives, ast.acc_title, ast.acc_descr),
     ]
     meta += [(f"boxes[{i}].label", b.label, sequence_text_problem) for i, b in enumerate(ast.boxes)]
     found = _first((DIAGRAM_META,), "meta", meta)

@@ -174,7 +174,7 @@ class FlowDraft:
                 subgraph = self.subgraphs.get(end)
                 if subgraph is None or (edge_id not in touched and end not in touched):
                     continue
-                problem = flow_ident_problem(subgraph.mermaid_id)
+                problem = node_name_problem(subgraph.mermaid_id)
                 if problem is not None:
                     raise OpError(
                         "invalid_params",

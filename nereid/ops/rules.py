@@ -152,7 +152,7 @@ def subgraph_ident_problem(name: str) -> str | None:
     """Why `name` cannot be a subgraph's Mermaid id (`subgraph <id>`), or None.
 
     Wider than a node id: letters of any script, `-` and `.` are allowed (model.md §2.3).
-    An edge end needs more: see `flow_ident_problem`.
+    An edge end, a `style` or a `class` target needs a node id: see `node_name_problem`.
     """
     problem = subgraph_id_problem(name)
     if problem is None and name in SUBGRAPH_KEYWORDS:

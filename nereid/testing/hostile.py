@@ -90,6 +90,16 @@ FLOW_TEMPLATES: Final = (
     'A\nclick A "{v}" "{w}"', 'A\nclick A href "{v}" "{w}"', 'A\nclick A call f("{v}")',
     "A\nclass A {v}", "A e1@--> B\ne1@{{ curve: {v} }}", "A e1@--> B\nclass e1 {v}",
     "A:::{v}", "%% {v}\nA",
+    "{v}-x --> B", "a.{v} --> b:{w}", "A[{v}]\nA({w})", "A[/{v}\\]", "A[\\{v}/]", "A[/{v}/]",
+    "A@{{ shape: {v} }}", "A@{{ shape: {v}, label: {w} }}", "direction {v}\nA --> B",
+    'A\nclick A "{v}\n{w}"', 'click {v} href "https://x"\n{v} --> B', "accTitle: {v}",
+    "accDescr: {v}", "accDescr {{\n{v}\n{w}\n}}", "A(({v}))\nA[\"{w}\"]",
+    "A --.{v}--> B", "A -- {v} ---|{w}| B", "subgraph {v}-x\nA\nend\n{v}-x --> A",
+)  # fmt: skip
+#: Put before the header (front matter and directives).
+PREAMBLES: Final = (
+    "", "", "", "---\ntitle: {v}\n---\n", "%%{{init: {v}}}%%\n", "%%{{init: {{\n{v}\n}}}}%%\n",
+    "---\n{v}\n{w}\n---\n%%{{init: {{}}}}%%\n",
 )  # fmt: skip
 SEQ_TEMPLATES: Final = (
     "participant {v}", "actor {v}", "participant A as {v}", "actor A as {v}",
@@ -104,6 +114,15 @@ SEQ_TEMPLATES: Final = (
     "activate {v}", "A->>+B: {v}\nB-->>-A: {w}", "%% {v}\nA->>B: x", "accTitle: {v}",
     "accDescr: {v}", "accDescr {{\n{v}\n{w}\n}}", "A->>B: x\ncreate participant {v}\nA->>{v}: y",
     "A->>B: x # {v}", "autonumber off\nA->>B: {v}", "A-\\B: {v}", "A()->>B: {v}",
+    "Participant {v}", "ACTOR {v}", "participant {v}@{{ \"type\": \"actor\" }}",
+    "participant A@{{'type':'{v}'}}", "participant A @{{ type: {v} }} as {w}",
+    "A-|\\B: {v}", "A-|/B: {v}", "A/|-B: {v}", "A\\|-B: {v}", "A--|\\B: {v}", "A--\\\\B: {v}",
+    "A()->>()B: {v}", "A->>()B: {v}", "A->>B: wrap:{v}", "A->>B: nowrap:{v}",
+    "autonumber 10 {v}\nA->>B: x\nautonumber\nB->>A: y", "par_over {v}\nA->>B: x\nend",
+    "A->>B: x\ndestroy B\nA-xB: {v}", "create actor {v}\nA->>{v}: hi\ndestroy {v}\n{v}-->>A: {w}",
+    "loop {v}\nNote over A: {w}\nend", "alt {v}\nA->>B: x\nelse\nNote over A: {w}\nend",
+    "opt x\nA->>B: y\nNote right of B: {v}\nend", "rect rgb(0,0,0)\nNote over A: {v}\nend",
+    "critical x\nNote over A: {v}\noption {w}\nNote over B: z\nend",
 )  # fmt: skip
 
 
@@ -118,7 +137,10 @@ def mermaid_texts(draw: st.DrawFn) -> str:
         head = draw(st.sampled_from(["sequenceDiagram", "sequenceDiagram\nparticipant A"]))
     else:
         head = draw(st.sampled_from(["flowchart", "flowchart LR", "graph TD"]))
-    return head + "\n" + "\n".join(body) + "\n"
+    pre = draw(st.sampled_from(PREAMBLES)).format(
+        v=draw(hostile_values()), w=draw(hostile_values())
+    )
+    return pre + head + "\n" + "\n".join(body) + "\n"
 
 
 def nested_subgraphs(depth: int) -> str:

@@ -58,7 +58,9 @@ def test_hostile_sequence_batch_is_refused_or_saved_equal(ops: list[dict[str, An
         ("sequenceDiagram\nA->>B: a\x01b\n", "refused"),
         ("sequenceDiagram\nA->>B: a\u2028b\n", "refused"),
         ("sequenceDiagram\nparticipant A as x\x85y\n", "refused"),
-        ('flowchart\nA\nclick A href "https://x" "two\nlines"\n', "refused"),
+        ('flowchart\nA\nclick A href "https://x" "two\nlines"\n', "saved"),  # as Mermaid
+        ('flowchart\nA\nclick A href "https://x" "two \n lines"\n', "saved"),  # read trimmed
+        ('flowchart\nA\nclick A href "https://x"\n"tip"\n', "refused"),
         ("flowchart\nA\nstyle A fill:#f00#59;x\n", "saved"),  # two statements, as in Mermaid
         ('flowchart\nA["  padded  "]\n', "saved"),
         (nested_subgraphs(MAX_SUBGRAPH_DEPTH), "saved"),

@@ -6,6 +6,7 @@ from typing import Any
 
 from ops_testkit import auth_flow, refuse, run
 
+from nereid.mermaid import export_flowchart, parse_mermaid
 from nereid.model import FlowchartAst
 
 A = "d:auth/flow/subgraph"
@@ -171,17 +172,32 @@ def test_subgraph_edge_refusals() -> None:
     error = refuse(grouped(), {"type": "flow_add_edge", "edge_id": "e:x",
                                "from_node_id": "sg:nope", "to_node_id": "n:ok"})  # fmt: skip
     assert (error.code, error.data) == ("not_found", {"node_id": "sg:nope"})
-    # A subgraph id a `subgraph` line can hold but an edge line cannot (`Ü-1`).
+    # A subgraph id a `subgraph` line can hold but an edge line cannot (`Ü--1` reads as a link).
     error = refuse(
         grouped(),
-        {"type": "flow_update_subgraph", "subgraph_id": "sg:inner", "mermaid_id": "Ü-1"},
+        {"type": "flow_update_subgraph", "subgraph_id": "sg:inner", "mermaid_id": "Ü--1"},
         {"type": "flow_add_edge", "edge_id": "e:x", "from_node_id": "sg:inner",
          "to_node_id": "n:ok"},
     )  # fmt: skip
-    assert error.data == {"subgraph_id": "sg:inner", "edge_id": "e:x", "mermaid_id": "Ü-1"}
+    assert error.data == {"subgraph_id": "sg:inner", "edge_id": "e:x", "mermaid_id": "Ü--1"}
     ast, _ = run(grouped(), {"type": "flow_update_subgraph", "subgraph_id": "sg:inner",
-                             "mermaid_id": "Ü-1"})  # fmt: skip
+                             "mermaid_id": "Ü--1"})  # fmt: skip
     assert isinstance(ast, FlowchartAst)
+    # Node-style ids (`Ü-1`, `api.gw`) are edge ends, as Mermaid reads them.
+    for name in ("Ü-1", "api.gw", "a-b"):
+        ast, _ = run(
+            grouped(),
+            {"type": "flow_update_subgraph", "subgraph_id": "sg:inner", "mermaid_id": name},
+            {"type": "flow_add_edge", "edge_id": "e:x", "from_node_id": "sg:inner",
+             "to_node_id": "n:ok"},
+        )  # fmt: skip
+        assert isinstance(ast, FlowchartAst)
+        text = export_flowchart(ast)
+        back = parse_mermaid(text)
+        assert isinstance(back, FlowchartAst)
+        assert (f"sg:{name}", "n:ok") in {
+            (e.from_node_id, e.to_node_id) for e in back.edges.values()
+        }, text
     error = refuse(grouped(), {"type": "flow_add_node", "node_id": "sg:inner", "label": "x"})
     assert (error.message, error.data["object_id"]) == ("object already exists", "sg:inner")
     error = refuse(grouped(), {"type": "flow_update_subgraph", "subgraph_id": "sg:inner",

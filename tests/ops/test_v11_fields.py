@@ -141,7 +141,7 @@ def test_attribute_shapes_cannot_be_made_by_ops(shape: str) -> None:
 
 def test_unknown_shape_message_lists_the_valid_ones() -> None:
     error = refuse(flow(), {"type": "flow_add_node", "node_id": "n:z", "label": "Z", "shape": "x"})
-    assert error.message.startswith("invalid shape: unknown shape (one of asymmetric, ")
+    assert error.message.startswith("invalid shape: unknown shape (one of anchor, asymmetric, ")
     assert "cylindrical" in error.message and "v11 aliases" in error.message
     assert error.data == {"shape": "x"}
 
