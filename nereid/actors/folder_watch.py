@@ -78,7 +78,7 @@ async def _import(handle: SessionHandle, files: RecordingFiles, diagram_id: str)
             where,
         )
         return
-    files.remember(relative, data)
+    files.remember(relative, data, imported=True)
     if reply.changed:
         _log.info("%s edited outside nereid: imported as rev %d", relative, reply.new_rev)
 

@@ -48,6 +48,8 @@ from nereid.store.folder_lock import LOCK_FILE, TOKEN_FILE, FolderLock, FolderOw
 from nereid.store.naming import (
     LEGACY_META_FILE,
     META_FILE,
+    StorePathError,
+    diagram_paths,
 )
 from nereid.store.recording import RecordingFiles
 from nereid.store.schema import StoreFileError
@@ -138,6 +140,18 @@ def _report_issues(result: LoadResult) -> None:
         )
 
 
+def _files_of_issues(result: LoadResult) -> set[str]:
+    """The files of the items that failed to load: they stay foreign, never overwritten."""
+    paths = {issue.path for issue in result.issues}
+    for issue in result.issues:
+        if issue.diagram_id is not None:
+            try:
+                paths.update(diagram_paths(issue.diagram_id))
+            except StorePathError:
+                pass
+    return paths
+
+
 @asynccontextmanager
 async def open_session_handle(
     session_dir: str | Path | None,
@@ -164,6 +178,7 @@ async def open_session_handle(
     files = RecordingFiles(FolderFiles(folder, durable=durable_writes))
     result, fresh = load_or_seed(folder, files)
     _report_issues(result)
+    files.adopt_reads(excluding=_files_of_issues(result))
     kept: Kept = result.kept
     async with open_session(
         result.session,

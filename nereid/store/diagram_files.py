@@ -63,6 +63,7 @@ __all__ = [
     "restore_block_ids",
     "restore_order_keys",
     "sidecar_for",
+    "sidecar_keeping",
 ]
 
 
@@ -269,6 +270,36 @@ def encode_diagram(diagram: Diagram) -> tuple[str, str]:
     """`(mmd text, side-car text)` of a diagram. Raises the exporter's error."""
     mmd_text = export_mermaid(diagram)
     return mmd_text, encode_sidecar(sidecar_for(diagram, mmd_text))
+
+
+def sidecar_keeping(diagram: Diagram, mmd: bytes | None) -> str | None:
+    """The side-car text that lets a person's `.mmd` stay as they wrote it, or None.
+
+    A `.mmd` Nereid imported (edited by hand, or loaded) is not rewritten only to reformat
+    it: if that text with the new side-car reads back as exactly `diagram`, only the
+    side-car needs writing. Otherwise (someone else changed the diagram since) None: the
+    canonical export replaces it.
+    """
+    if mmd is None:
+        return None
+    try:
+        text = mmd.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    sidecar = sidecar_for(diagram, text)
+    mmd_path = sidecar.mmd_path
+    entry = DiagramEntry(
+        diagram_id=diagram.diagram_id,
+        name=diagram.name,
+        kind=diagram.kind,
+        mmd_path=mmd_path,
+        rev=diagram.rev,
+    )
+    try:
+        again = decode_diagram(entry, mmd, sidecar, mmd_path=mmd_path)
+    except StoreFileError:
+        return None
+    return encode_sidecar(sidecar) if again == diagram else None
 
 
 def loaded_rev(meta_rev: int, sidecar: SidecarFile | None, mmd: bytes) -> int:

@@ -1,10 +1,20 @@
-"""`RecordingFiles`: a `SessionFiles` that remembers the bytes Nereid itself wrote.
+"""`RecordingFiles`: a `SessionFiles` that knows which bytes in the folder are Nereid's.
 
-The folder watcher (spec decision 20) must tell Nereid's own writes from the person's:
-every write goes through here, and its content hash is recorded (before the rename, so
-the file event always finds it). A changed file whose bytes hash to something Nereid
-wrote to that path is ours and is never re-imported. Thread-safe: the persister writes
-from worker threads while the watcher reads in the event loop.
+The folder is shared with the person's editor and git (spec decision 20), so every file a
+person may edit (`.mmd`, `.wt.json`, the session meta) is in one of three states, by the
+content hash of its current bytes:
+
+- **written**: bytes Nereid wrote there (hashed before the rename, so the watcher's event
+  always finds it). The watcher never re-imports them; saves may replace them.
+- **known**: bytes Nereid read and took in, either at load or because the watcher imported
+  them (`remember(..., imported=True)`). Saves may replace them, and the saver keeps a
+  person's `.mmd` text as it is when it still reads back as the revision (`imported_text`).
+- **foreign**: anything else, e.g. an edit the watcher has not imported yet, or one that
+  does not parse. Such a file is never overwritten: `write` / `write_many` raise
+  `ForeignContent` (the save of that one item fails and is retried) until the watcher
+  imports it, or the item is deleted on purpose (`remove` is not guarded).
+
+Thread-safe: the persister writes from worker threads while the watcher reads in the loop.
 """
 
 from __future__ import annotations
@@ -12,37 +22,100 @@ from __future__ import annotations
 import collections
 import hashlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
+from nereid.store.diagram_files import mmd_digest
 from nereid.store.files import SessionFiles
+from nereid.store.naming import LEGACY_META_FILE, META_FILE, WALKTHROUGH_SUFFIX, sidecar_path
+from nereid.store.schema import StoreFileError, decode_sidecar
 
-__all__ = ["RecordingFiles"]
+__all__ = ["ForeignContent", "RecordingFiles", "imported_text", "is_guarded"]
 
-#: How many recent writes per path are remembered (a burst of saves, then the event).
+#: How many recent contents per path are remembered (a burst of saves, then the event).
 _KEPT_PER_PATH: Final = 16
 
 
+class ForeignContent(StoreFileError):
+    """The file holds bytes Nereid neither wrote nor took in: it is not overwritten."""
+
+
+def is_guarded(path: str) -> bool:
+    """Files a person edits by hand: never overwritten while they hold foreign bytes."""
+    return path.endswith((".mmd", WALKTHROUGH_SUFFIX)) or path in (META_FILE, LEGACY_META_FILE)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
 class RecordingFiles:
-    """Wraps `inner`; `is_own(path, data)` says whether Nereid wrote exactly `data` there."""
+    """Wraps `inner`; see the module docstring for the three states of a file."""
 
     def __init__(self, inner: SessionFiles) -> None:
         self.inner = inner
         self._lock = threading.Lock()
         self._written: dict[str, collections.deque[bytes]] = {}
+        self._known: dict[str, collections.deque[bytes]] = {}
+        self._read: dict[str, bytes] = {}
+
+    @staticmethod
+    def _add(table: dict[str, collections.deque[bytes]], path: str, digest: bytes) -> None:
+        seen = table.setdefault(path, collections.deque(maxlen=_KEPT_PER_PATH))
+        if digest not in seen:
+            seen.append(digest)
 
     def is_own(self, path: str, data: bytes) -> bool:
-        digest = hashlib.sha256(data).digest()
+        """Whether `data` at `path` is written or known (the watcher has nothing to do)."""
+        digest = _digest(data)
         with self._lock:
-            return digest in self._written.get(path, ())
+            return digest in self._written.get(path, ()) or digest in self._known.get(path, ())
 
-    def remember(self, path: str, data: bytes) -> None:
-        """Count `data` as Nereid's own content of `path` (e.g. what was just imported)."""
-        digest = hashlib.sha256(data).digest()
+    def is_imported(self, path: str, data: bytes) -> bool:
+        """Whether `data` at `path` was taken in from outside (load or watcher), not written."""
+        digest = _digest(data)
         with self._lock:
-            seen = self._written.setdefault(path, collections.deque(maxlen=_KEPT_PER_PATH))
-            if digest not in seen:
-                seen.append(digest)
+            return digest in self._known.get(path, ()) and digest not in self._written.get(path, ())
+
+    def remember(self, path: str, data: bytes, *, imported: bool = False) -> None:
+        """Count `data` as Nereid's content of `path`: written by it, or (`imported`) taken in."""
+        with self._lock:
+            self._add(self._known if imported else self._written, path, _digest(data))
+
+    def adopt_reads(self, excluding: Iterable[str] = ()) -> None:
+        """Count every file read so far (the load) as known, except the `excluding` paths
+        (files that failed to load stay foreign: never overwritten)."""
+        skip = set(excluding)
+        with self._lock:
+            for path, digest in self._read.items():
+                if path not in skip:
+                    self._add(self._known, path, digest)
+
+    def _check_writable(self, path: str) -> None:
+        if not is_guarded(path):
+            return
+        try:
+            current = self.inner.read(path)
+        except FileNotFoundError:
+            return
+        if not self.is_own(path, current) and not self._sidecar_vouches(path, current):
+            raise ForeignContent(
+                path,
+                "changed outside nereid and not imported (it does not parse, or the import "
+                "is still on its way); left as it is",
+            )
+
+    def _sidecar_vouches(self, path: str, current: bytes) -> bool:
+        """A `.mmd` whose side-car records its hash was written by a Nereid (an earlier
+        run whose save was cut short before the meta listed it): not a person's file."""
+        if not path.endswith(".mmd"):
+            return False
+        side = sidecar_path(path)
+        try:
+            sidecar = decode_sidecar(self.inner.read(side), side)
+        except (OSError, StoreFileError):
+            return False
+        return sidecar.mmd_sha256 is not None and sidecar.mmd_sha256 == mmd_digest(current)
 
     # -- SessionFiles --------------------------------------------------------------------
 
@@ -50,7 +123,10 @@ class RecordingFiles:
         return self.inner.describe()
 
     def read(self, path: str) -> bytes:
-        return self.inner.read(path)
+        data = self.inner.read(path)
+        with self._lock:
+            self._read[path] = _digest(data)
+        return data
 
     def is_file(self, path: str) -> bool:
         return self.inner.is_file(path)
@@ -59,13 +135,28 @@ class RecordingFiles:
         return self.inner.list_files(directory)
 
     def write(self, path: str, data: bytes) -> None:
+        self._check_writable(path)
         self.remember(path, data)
         self.inner.write(path, data)
 
     def write_many(self, items: Sequence[tuple[str, bytes]]) -> None:
+        for path, _ in items:
+            self._check_writable(path)
         for path, data in items:
             self.remember(path, data)
         self.inner.write_many(items)
 
     def remove(self, path: str) -> bool:
         return self.inner.remove(path)
+
+
+def imported_text(files: SessionFiles, path: str) -> bytes | None:
+    """The bytes at `path` if they are a person's text Nereid took in (not its own export);
+    None for other files, a missing file, or folders that do not record (`MemoryFiles`)."""
+    if not isinstance(files, RecordingFiles):
+        return None
+    try:
+        data = files.inner.read(path)
+    except OSError:
+        return None
+    return data if files.is_imported(path, data) else None

@@ -48,6 +48,7 @@ from nereid.store.naming import (
     sidecar_path,
     walkthrough_path,
 )
+from nereid.store.recording import imported_text
 from nereid.store.schema import (
     DiagramEntry,
     SessionMetaFile,
@@ -352,11 +353,19 @@ def save_session(
                 and files.is_file(side_path)
             )
             if not unchanged:
-                mmd_text, side_text = diagram_files.encode_diagram(diagram)
-                files.write_many(
-                    [(mmd_path, mmd_text.encode("utf-8")), (side_path, side_text.encode("utf-8"))]
-                )
-                written.extend((mmd_path, side_path))
+                person = diagram_files.sidecar_keeping(diagram, imported_text(files, mmd_path))
+                if person is not None:  # the person's text is the revision: keep it
+                    files.write(side_path, person.encode("utf-8"))
+                    written.append(side_path)
+                else:
+                    mmd_text, side_text = diagram_files.encode_diagram(diagram)
+                    files.write_many(
+                        [
+                            (mmd_path, mmd_text.encode("utf-8")),
+                            (side_path, side_text.encode("utf-8")),
+                        ]
+                    )
+                    written.extend((mmd_path, side_path))
             listed[diagram.diagram_id] = entry
 
         if not attempt(key, save_diagram) and diagram_id in previous_entries:
