@@ -204,11 +204,22 @@ async def test_an_agent_spotlights_a_subgraph_the_tui_follows_and_lists_it() -> 
             await agent.call_tool(
                 "attention.agent.set", {"object_ref": "d:groups/flow/subgraph/sg:core"}
             )
-            text = tui.wait_for(lambda t: "groups" in _title(t) and "╭ Core" in t, timeout=10)
+            text = tui.wait_for(lambda t: "groups" in _title(t) and " Core " in t, timeout=10)
             view = await _view(
                 agent, lambda v: (v["tui"] or {}).get("cursor_ref", "").endswith("sg:core")
             )
             assert view["tui"]["cursor_ref"] == "d:groups/flow/subgraph/sg:core"
+            # The frame (border and title) is drawn highlighted; the boxes inside are not.
+            text = tui.text()
+            row = next(r for r, line in enumerate(text.splitlines()) if " Core " in line)
+            line = text.splitlines()[row]
+            title = tui.screen.buffer[row][line.index(" Core ") + 1]
+            corner = tui.screen.buffer[row][line.rindex("╮")]
+            assert title.bg != "default" and title.bold, title
+            assert corner.bg == title.bg, corner
+            api_row = next(r for r, line in enumerate(text.splitlines()) if " api " in line)
+            api = tui.screen.buffer[api_row][text.splitlines()[api_row].index(" api ") + 1]
+            assert api.bg != title.bg, api
             # The Objects pane lists the subgraph, marked as the agent's spotlight.
             tui.send("2")
             text = tui.wait_for(lambda t: "subgraph sg:core" in t, timeout=10)

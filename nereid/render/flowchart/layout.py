@@ -11,11 +11,22 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+import msgspec
+
 from nereid.model.flowchart import FlowchartAst, FlowEdge, Head
 from nereid.render.budget import MAX_LAYOUT_ITEMS, check_budget
 from nereid.render.display import display_text
 from nereid.render.errors import RenderError
+from nereid.render.flowchart.blocks import (
+    block_id,
+    direction_blocks,
+    frame_size,
+    inner_ast,
+    merge,
+    outer_ast,
+)
 from nereid.render.flowchart.channels import assign_tracks
+from nereid.render.flowchart.cluster_ranks import ClusterEnd, rank_edges
 from nereid.render.flowchart.frame_ends import cut_at_frames
 from nereid.render.flowchart.geometry import (
     EdgeDraw,
@@ -25,7 +36,6 @@ from nereid.render.flowchart.geometry import (
     NodeDraw,
     title_place,
 )
-from nereid.render.flowchart.layers import assign_layers, find_reversed_edges
 from nereid.render.flowchart.order import order_layers
 from nereid.render.flowchart.place import place_layers
 from nereid.render.flowchart.shapes import ShapeStyle, shape_style
@@ -54,66 +64,36 @@ class _Box(NamedTuple):
 
 def layout_flowchart(ast: FlowchartAst, options: RenderOptions) -> Geometry:
     """Lay out and route a flowchart. Raises RenderError for edges to unknown nodes."""
-    return _Layout(ast, options).run()
+    blocks = direction_blocks(ast)
+    if not blocks:
+        return _Layout(ast, options, {}).run()
+    # Subgraphs with a direction of their own: each laid out alone, then placed as a box.
+    placed = {sid: layout_flowchart(inner_ast(ast, sid), options) for sid in blocks}
+    sizes = {block_id(sid): frame_size(geometry, sid) for sid, geometry in placed.items()}
+    return merge(_Layout(outer_ast(ast, blocks), options, sizes).run(), placed)
 
 
-def _first_member(ast: FlowchartAst, subgraph_id: str) -> str | None:
-    """The first node inside a subgraph (depth first), None for an empty frame."""
-    seen: set[str] = set()
-    stack = [subgraph_id]
-    while stack:
-        current = stack.pop()
-        sub = ast.subgraphs.get(current)
-        if sub is None or current in seen:
-            continue
-        seen.add(current)
-        for node_id in sub.node_ids:
-            if node_id in ast.nodes:
-                return node_id
-        stack.extend(reversed(sub.subgraph_ids))
-    return None
-
-
-def _through_members(ast: FlowchartAst, edge: FlowEdge) -> FlowEdge | None:
-    """The edge as laid out: an end at a subgraph is placed at one of its members (Mermaid
-    does the same before cutting the line at the frame); None when the frame is empty."""
-    ends = []
-    for end in (edge.from_node_id, edge.to_node_id):
-        if end in ast.subgraphs:
-            member = _first_member(ast, end)
-            if member is None:
-                return None
-            end = member
-        ends.append(end)
-    if ends == [edge.from_node_id, edge.to_node_id]:
-        return edge
-    return FlowEdge(
-        from_node_id=ends[0],
-        to_node_id=ends[1],
-        label=edge.label,
-        line=edge.line,
-        head_start=edge.head_start,
-        head_end=edge.head_end,
-        length=edge.length,
-    )
+def _placeholder(subgraph_id: str) -> str:
+    """The id of the invisible stand-in member of an empty subgraph that edges end at (a NUL
+    byte keeps it apart from every Mermaid id)."""
+    return "\0" + subgraph_id
 
 
 class _Layout:
-    def __init__(self, ast: FlowchartAst, options: RenderOptions) -> None:
+    def __init__(
+        self, ast: FlowchartAst, options: RenderOptions, blocks: dict[str, tuple[int, int]]
+    ) -> None:
         self.ast = ast
+        self.blocks = blocks  # block node id -> (width, height) of the block's frame
         self.options = options
         direction = (ast.direction or "TD").upper()
         self.direction = direction if direction in ("TD", "TB", "BT", "LR", "RL") else "TD"
         self.horizontal = self.direction in ("LR", "RL")
         self.node_ids = list(ast.nodes)
         self.node_index = {node_id: i for i, node_id in enumerate(self.node_ids)}
-        self.edge_ids: list[str] = []
-        self.edges: list[FlowEdge] = []
-        for edge_id, edge in ast.edges.items():
-            laid = _through_members(ast, edge)
-            if laid is not None:
-                self.edge_ids.append(edge_id)
-                self.edges.append(laid)
+        self.edge_ids: list[str] = list(ast.edges)
+        # As written (ends may be subgraphs) until ranking picks the members they run between.
+        self.edges: list[FlowEdge] = list(ast.edges.values())
         self.port_gap = 1 if self.horizontal else 2
         self.item_gap = 1 if self.horizontal else 2
         self.layers: list[list[int]] = []
@@ -160,7 +140,7 @@ class _Layout:
     def _validate(self) -> None:
         for edge_id, edge in zip(self.edge_ids, self.edges, strict=True):
             for end, node_id in (("from", edge.from_node_id), ("to", edge.to_node_id)):
-                if node_id not in self.node_index:
+                if node_id not in self.node_index and node_id not in self.ast.subgraphs:
                     raise RenderError(
                         f"flowchart layout error: edge {edge_id} references unknown {end} "
                         f"node {node_id}"
@@ -207,7 +187,20 @@ class _Layout:
                 current = node_cluster[n]
                 if current == -1 or current in self.cluster_path[c]:
                     node_cluster[n] = c
+        # An empty subgraph an edge ends at gets an invisible member to route to.
+        filled = {p for c in node_cluster if c != -1 for p in self.cluster_path[c]}
+        self.placeholders: set[str] = set()
+        for edge in self.edges:
+            for end in (edge.from_node_id, edge.to_node_id):
+                c = index.get(end, -1)
+                if c != -1 and c not in filled:
+                    filled.add(c)
+                    self.placeholders.add(_placeholder(end))
+                    self.node_index[_placeholder(end)] = len(self.node_ids)
+                    self.node_ids.append(_placeholder(end))
+                    node_cluster.append(c)
         self.node_cluster = node_cluster
+        self.cluster_index = index
 
     def _common_cluster(self, a: int, b: int) -> int:
         if a == -1 or b == -1:
@@ -226,7 +219,14 @@ class _Layout:
         width_cap = self.options.max_label_width
         self.boxes: list[_Box] = []
         for node_id in self.node_ids:
-            node = self.ast.nodes[node_id]
+            node = self.ast.nodes.get(node_id)
+            if node is None:  # an empty subgraph's stand-in: one blank cell wide
+                self.boxes.append(_Box(3, 1, [], None, shape_style("text"), 0))
+                continue
+            if node_id in self.blocks:  # a subgraph laid out on its own (blocks.py)
+                width, height = self.blocks[node_id]
+                self.boxes.append(_Box(width, height, [], None, shape_style("rect"), 1))
+                continue
             label = display_text(node.label)
             label = (_PREFIX + label) if self.options.prefix_object_labels else label
             lines = wrap_text(label, width_cap)
@@ -249,20 +249,36 @@ class _Layout:
     # -- ranking ----------------------------------------------------------------------------
 
     def _rank(self) -> None:
-        pairs = [
-            (self.node_index[e.from_node_id], self.node_index[e.to_node_id]) for e in self.edges
+        members: dict[str, ClusterEnd] = {}
+        for n, c in enumerate(self.node_cluster):
+            for p in self.cluster_path[c] if c != -1 else ():
+                sid = self.cluster_ids[p]
+                found = members.get(sid)
+                members[sid] = ClusterEnd(p, (found.members if found else ()) + (n,))
+
+        def end(node_id: str) -> int | ClusterEnd:
+            n = self.node_index.get(node_id)
+            return n if n is not None else members[node_id]
+
+        ranked = rank_edges(
+            len(self.node_ids),
+            [
+                # A labelled edge spans at least two layers: its label sits in the middle one.
+                (end(e.from_node_id), end(e.to_node_id), max(1, e.length) + (1 if e.label else 0))
+                for e in self.edges
+            ],
+        )
+        self.node_layer = ranked.layers
+        self.reversed = ranked.reversed
+        self.pairs = ranked.ends
+        self.edges = [
+            e
+            if (self.node_ids[a], self.node_ids[b]) == (e.from_node_id, e.to_node_id)
+            else msgspec.structs.replace(
+                e, from_node_id=self.node_ids[a], to_node_id=self.node_ids[b]
+            )
+            for e, (a, b) in zip(self.edges, ranked.ends, strict=True)
         ]
-        self.reversed = find_reversed_edges(len(self.node_ids), pairs)
-        ranked = []
-        for i, (src, dst) in enumerate(pairs):
-            if src == dst:
-                continue
-            upper, lower = (dst, src) if self.reversed[i] else (src, dst)
-            # A labelled edge spans at least two layers: its label sits in the middle one.
-            minlen = max(1, self.edges[i].length) + (1 if self.edges[i].label else 0)
-            ranked.append((upper, lower, minlen))
-        self.node_layer = assign_layers(len(self.node_ids), ranked)
-        self.pairs = pairs
 
     def _check_budget(self) -> None:
         """Refuse before any waypoint exists when nodes, edges and waypoints are too many."""
@@ -620,9 +636,14 @@ class _Layout:
         upper_heads = [False] * layer_count
         lower_heads = [False] * layer_count
         ends: dict[tuple[int, int], tuple[int, int]] = {}
+        cut_ends = [False] * layer_count  # channels an edge to or from a subgraph runs in
         for i, chain in enumerate(self.chains):
             if not chain:
                 continue
+            written = self.ast.edges[self.edge_ids[i]]
+            if self.ast.subgraphs.keys() & (written.from_node_id, written.to_node_id):
+                for item in chain[:-1]:
+                    cut_ends[self.layer[item]] = True
             up_head, low_head = self._heads(i)
             if low_head != "none":
                 lower_heads[self.layer[chain[-2]]] = True
@@ -691,6 +712,8 @@ class _Layout:
                 v += bottoms[layer]
                 if tops.get(layer + 1) and not track_count[layer]:
                     v += 1  # a gap between a frame that ends and one that starts
+                if self.horizontal and cut_ends[layer] and not track_count[layer]:
+                    v += 1  # an edge cut at the frame keeps a shaft (`├─▶│`, not `├▶│`)
             if track_count[layer] and not upper_heads[layer]:
                 v += 1  # a straight cell under the upper layer before any bend
             elif (
@@ -705,7 +728,9 @@ class _Layout:
             self.track_row[layer] = v
             v += track_count[layer]
             if tops.get(layer + 1):
-                if v == self.band_start[layer] + band_depth[layer] and band_depth[layer]:
+                if v == self.band_start[layer] + band_depth[layer] and (
+                    band_depth[layer] or not track_count[layer - 1] if layer else band_depth[0]
+                ):
                     v += 1  # keep a frame's border off the boxes and labels above it
                 self.frame_top_row[layer + 1] = v
                 v += tops[layer + 1]
@@ -808,7 +833,8 @@ class _Layout:
             width, height = self.u_extent, self.v_extent
         laid = dict(zip(self.edge_ids, self.edges, strict=True))
         edges = cut_at_frames(self.ast, laid, edges, nodes, frames)
-        return Geometry(width, height, nodes, edges, frames)
+        drawn = [node for node in nodes if node.node_id not in self.placeholders]
+        return Geometry(width, height, drawn, edges, frames)
 
     def _edge_draw(
         self, i: int, chain: list[int], box_rect: list[tuple[int, int, int, int]]
