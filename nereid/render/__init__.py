@@ -15,6 +15,7 @@ from nereid.model.flowchart import FlowchartAst
 from nereid.render.budget import TooLargeToRender
 from nereid.render.canvas import Canvas, CanvasError
 from nereid.render.errors import RenderError
+from nereid.render.gc_pause import without_gc
 from nereid.render.glyphs import ASCII, UNICODE, GlyphSet, glyph_set
 from nereid.render.options import Rendered, RenderOptions
 from nereid.render.spans import Span, SpanMap, SpanRecorder
@@ -49,6 +50,7 @@ __all__ = [
 ]
 
 
+@without_gc
 def render_flowchart(
     ast: FlowchartAst, diagram_id: str, options: RenderOptions | None = None
 ) -> Rendered:
@@ -58,6 +60,7 @@ def render_flowchart(
     return _render_flowchart(ast, diagram_id, options or RenderOptions())
 
 
+@without_gc
 def render_sequence(
     ast: SequenceAst, diagram_id: str, options: RenderOptions | None = None
 ) -> Rendered:
@@ -67,6 +70,7 @@ def render_sequence(
     return _render_sequence(ast, diagram_id, options or RenderOptions())
 
 
+@without_gc
 def render_walkthrough(walkthrough: Walkthrough, options: RenderOptions | None = None) -> Rendered:
     """Render a walkthrough (nereid.render.walkthrough)."""
     from nereid.render.walkthrough import render_walkthrough as _render_walkthrough

@@ -7,14 +7,16 @@ accepted or always refused, whatever the machine's load):
 - **layout items** (flowcharts): boxes plus one waypoint for every layer an edge crosses,
   plus the edges themselves — what ordering, placement and routing work on. Counted right
   after layering, before any waypoint exists;
-- **canvas cells**: width × height of the text drawing (every renderer allocates it), about
-  60 bytes each while drawing;
+- **canvas cells**: width × height of the text drawing (every renderer allocates it): a byte
+  each while drawing, and about as many characters of text, held twice (lines and text);
 - **line cells** (flowcharts): the summed length of every edge line, what drawing and the
-  span map cost.
+  span map cost (a vertical line owns one span per row, ~100 bytes each).
 
-The limits let every realistic diagram through (the 1000-node benchmark flowchart needs
-~5 000 items, 0.85 M canvas cells and 0.26 M line cells) and stop the ones that took tens
-of seconds and gigabytes (200 nodes with 7 180 edges: ~10^5 items). A refusal is
+The limits let every realistic diagram through (the 3000-node benchmark flowchart needs
+~10 600 items, 7.2 M canvas cells and 2.9 M line cells: about 2 s and 300 MB on a 2-core
+machine) and stop the ones that took tens of seconds and gigabytes (200 nodes with 7 180
+edges: ~10^5 items; the 10 000-node benchmark flowchart: 36 500 items, a 14 659 × 4 648
+drawing with 31 M line cells). A refusal is
 `TooLargeToRender`, a `RenderError` whose message starts with "too large to render".
 """
 
@@ -33,8 +35,8 @@ __all__ = [
 ]
 
 MAX_LAYOUT_ITEMS: Final = 30_000
-MAX_CANVAS_CELLS: Final = 4_000_000
-MAX_LINE_CELLS: Final = 2_000_000
+MAX_CANVAS_CELLS: Final = 16_000_000
+MAX_LINE_CELLS: Final = 4_000_000
 
 
 class TooLargeToRender(RenderError):

@@ -7,11 +7,23 @@ resolved to glyphs only in `to_lines()`: an arm is drawn only if the neighbour o
 the opposite arm (so a line ending next to text or a frame does not sprout a stray tee), unless
 no arm connects at all, in which case the raw mask is drawn.
 
+Storage is one byte per cell (a row is a `bytearray`: arm mask in the low four bits, line
+style above it, `_TEXT` for a text cell) plus a sparse dict of the text cells per row, so a
+big, mostly blank drawing costs a byte per cell and no Python object per cell: straight line
+runs are filled with one slice operation, rows are decoded to text with one charmap lookup,
+and the garbage collector never walks the grid. Only cells whose glyph depends on their
+neighbours (ends, corners, crossings) and text cells are handled one by one.
+
 Every drawing call may name an `owner` (an ObjectRef); the cells it paints are recorded in
 `canvas.spans` for the highlight index.
 """
 
 from __future__ import annotations
+
+import codecs
+import re
+from functools import cache
+from typing import Final
 
 from nereid.model.refs import ObjectRef
 from nereid.render.budget import MAX_CANVAS_CELLS, check_budget
@@ -32,6 +44,33 @@ __all__ = ["Canvas", "CanvasError"]
 _CONTINUATION = ""
 _ARM_COUNT = tuple(bin(mask).count("1") for mask in range(16))
 _CORNERS = frozenset({RIGHT | DOWN, LEFT | DOWN, RIGHT | UP, LEFT | UP})
+_MASK: Final = 0x0F
+_STYLE_SHIFT: Final = 4
+_TEXT: Final = 0x80
+"""A cell holding text (its string is in the row's text dict); never has arms."""
+_OCCUPIED: Final = re.compile(rb"[^\x00]")
+_WORDS: Final = re.compile(r"[^ ]+")
+_TEXT_CELL: Final = bytes([_TEXT])
+
+
+@cache
+def _fresh_table(style: int, arms: int) -> bytes:
+    """Line cells gain `arms`; any other cell becomes a `style` line cell with `arms`."""
+    fresh = (style << _STYLE_SHIFT) | arms
+    return bytes((code | arms) if code & _MASK else fresh for code in range(256))
+
+
+@cache
+def _decode_table(lines: tuple[tuple[str, ...], ...]) -> str:
+    """The glyph every cell code shows before neighbours are looked at (text: a blank)."""
+    table = []
+    for code in range(256):
+        style, mask = code >> _STYLE_SHIFT, code & _MASK
+        if code & _TEXT or not mask or style >= len(lines):
+            table.append(" ")
+        else:
+            table.append(lines[style][mask])
+    return "".join(table)
 
 
 class CanvasError(ValueError):
@@ -45,12 +84,11 @@ class Canvas:
     """
 
     __slots__ = (
-        "_chars",
+        "_codes",
         "_joins",
         "_junctions",
-        "_masks",
+        "_text",
         "_wide",
-        "_styles",
         "glyphs",
         "height",
         "spans",
@@ -65,12 +103,11 @@ class Canvas:
         self.height = height
         self.glyphs = glyphs
         self.spans = SpanRecorder()
-        self._chars: list[list[str]] = [[" "] * width for _ in range(height)]
-        self._masks: list[bytearray] = [bytearray(width) for _ in range(height)]
-        self._styles: list[bytearray] = [bytearray(width) for _ in range(height)]
+        self._codes: list[bytearray] = [bytearray(width) for _ in range(height)]
+        self._text: list[dict[int, str]] = [{} for _ in range(height)]
         self._joins: dict[tuple[int, int], int] = {}
         # Line cells whose glyph depends on their neighbours (ends, corners, crossings);
-        # a straight line's interior cells hold their glyph already.
+        # a straight line's interior cells show their code's glyph as they are.
         self._junctions: list[set[int]] = [set() for _ in range(height)]
         self._wide = False
 
@@ -82,16 +119,13 @@ class Canvas:
             "canvas cells", max(width, self.width) * max(height, self.height), MAX_CANVAS_CELLS
         )
         if width > self.width:
-            extra = width - self.width
-            for row in range(self.height):
-                self._chars[row].extend([" "] * extra)
-                self._masks[row].extend(bytes(extra))
-                self._styles[row].extend(bytes(extra))
+            extra = bytes(width - self.width)
+            for codes in self._codes:
+                codes.extend(extra)
             self.width = width
         while self.height < height:
-            self._chars.append([" "] * self.width)
-            self._masks.append(bytearray(self.width))
-            self._styles.append(bytearray(self.width))
+            self._codes.append(bytearray(self.width))
+            self._text.append({})
             self._junctions.append(set())
             self.height += 1
 
@@ -104,18 +138,18 @@ class Canvas:
         """True if nothing was drawn in the cell (out-of-bounds cells are not blank)."""
         if not self.in_bounds(row, col):
             return False
-        return self._chars[row][col] == " " and not self._masks[row][col]
+        return not self._codes[row][col]
 
     def arms(self, row: int, col: int) -> int:
         """The raw arm mask of a cell (0 for text or blank cells)."""
-        return self._masks[row][col]
+        return self._codes[row][col] & _MASK
 
     def char_at(self, row: int, col: int) -> str:
         """What the cell shows: its text, its resolved line glyph, or "" for a continuation."""
         self._check(row, col)
-        if self._masks[row][col]:
+        if self._codes[row][col] & _MASK:
             return self._glyph(row, col)
-        return self._chars[row][col]
+        return self._text[row].get(col, " ")
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -126,6 +160,21 @@ class Canvas:
         non-space cells are recorded for the owner, so spans hold exactly the visible text.
         """
         self._check(row, col)
+        if text.isascii() and text.isprintable():
+            # One cell per character: onto blank cells (nothing to erase or split), write
+            # the characters straight into the row.
+            count = min(len(text), self.width - col)
+            codes = self._codes[row]
+            if codes.count(0, col, col + count) == count:
+                cells = self._text[row]
+                for match in _WORDS.finditer(text, 0, count):
+                    start, end = match.span()
+                    for offset in range(start, end):
+                        cells[col + offset] = text[offset]
+                    codes[col + start : col + end] = _TEXT_CELL * (end - start)
+                    if owner is not None:
+                        self.spans.add(owner, row, col + start, col + end - 1)
+                return count
         used = 0
         run_start = -1
         for cluster, width in split_cells(text):
@@ -176,15 +225,7 @@ class Canvas:
         joins it) unless `force_style`.
         """
         self._check(row, col)
-        masks = self._masks[row]
-        if not masks[col]:
-            if self._chars[row][col] != " ":
-                self._set_char(row, col, " ", 1)
-            self._styles[row][col] = style
-        elif force_style:
-            self._styles[row][col] = style
-        masks[col] |= arms
-        self._junctions[row].add(col)
+        self._add_arms(row, col, arms, style, force_style)
         if owner is not None:
             self.spans.add(owner, row, col, col)
 
@@ -204,26 +245,25 @@ class Canvas:
         if col_start == col_end:
             self.add_arms(row, col_start, LEFT | RIGHT, style, owner)
             return
-        masks, styles, chars = self._masks[row], self._styles[row], self._chars[row]
-        junctions = self._junctions[row]
-        straight = self.glyphs.lines[style][LEFT | RIGHT]
-        for col in range(col_start + 1, col_end):
-            if masks[col]:
-                junctions.add(col)  # crossing or merging: resolved at output time
-                masks[col] |= LEFT | RIGHT
-                continue
-            if chars[col] != " ":
-                self._set_char(row, col, " ", 1)
-            styles[col] = style
-            masks[col] = LEFT | RIGHT
-            chars[col] = straight  # a fresh interior cell can only ever be straight
-        for col, arms in ((col_start, RIGHT), (col_end, LEFT)):
-            if not masks[col]:
-                if chars[col] != " ":
-                    self._set_char(row, col, " ", 1)
-                styles[col] = style
-            masks[col] |= arms
-            junctions.add(col)
+        if col_end - col_start > 1:
+            codes = self._codes[row]
+            first, stop = col_start + 1, col_end
+            run = codes[first:stop]
+            if run.count(0) != len(run):
+                # Something is already there: crossings and merges become junctions
+                # (resolved at output time), text under the line is erased.
+                junctions = self._junctions[row]
+                for match in _OCCUPIED.finditer(run):
+                    col = first + match.start()
+                    code = codes[col]
+                    if code & _MASK:
+                        junctions.add(col)
+                    elif code:
+                        self._set_char(row, col, " ", 1)
+                run = codes[first:stop]
+            codes[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
+        self._add_arms(row, col_start, RIGHT, style, False)
+        self._add_arms(row, col_end, LEFT, style, False)
         if owner is not None:
             self.spans.add(owner, row, col_start, col_end)
 
@@ -243,29 +283,21 @@ class Canvas:
         if row_start == row_end:
             self.add_arms(row_start, col, UP | DOWN, style, owner)
             return
-        masks_rows, chars_rows, styles_rows = self._masks, self._chars, self._styles
-        junctions = self._junctions
-        straight = self.glyphs.lines[style][UP | DOWN]
+        rows, junctions = self._codes, self._junctions
+        fresh = (style << _STYLE_SHIFT) | UP | DOWN
         for row in range(row_start + 1, row_end):
-            masks = masks_rows[row]
-            if masks[col]:
-                junctions[row].add(col)
-                masks[col] |= UP | DOWN
-                continue
-            chars = chars_rows[row]
-            if chars[col] != " ":
+            codes = rows[row]
+            code = codes[col]
+            if not code:
+                codes[col] = fresh
+            elif code & _MASK:
+                junctions[row].add(col)  # crossing or merging: resolved at output time
+                codes[col] = code | UP | DOWN
+            else:
                 self._set_char(row, col, " ", 1)
-            styles_rows[row][col] = style
-            masks[col] = UP | DOWN
-            chars[col] = straight
-        for row, arms in ((row_start, DOWN), (row_end, UP)):
-            masks = masks_rows[row]
-            if not masks[col]:
-                if chars_rows[row][col] != " ":
-                    self._set_char(row, col, " ", 1)
-                styles_rows[row][col] = style
-            masks[col] |= arms
-            junctions[row].add(col)
+                codes[col] = fresh
+        self._add_arms(row_start, col, DOWN, style, False)
+        self._add_arms(row_end, col, UP, style, False)
         if owner is not None:
             self.spans.add_column(owner, col, row_start, row_end)
 
@@ -293,43 +325,87 @@ class Canvas:
     # -- output -----------------------------------------------------------------------------
 
     def to_lines(self) -> list[str]:
-        """The rows as strings, right-trimmed; trailing empty rows dropped (render.md §2)."""
+        """The rows as strings, right-trimmed; trailing empty rows dropped (render.md §2).
+
+        A row is decoded in one go (every line cell as its own mask's glyph); then only the
+        junction cells whose neighbours do not connect on every arm, found for the whole row
+        at once with bitwise operations on the row as one integer, and the text cells are
+        patched in.
+        """
         lines: list[str] = []
-        masks_rows, styles_rows, tables = self._masks, self._styles, self.glyphs.lines
+        codes_rows, tables = self._codes, self.glyphs.lines
+        decode_table = _decode_table(tables)
+        charmap_decode = codecs.charmap_decode
         width, height = self.width, self.height
-        empty = bytearray(width)
+        from_bytes = int.from_bytes
+        ones = from_bytes(b"\x01" * width, "little")
+        has_left, has_right, has_up, has_down = ones * LEFT, ones * RIGHT, ones * UP, ones * DOWN
+        low = ones * _MASK
         # Rows as neighbours see them: an arrowhead's `joins` count as arms there.
         seen_rows: dict[int, bytearray] = {}
         for (row, col), arms in self._joins.items():
             if row not in seen_rows:
-                seen_rows[row] = bytearray(masks_rows[row])
+                seen_rows[row] = bytearray(codes_rows[row])
             seen_rows[row][col] |= arms
+        as_int: list[int] = []  # each row as neighbours see it, as an integer (byte = cell)
         for row in range(height):
-            chars = self._chars[row]
+            seen = seen_rows.get(row)
+            as_int.append(from_bytes(codes_rows[row] if seen is None else seen, "little"))
+        for row in range(height):
+            codes = codes_rows[row]
             masked = self._junctions[row]
+            text = self._text[row]
+            line = charmap_decode(codes, "strict", decode_table)[0]
+            if not (masked or text):
+                lines.append(line.rstrip(" "))
+                continue
+            patches: dict[int, str] = dict(text)
             if masked:
-                chars = list(chars)
-                masks = seen_rows.get(row) or masks_rows[row]
-                above = (seen_rows.get(row - 1) or masks_rows[row - 1]) if row > 0 else empty
-                below = (
-                    (seen_rows.get(row + 1) or masks_rows[row + 1]) if row + 1 < height else empty
+                here = from_bytes(codes, "little")
+                seen_int = as_int[row]
+                above = as_int[row - 1] if row > 0 else 0
+                below = as_int[row + 1] if row + 1 < height else 0
+                connected_all = (
+                    (here & has_left & ((seen_int << 8) >> 1))
+                    | (here & has_right & ((seen_int >> 8) << 1))
+                    | (here & has_up & (above >> 1))
+                    | (here & has_down & (below << 1))
                 )
-                styles = styles_rows[row]
-                for col in masked:
-                    mask = masks_rows[row][col]
+                loose = ((here & low) ^ connected_all).to_bytes(width, "little")
+                seen = seen_rows.get(row) or codes
+                above_row = (seen_rows.get(row - 1) or codes_rows[row - 1]) if row > 0 else None
+                below_row = (
+                    (seen_rows.get(row + 1) or codes_rows[row + 1]) if row + 1 < height else None
+                )
+                for match in _OCCUPIED.finditer(loose):
+                    col = match.start()
+                    if col not in masked:
+                        continue  # a straight run's cell shows its own glyph
+                    code = codes[col]
+                    mask = code & _MASK
                     connected = 0
-                    if mask & LEFT and col > 0 and masks[col - 1] & RIGHT:
+                    if mask & LEFT and col > 0 and seen[col - 1] & RIGHT:
                         connected = LEFT
-                    if mask & RIGHT and col + 1 < width and masks[col + 1] & LEFT:
+                    if mask & RIGHT and col + 1 < width and seen[col + 1] & LEFT:
                         connected |= RIGHT
-                    if mask & UP and above[col] & DOWN:
+                    if mask & UP and above_row is not None and above_row[col] & DOWN:
                         connected |= UP
-                    if mask & DOWN and below[col] & UP:
+                    if mask & DOWN and below_row is not None and below_row[col] & UP:
                         connected |= DOWN
                     if connected != mask and _ARM_COUNT[connected] < 2 and mask in _CORNERS:
                         connected = mask
-                    chars[col] = tables[styles[col]][connected or mask]
-            lines.append("".join(chars).rstrip(" "))
+                    patches[col] = tables[code >> _STYLE_SHIFT][connected or mask]
+            if patches:
+                pieces: list[str] = []
+                done = 0
+                for col in sorted(patches):
+                    if col > done:
+                        pieces.append(line[done:col])
+                    pieces.append(patches[col])
+                    done = col + 1
+                pieces.append(line[done:])
+                line = "".join(pieces)
+            lines.append(line.rstrip(" "))
         while lines and not lines[-1]:
             lines.pop()
         return lines
@@ -349,56 +425,75 @@ class Canvas:
         if not (0 <= row < self.height and 0 <= col < self.width):
             raise CanvasError(f"out of bounds: ({col},{row}) for {self.width}x{self.height} canvas")
 
+    def _add_arms(self, row: int, col: int, arms: int, style: int, force_style: bool) -> None:
+        codes = self._codes[row]
+        code = codes[col]
+        if not code & _MASK:
+            if code:
+                self._set_char(row, col, " ", 1)
+            code = style << _STYLE_SHIFT
+        elif force_style:
+            code = (style << _STYLE_SHIFT) | (code & _MASK)
+        codes[col] = code | arms
+        self._junctions[row].add(col)
+
     def _set_char(self, row: int, col: int, char: str, width: int) -> None:
-        chars = self._chars[row]
+        codes, text = self._codes[row], self._text[row]
         # Never leave half a wide character behind.
-        if chars[col] == _CONTINUATION and col > 0:
-            chars[col - 1] = " "
+        if col > 0 and text.get(col) == _CONTINUATION:
+            text.pop(col - 1, None)
+            codes[col - 1] = 0
         last = col + width - 1
-        if last + 1 < self.width and chars[last + 1] == _CONTINUATION:
-            chars[last + 1] = " "
-        masks = self._masks[row]
+        if last + 1 < self.width and text.get(last + 1) == _CONTINUATION:
+            del text[last + 1]
+            codes[last + 1] = 0
         for c in range(col, last + 1):
             if self._joins:
                 self._joins.pop((row, c), None)
-            if masks[c]:
-                masks[c] = 0
+            if codes[c] & _MASK:
                 self._junctions[row].discard(c)
-        chars[col] = char
+        if char == " ":
+            text.pop(col, None)
+            codes[col] = 0
+        else:
+            text[col] = char
+            codes[col] = _TEXT
         if width != 1 or len(char) != 1:
             self._wide = True
         if width == 2:
-            chars[col + 1] = _CONTINUATION
+            text[col + 1] = _CONTINUATION
+            codes[col + 1] = _TEXT
 
     def _glyph(self, row: int, col: int) -> str:
-        masks = self._masks[row]
-        mask = masks[col]
+        codes = self._codes[row]
+        code = codes[col]
+        mask = code & _MASK
         joins = self._joins
         connected = 0
         if (
             mask & LEFT
             and col > 0
-            and (masks[col - 1] & RIGHT or joins.get((row, col - 1), 0) & RIGHT)
+            and (codes[col - 1] & RIGHT or joins.get((row, col - 1), 0) & RIGHT)
         ):
             connected |= LEFT
         if (
             mask & RIGHT
             and col + 1 < self.width
-            and (masks[col + 1] & LEFT or joins.get((row, col + 1), 0) & LEFT)
+            and (codes[col + 1] & LEFT or joins.get((row, col + 1), 0) & LEFT)
         ):
             connected |= RIGHT
         if (
             mask & UP
             and row > 0
-            and (self._masks[row - 1][col] & DOWN or joins.get((row - 1, col), 0) & DOWN)
+            and (self._codes[row - 1][col] & DOWN or joins.get((row - 1, col), 0) & DOWN)
         ):
             connected |= UP
         if (
             mask & DOWN
             and row + 1 < self.height
-            and (self._masks[row + 1][col] & UP or joins.get((row + 1, col), 0) & UP)
+            and (self._codes[row + 1][col] & UP or joins.get((row + 1, col), 0) & UP)
         ):
             connected |= DOWN
         if connected != mask and _ARM_COUNT[connected] < 2 and mask in _CORNERS:
             connected = mask  # a frame corner next to a marker or title keeps its shape
-        return self.glyphs.lines[self._styles[row][col]][connected or mask]
+        return self.glyphs.lines[code >> _STYLE_SHIFT][connected or mask]

@@ -8,6 +8,7 @@ records into sorted, merged, non-overlapping spans per object.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import NamedTuple
 
 from nereid.model.refs import ObjectRef
@@ -48,7 +49,7 @@ class SpanRecorder:
         runs = self._runs.get(owner)
         if runs is None:
             runs = self._runs[owner] = []
-        runs.extend([(row, col, col) for row in range(row_start, row_end + 1)])
+        runs.extend(zip(range(row_start, row_end + 1), repeat(col), repeat(col)))
 
     def add_cell(self, owner: ObjectRef, row: int, col: int) -> None:
         self.add(owner, row, col, col)

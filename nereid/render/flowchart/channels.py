@@ -17,6 +17,8 @@ quarter more tracks (a dense channel would otherwise grow much taller).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 __all__ = ["assign_tracks"]
 
 
@@ -60,27 +62,22 @@ def _assign(
     busy = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
     placed: dict[int, int] = {}
     track = 0
-    above = _vertical_constraints(parts)
-    prefer = _stacking_preferences(parts, ends)
-    remaining = _by_left_end(parts, placed)
-    while remaining:
-        taken = _fill_track(parts, remaining, placed, track, above, prefer)
+    state = _Pending(parts, placed, ends)
+    while state.remaining:
+        taken = state.fill(use_preferences=True)
         if not taken:
-            taken = _fill_track(parts, remaining, placed, track, above, None)
+            taken = state.fill(use_preferences=False)
         if not taken:
-            whole = [s for s in remaining if parts[s][4] == 0]
+            whole = [s for s in state.remaining if parts[s][4] == 0]
             if not whole:  # cannot happen: halves of a dogleg are ordered
-                taken = [remaining[0]]
+                taken = [state.remaining[0]]
             else:
                 _dogleg(parts, whole[0], busy)
-                above = _vertical_constraints(parts)
-                prefer = _stacking_preferences(parts, ends)
-                remaining = _by_left_end(parts, placed)
+                state = _Pending(parts, placed, ends)
                 continue
         for s in taken:
             placed[s] = track
-        taken_set = set(taken)
-        remaining = [s for s in remaining if s not in taken_set]
+        state.placed_now(taken)
         track += 1
     bends: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for s, (edge, j, a, b, _) in enumerate(parts):
@@ -88,28 +85,90 @@ def _assign(
     return track, bends
 
 
-def _fill_track(
-    parts: list[tuple[int, int, int, int, int]],
-    remaining: list[int],
-    placed: dict[int, int],
-    track: int,
-    above: list[list[int]],
-    prefer: list[list[int]] | None,
-) -> list[int]:
-    """Left-edge packing of one track: segments whose constraints (and preferences, when
-    given) are met, left to right, a blank cell apart."""
-    last_end = -(1 << 30)
-    taken: list[int] = []
-    for s in remaining:
-        if any(placed.get(p, track) >= track for p in above[s]):
-            continue
-        if prefer is not None and any(placed.get(p, track) >= track for p in prefer[s]):
-            continue
-        low, high = min(parts[s][2:4]), max(parts[s][2:4])
-        if low > last_end + 1:
-            taken.append(s)
-            last_end = high
-    return taken
+class _Pending:
+    """The parts still without a track, in left-end order, with how many of the parts that
+    must (or should) take a higher track are still unplaced: left-edge packing of a track
+    then skips, by bisection, every part that overlaps the last one taken, and checks a
+    part's constraints in constant time, so a channel costs about its parts times tracks
+    over the parts per track instead of parts times tracks."""
+
+    __slots__ = (
+        "_high",
+        "_lows",
+        "_taken_at",
+        "_waiting_above",
+        "_waiting_prefer",
+        "_watchers",
+        "remaining",
+    )
+
+    def __init__(
+        self,
+        parts: list[tuple[int, int, int, int, int]],
+        placed: dict[int, int],
+        ends: dict[tuple[int, int], tuple[int, int]] | None,
+    ) -> None:
+        above = _vertical_constraints(parts)
+        prefer = _stacking_preferences(parts, ends)
+        low = [min(a, b) for _, _, a, b, _ in parts]
+        self._high = [max(a, b) for _, _, a, b, _ in parts]
+        self.remaining = sorted(
+            (s for s in range(len(parts)) if s not in placed),
+            key=lambda s: (low[s], self._high[s], s),
+        )
+        self._lows = [low[s] for s in self.remaining]
+        self._taken_at: list[int] = []
+        # watchers[p]: (part, which) for every constraint of `part` naming p (0 above, 1 prefer)
+        self._watchers: list[list[tuple[int, int]]] = [[] for _ in parts]
+        self._waiting_above = [0] * len(parts)
+        self._waiting_prefer = [0] * len(parts)
+        for s in range(len(parts)):
+            for which, group, waiting in (
+                (0, above[s], self._waiting_above),
+                (1, prefer[s], self._waiting_prefer),
+            ):
+                for p in group:
+                    if p not in placed:
+                        waiting[s] += 1
+                        self._watchers[p].append((s, which))
+
+    def fill(self, *, use_preferences: bool) -> list[int]:
+        """Left-edge packing of one track: parts whose constraints (and preferences, when
+        asked) are met, left to right, a blank cell apart."""
+        remaining, lows, high = self.remaining, self._lows, self._high
+        waiting_above, waiting_prefer = self._waiting_above, self._waiting_prefer
+        taken: list[int] = []
+        self._taken_at = []
+        count = len(remaining)
+        index = 0
+        last_end = -(1 << 30)
+        while True:
+            index = bisect_right(lows, last_end + 1, index)
+            if index >= count:
+                return taken
+            s = remaining[index]
+            if not (waiting_above[s] or (use_preferences and waiting_prefer[s])):
+                taken.append(s)
+                self._taken_at.append(index)
+                last_end = high[s]
+            index += 1
+
+    def placed_now(self, taken: list[int]) -> None:
+        """`taken` got the track just filled: drop them, release what waited on them."""
+        for p in taken:
+            for s, which in self._watchers[p]:
+                if which:
+                    self._waiting_prefer[s] -= 1
+                else:
+                    self._waiting_above[s] -= 1
+        # Few parts per track, far apart: deleting them in place (a memmove each) beats
+        # rebuilding the lists.
+        if len(self._taken_at) != len(taken):  # not what the last fill() took
+            self._taken_at = sorted(self.remaining.index(s) for s in taken)
+        for index in reversed(self._taken_at):
+            del self.remaining[index]
+            del self._lows[index]
+        self._taken_at = []
 
 
 def _stacking_preferences(
@@ -150,13 +209,6 @@ def _stacking_preferences(
                 else:
                     prefer[o].append(s)  # s is further left: it turns first
     return prefer
-
-
-def _by_left_end(parts: list[tuple[int, int, int, int, int]], placed: dict[int, int]) -> list[int]:
-    return sorted(
-        (s for s in range(len(parts)) if s not in placed),
-        key=lambda s: (min(parts[s][2:4]), max(parts[s][2:4]), s),
-    )
 
 
 def _vertical_constraints(parts: list[tuple[int, int, int, int, int]]) -> list[list[int]]:
