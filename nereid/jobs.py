@@ -16,9 +16,9 @@ import msgspec
 from nereid.model.diagram import Ast, Diagram, DiagramKind
 from nereid.model.walkthrough import Walkthrough
 from nereid.render import render_diagram, render_walkthrough
-from nereid.store.diagram_files import export_mermaid
+from nereid.store.diagram_files import encode_diagram, export_mermaid
 
-__all__ = ["call_encoded", "diagram_mermaid", "diagram_text", "walkthrough_text"]
+__all__ = ["call_encoded", "diagram_files", "diagram_mermaid", "diagram_text", "walkthrough_text"]
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -43,6 +43,13 @@ def diagram_text(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> str:
 def diagram_mermaid(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> str:
     """The canonical Mermaid text (`diagram.read`, resources)."""
     return export_mermaid(_diagram(ast, diagram_id, kind, rev))
+
+
+def diagram_files(
+    ast: Ast, diagram_id: str, name: str, kind: DiagramKind, rev: int
+) -> tuple[str, str]:
+    """What the persister writes for a diagram: `(mmd text, side-car text)`."""
+    return encode_diagram(Diagram(diagram_id=diagram_id, name=name, kind=kind, ast=ast, rev=rev))
 
 
 def walkthrough_text(walkthrough: Walkthrough) -> str:

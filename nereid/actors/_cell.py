@@ -130,6 +130,25 @@ class Address(metaclass=NoPublicConstructor):
         reply.abandon()
         cell.raise_timeout("call", message, correlation_id, timeout, sent_at)
 
+    def offer(self, message: Message) -> bool:
+        """Queue `message` if the mailbox has room now; False (nothing sent) if it is full.
+
+        For full-state messages whose sender keeps the latest and offers it again later,
+        so a busy receiver never holds the sender up. Raises like `cast` if the actor is
+        gone.
+        """
+        cell = self._cell
+        if cell.send.statistics().current_buffer_used >= cell.send.statistics().max_buffer_size:
+            return False
+        correlation_id, sent_at = self._stamp(message, "cast")
+        try:
+            cell.send.send_nowait(Envelope(message, None, correlation_id, sent_at))
+        except trio.WouldBlock:  # pragma: no cover - room was checked just above
+            return False
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            cell.raise_closed(correlation_id)
+        return True
+
     async def cast(
         self,
         message: Message,

@@ -213,12 +213,22 @@ class PersistLink:
                 await self._cast(key, message)
 
     async def _cast(self, key: str, message: Message) -> bool:
+        """Hand `message` over. Durable mode waits (bounded) for room in the persister's
+        mailbox; default mode never waits: while the persister is busy (a big export) the
+        message is kept as unsent, superseded by later ones for its key, and offered again
+        on the retry timer, so a write is never held up by the saves."""
         name = self._config.persister
         assert name is not None
         address = self._actor.runtime.registry.get(name)
         try:
             if address is None:
                 raise LookupError(f"no persister named {name!r}")
+            if not self._config.durable:
+                if address.offer(message):
+                    return True
+                self._unsent[key] = message
+                await self._arm_retry()
+                return False
             await address.cast(message, timeout=self._config.cast_timeout)
         except (ActorError, LookupError) as err:
             _log.warning(

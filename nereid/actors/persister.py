@@ -12,7 +12,9 @@ everything and writes the folder with `nereid.store.session_io.save_session`:
   that means fsynced file and folder. Callers that promise durability call `Flush` after
   their cast; queued flushes find nothing left and return at once (group commit).
 - **Non-blocking**: file I/O runs in `trio.to_thread.run_sync` (the `run_blocking` seam),
-  so the event loop and every reader keep going during a save. Tests pass `MemoryFiles`
+  so the event loop and every reader keep going during a save; big diagrams are exported
+  in a worker process first (`persist_export`, the `export_big` seam), since an export in
+  the file thread would still hold the GIL. Tests pass `MemoryFiles`
   and an inline runner so the autojump clock stays exact.
 - **Careful**: files that failed to load (`Kept`) keep their meta entries and are never
   overwritten until written or deleted on purpose; deleting a diagram deletes its files.
@@ -46,6 +48,7 @@ import trio
 
 from nereid.actors import Actor, Address, Message, Request, Supervisor
 from nereid.actors._messages import Event
+from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
 from nereid.store.files import SessionFiles
@@ -373,8 +376,10 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         status: str | None = None,
         debounce: float = DEFAULT_DEBOUNCE,
         run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
+        export_big: ExportBig = export_big_in_worker,
     ) -> None:
         self._files = files
+        self._export_big = export_big
         self._timer = timer
         self._retry_timer = retry_timer
         self._status_name = status
@@ -485,6 +490,11 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
     async def _save(self, state: PersisterState) -> FlushReply:
         files = self._files
         rewrite = frozenset(state.failures) | state.force
+        to_write = [
+            d
+            for d_id, d in state.session.diagrams.items()
+            if diagram_key(d_id) in rewrite or state.saved_revs.get(diagram_key(d_id)) != d.rev
+        ]
 
         def save() -> SaveReport:
             return save_session(
@@ -493,9 +503,12 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
                 kept=state.kept,
                 deleted_diagram_ids=state.deleted_diagram_ids,
                 rewrite=rewrite,
+                encoded=encoded,
             )
 
         try:
+            # Big diagrams are exported in a worker process, off the event loop's GIL.
+            encoded = await self._export_big(to_write)
             report: SaveReport = await self._run_blocking(save)
         except Exception as err:  # noqa: BLE001 - nothing a save raises may stop this actor
             # A broken meta on disk (the whole save is refused), or a bug.
@@ -564,6 +577,7 @@ async def spawn_persister(
     name: str = "persister",
     debounce: float = DEFAULT_DEBOUNCE,
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
+    export_big: ExportBig = export_big_in_worker,
 ) -> Address:
     """Start the timers (`<name>.timer`, `<name>.retry`), the status holder
     (`<name>.status`) and the persister; return the persister."""
@@ -580,6 +594,7 @@ async def spawn_persister(
             status=status,
             debounce=debounce,
             run_blocking=run_blocking,
+            export_big=export_big,
         ),
         initial=initial,
     )

@@ -43,6 +43,7 @@ from nereid.actors._supervisor import RestartIntensity, Supervisor
 from nereid.actors._trace import Tracer
 from nereid.actors.attention import AttentionActor, AttentionState
 from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persist_export import no_offload
 from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
 from nereid.actors.persister import (
     DEFAULT_DEBOUNCE,
@@ -149,7 +150,8 @@ async def open_session(
     `files` None: memory-only. `durable`: apply/create replies wait for the disk (bounded).
     `kept`: entries of the folder that failed to load (kept by saves). `unsaved`: the
     session is not on disk yet (a seed or demo copy): the first save writes all of it.
-    `run_blocking` (tests) runs the persister's file work; `config` overrides timeouts.
+    `run_blocking` (tests) runs the persister's file work, big exports included (no worker
+    process); `config` overrides timeouts.
     """
     base = config or PersistConfig()
     if files is None:
@@ -175,7 +177,9 @@ async def open_session(
         root = runtime.root
         if files is not None:
             assert config.persister is not None and config.retry_timer is not None
-            extra: dict[str, Any] = {} if run_blocking is None else {"run_blocking": run_blocking}
+            extra: dict[str, Any] = {}
+            if run_blocking is not None:  # tests: every export in that runner too
+                extra = {"run_blocking": run_blocking, "export_big": no_offload}
             await spawn_persister(
                 root,
                 files=files,

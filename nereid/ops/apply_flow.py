@@ -19,6 +19,7 @@ from nereid.ops.base import UNSET, given
 from nereid.ops.decode import FlowOp
 from nereid.ops.delta import META_KEY, ObjectKey
 from nereid.ops.errors import OpError, already_exists, invalid_value, not_found
+from nereid.ops.flow_names import explicit_names, remember_names
 from nereid.ops.flow_ops import (
     FlowAddEdge,
     FlowAddNode,
@@ -135,7 +136,11 @@ class FlowDraft:
             default_edge_style=self.default_edge_style,
         )
         refuse_unwritable(flowchart_problem(ast, self.touched))
+        remember_names(self.base, ast, self._touched(FLOW_NODE), self._touched(FLOW_EDGE))
         return ast
+
+    def _touched(self, category: object) -> set[str]:
+        return {i for c, i in self.touched if c == category}
 
     def _check_mermaid_ids(self) -> None:
         """Touched nodes and subgraphs need a valid Mermaid id no other node, subgraph or
@@ -168,7 +173,11 @@ class FlowDraft:
         touched = {i for c, i in self.touched if c in (FLOW_EDGE, FLOW_SUBGRAPH)}
         if not touched:
             return
-        for edge_id in sorted(self.edges):
+        # Only edges the batch touched, unless it touched a subgraph (then every edge could
+        # end at it): the check costs what the batch touched.
+        subgraph_touched = any(c == FLOW_SUBGRAPH for c, _ in self.touched)
+        candidates = self.edges if subgraph_touched else self._touched(FLOW_EDGE) & set(self.edges)
+        for edge_id in sorted(candidates):
             edge = self.edges[edge_id]
             for end in (edge.from_node_id, edge.to_node_id):
                 subgraph = self.subgraphs.get(end)
@@ -189,16 +198,31 @@ class FlowDraft:
 
         Edge ids (`A e1@--> B`) share Mermaid's namespace with node and subgraph ids.
 
-        A derived id `x` can only come from node `n:x`, so only explicit ids need a scan.
+        A derived id `x` can only come from node `n:x`; explicit ids are looked up in the
+        base AST's index (`flow_names`), corrected for what this batch touched, so the
+        check costs what the batch touched, not the size of the diagram.
         """
+        nodes, edges = self._touched(FLOW_NODE), self._touched(FLOW_EDGE)
         found: dict[str, set[str]] = {name: set() for name in wanted}
+        found_edges: dict[str, set[str]] = {name: set() for name in wanted}
+        index = explicit_names(self.base)
         for name in wanted:
             node = self.nodes.get("n:" + name)
             if node is not None and node.mermaid_id is None:
                 found[name].add("n:" + name)
-        for node_id, node in self.nodes.items():
-            if node.mermaid_id in wanted:
+            for kind, key in index.get(name, ()):
+                if kind == "node_id" and key not in nodes:
+                    found[name].add(key)
+                elif kind == "edge_id" and key not in edges:
+                    found_edges[name].add(key)
+        for node_id in nodes:
+            node = self.nodes.get(node_id)
+            if node is not None and node.mermaid_id in found:
                 found[node.mermaid_id].add(node_id)
+        for edge_id in edges:
+            edge = self.edges.get(edge_id)
+            if edge is not None and edge.mermaid_id in found_edges:
+                found_edges[edge.mermaid_id].add(edge_id)
         owners: dict[str, list[tuple[str, str]]] = {
             name: [("node_id", node_id) for node_id in sorted(ids)] for name, ids in found.items()
         }
@@ -206,10 +230,8 @@ class FlowDraft:
             name = self.subgraphs[subgraph_id].mermaid_id
             if name in owners:
                 owners[name].append(("subgraph_id", subgraph_id))
-        for edge_id in sorted(self.edges):
-            edge_name = self.edges[edge_id].mermaid_id
-            if edge_name is not None and edge_name in owners:
-                owners[edge_name].append(("edge_id", edge_id))
+        for name, edge_ids in found_edges.items():
+            owners[name] += [("edge_id", edge_id) for edge_id in sorted(edge_ids)]
         return owners
 
     # -- helpers -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import errno
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Final
 
 import msgspec
@@ -295,6 +295,7 @@ def save_session(
     kept: Kept | None = None,
     deleted_diagram_ids: Iterable[str] = (),
     rewrite: Iterable[str] = (),
+    encoded: Mapping[str, tuple[str, str] | Exception] | None = None,
 ) -> SaveReport:
     """Write the session (§8) item by item: diagrams, walkthroughs, then the meta last.
 
@@ -303,7 +304,8 @@ def save_session(
     rev went back so the rev on disk may name other content); a walkthrough when the rev
     in its file differs or its key is in `rewrite`. The files of `deleted_diagram_ids` are
     removed, as are walkthrough files of ids no longer present, never a file that another
-    entry owns.
+    entry owns. `encoded`: diagrams already exported elsewhere (a worker process), by id:
+    their `(mmd, side-car)` texts, or what the export raised.
 
     One item that cannot be saved (export error, unstorable id, a link or directory where
     its file should be, any OSError, any exception) is reported in `SaveReport.failed`
@@ -358,7 +360,10 @@ def save_session(
                     files.write(side_path, person.encode("utf-8"))
                     written.append(side_path)
                 else:
-                    mmd_text, side_text = diagram_files.encode_diagram(diagram)
+                    done = (encoded or {}).get(diagram.diagram_id)
+                    if isinstance(done, Exception):
+                        raise done
+                    mmd_text, side_text = done or diagram_files.encode_diagram(diagram)
                     files.write_many(
                         [
                             (mmd_path, mmd_text.encode("utf-8")),

@@ -162,3 +162,27 @@ async def test_a_loaded_folder_comes_back_as_actors() -> None:
         assert listing.active_diagram_id == "a"
         exists = await handle.xref.call(CheckRefs(refs=(parse_ref("d:a/flow/node/n:c"),)))
         assert exists.exists == (True,)
+
+
+async def test_a_busy_persister_never_holds_up_a_default_mode_write(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """A save that takes long (a big export) fills the persister's mailbox; writes go on
+    without waiting for room, and the latest state reaches the folder afterwards."""
+    files = MemoryFiles()
+    gate = Gate()
+    async with memory_session(files=files, run_blocking=gate) as h:
+        await create(h, diagram_id="d")
+        await h.flush()
+        gate.close()  # the next save hangs until the gate opens
+        await h.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:first"),)))
+        await trio.sleep(1)  # the debounce fired: the persister is stuck in that save
+        assert gate.started >= 2
+        started = trio.current_time()
+        for rev in range(1, 200):  # far more than the persister's mailbox holds
+            await h.diagram("d").call(ApplyDiagramOps(base_rev=rev, ops=(add_node(f"n:{rev}"),)))
+        assert trio.current_time() - started < 0.5  # no write waited for the mailbox
+        gate.open.set()
+        await trio.sleep(5)  # the retry timer offers the latest state again
+        await h.flush()
+        assert saved_session(files).diagrams["d"] == await h.diagram("d").call(GetDiagram())
