@@ -34,6 +34,7 @@ from nereid.model import (
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_param_ref
 from nereid.query.scope import KIND_NAMES, QueryScope
+from nereid.render.display import display_text
 
 __all__ = [
     "FlowEdgeObject",
@@ -58,17 +59,23 @@ class _Object(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class SeqParticipantObject(_Object, tag="seq_participant", frozen=True, kw_only=True):
+    """`display`: Nereid addition, the name as the drawing shows it (alias, else the name)."""
+
     mermaid_name: str
     role: str | None
+    display: str
 
 
 class SeqMessageObject(_Object, tag="seq_message", frozen=True, kw_only=True):
+    """`display`: Nereid addition, the text as the drawing shows it."""
+
     from_participant_id: str
     to_participant_id: str
     kind: str
     arrow: str | None
     text: str
     order_key: int
+    display: str
 
 
 class SeqBlockObject(_Object, tag="seq_block", frozen=True, kw_only=True):
@@ -91,6 +98,7 @@ class SeqNoteObject(_Object, tag="seq_note", frozen=True, kw_only=True):
     participant_ids: list[str]
     text: str
     order_key: int
+    display: str
 
 
 class SeqActivationObject(_Object, tag="seq_activation", frozen=True, kw_only=True):
@@ -102,13 +110,18 @@ class SeqActivationObject(_Object, tag="seq_activation", frozen=True, kw_only=Tr
 
 
 class FlowNodeObject(_Object, tag="flow_node", frozen=True, kw_only=True):
+    """`display`: Nereid addition, the label as the drawing shows it (`display_text`:
+    markdown marks and backticks dropped, entities decoded, `<br>` as a line break)."""
+
     label: str
     shape: str
     mermaid_id: str | None
+    display: str
 
 
 class FlowEdgeObject(_Object, tag="flow_edge", frozen=True, kw_only=True):
-    """The contract's fields, then Nereid's v11 additions `mermaid_id`, `attrs`, `classes`."""
+    """The contract's fields, then Nereid's v11 additions `mermaid_id`, `attrs`, `classes`,
+    and `display` (the label as drawn, null without a label)."""
 
     from_node_id: str
     to_node_id: str
@@ -118,10 +131,12 @@ class FlowEdgeObject(_Object, tag="flow_edge", frozen=True, kw_only=True):
     mermaid_id: str | None
     attrs: dict[str, str] | None
     classes: list[str]
+    display: str | None
 
 
 class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True):
-    """Nereid addition: a subgraph with its direct members in document order."""
+    """Nereid addition: a subgraph with its direct members in document order; `display` is
+    the title as drawn (its Mermaid id when it has no title)."""
 
     mermaid_id: str
     title: str | None
@@ -130,6 +145,7 @@ class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True
     subgraph_ids: list[str]
     classes: list[str]
     style: str | None
+    display: str
 
 
 McpObject = (
@@ -223,7 +239,12 @@ def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
         node = ast.nodes.get(object_id)
         if node is None:
             return None
-        return FlowNodeObject(label=node.label, shape=node.shape, mermaid_id=node.mermaid_id)
+        return FlowNodeObject(
+            label=node.label,
+            shape=node.shape,
+            mermaid_id=node.mermaid_id,
+            display=display_text(node.label),
+        )
     if ref.category == FLOW_EDGE:
         edge = ast.edges.get(object_id)
         if edge is None:
@@ -237,6 +258,7 @@ def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
             mermaid_id=edge.mermaid_id,
             attrs=None if edge.attrs is None else dict(edge.attrs),
             classes=list(edge.classes),
+            display=display_text(edge.label) if edge.label is not None else None,
         )
     assert ref.category == FLOW_SUBGRAPH
     subgraph = ast.subgraphs.get(object_id)
@@ -250,6 +272,7 @@ def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
         subgraph_ids=list(subgraph.subgraph_ids),
         classes=list(subgraph.classes),
         style=subgraph.style,
+        display=display_text(subgraph.title if subgraph.title is not None else subgraph.mermaid_id),
     )
 
 
@@ -260,7 +283,11 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
         participant = ast.participants.get(object_id)
         if participant is None:
             return None
-        return SeqParticipantObject(mermaid_name=participant.mermaid_name, role=participant.role)
+        return SeqParticipantObject(
+            mermaid_name=participant.mermaid_name,
+            role=participant.role,
+            display=display_text(participant.alias or participant.mermaid_name),
+        )
     if category == SEQ_MESSAGE:
         for message in ast.messages:
             if message.message_id == object_id:
@@ -271,6 +298,7 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
                     arrow=message.raw_arrow,
                     text=message.text,
                     order_key=message.order_key,
+                    display=display_text(message.text),
                 )
         return None
     if category == SEQ_BLOCK:
@@ -301,6 +329,7 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
                     participant_ids=list(note.participant_ids),
                     text=note.text,
                     order_key=note.order_key,
+                    display=display_text(note.text),
                 )
         return None
     assert category == SEQ_ACTIVATION

@@ -22,25 +22,53 @@ import re
 from functools import lru_cache
 from typing import Final, Literal
 
-__all__ = ["Emphasis", "display_runs", "display_text", "split_breaks"]
+__all__ = [
+    "Emphasis",
+    "display_line",
+    "display_runs",
+    "display_text",
+    "is_markdown",
+    "split_breaks",
+]
 
 Emphasis = Literal["", "bold", "italic", "bold italic"]
 
 LINE_BREAK: Final = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _ENTITY: Final = re.compile(r"#(\w+);")
 _ICON: Final = re.compile(r"\bfa[bklrs]?:fa-([\w-]+)")
-# Markdown emphasis: **x** / __x__ (bold), *x* / _x_ (italic); `_` only at word edges, so
-# identifiers such as snake_case_name keep their underscores.
-_BOLD: Final = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)")
-_ITALIC: Final = re.compile(
-    r"\*(?=[^\s*])(.+?)(?<=[^\s*])\*|(?<!\w)_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)"
+# Markdown emphasis: **x** / __x__ (bold), *x* / _x_ (italic), ***x*** / ___x___ (both);
+# `_` only at word edges, so identifiers such as snake_case_name keep their underscores. The
+# inside of a pair never holds its own closing mark, so a failed search stops at the next
+# mark: linear in the label, whatever it holds (no request may stall on a hostile label).
+_BOLD: Final = re.compile(
+    r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*"
+    r"|(?<!\w)__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__(?!\w)"
 )
+_ITALIC: Final = re.compile(
+    r"\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*|(?<!\w)_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?!\w)"
+)
+_BOTH: Final = re.compile(
+    r"\*\*\*(?=\S)((?:[^*]|\*(?!\*\*))+?)(?<=\S)\*\*\*"
+    r"|(?<!\w)___(?=\S)((?:[^_]|_(?!__))+?)(?<=\S)___(?!\w)"
+)
+#: (pattern, bold, italic), tried in this order where two start at one place.
+_MARKS: Final = ((_BOTH, True, True), (_BOLD, True, False), (_ITALIC, False, True))
 
 
 def split_breaks(text: str) -> list[str]:
     """`text` split at its line breaks: newlines and Mermaid's `<br>` forms."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return LINE_BREAK.sub("\n", text).split("\n")
+
+
+def is_markdown(text: str) -> bool:
+    """A Mermaid markdown string: the stored text is wrapped in backticks."""
+    return len(text) >= 2 and text.startswith("`") and text.endswith("`")
+
+
+def display_line(text: str) -> str:
+    """`display_text` on one line (breaks as spaces): for lists, status lines, query rows."""
+    return " ".join(part.strip() for part in display_text(text).split("\n") if part.strip())
 
 
 @lru_cache(maxsize=8192)
@@ -52,7 +80,7 @@ def display_text(text: str) -> str:
 @lru_cache(maxsize=4096)
 def display_runs(text: str) -> tuple[tuple[str, Emphasis], ...]:
     """`display_text` as runs of (text, emphasis); joined, the texts equal `display_text`."""
-    markdown = len(text) >= 2 and text.startswith("`") and text.endswith("`")
+    markdown = is_markdown(text)
     if markdown:
         text = text[1:-1]
     text = "\n".join(split_breaks(text))
@@ -83,28 +111,41 @@ def _printable(text: str) -> bool:
     return all(ch >= " " and not "\x7f" <= ch <= "\x9f" for ch in text)
 
 
-def _emphasis(text: str) -> list[tuple[str, Emphasis]]:
-    """Runs of a markdown string's text with its emphasis marks taken out."""
+def _emphasis(text: str, bold: bool = False, italic: bool = False) -> list[tuple[str, Emphasis]]:
+    """Runs of a markdown string's text with its emphasis marks taken out: the earliest mark
+    pair wins (`***x***` before `**x**` before `*x*` at one place), its inside is read again,
+    so `_**x**_` and `**_x_**` are both bold italic."""
     runs: list[tuple[str, Emphasis]] = []
-    for piece, bold in _split(text, _BOLD):
-        for part, italic in _split(piece, _ITALIC):
-            style: Emphasis = (
-                "bold italic" if bold and italic else "bold" if bold else "italic" if italic else ""
-            )
-            if part:
-                if runs and runs[-1][1] == style:
-                    runs[-1] = (runs[-1][0] + part, style)
-                else:
-                    runs.append((part, style))
+    pos = 0
+    # Each pattern's next match, searched again only once the text before it is used up (a
+    # pattern that found nothing finds nothing later either): linear in the number of marks.
+    nexts = [pattern.search(text) for pattern, _, _ in _MARKS]
+    while True:
+        for k, (pattern, _, _) in enumerate(_MARKS):
+            ahead = nexts[k]
+            if ahead is not None and ahead.start() < pos:
+                nexts[k] = pattern.search(text, pos)
+        candidates = [(m.start(), k, m) for k, m in enumerate(nexts) if m is not None]
+        if not candidates:
+            break
+        _, k, match = min(candidates, key=lambda c: (c[0], c[1]))
+        _, b, i = _MARKS[k]
+        _append(runs, text[pos : match.start()], bold, italic)
+        inner = match.group(1) if match.group(1) is not None else match.group(2)
+        for part, style in _emphasis(inner, bold or b, italic or i):
+            _append(runs, part, "bold" in style, "italic" in style)
+        pos = match.end()
+    _append(runs, text[pos:], bold, italic)
     return runs or [("", "")]
 
 
-def _split(text: str, pattern: re.Pattern[str]) -> list[tuple[str, bool]]:
-    out: list[tuple[str, bool]] = []
-    pos = 0
-    for match in pattern.finditer(text):
-        out.append((text[pos : match.start()], False))
-        out.append((match.group(1) if match.group(1) is not None else match.group(2), True))
-        pos = match.end()
-    out.append((text[pos:], False))
-    return out
+def _append(runs: list[tuple[str, Emphasis]], part: str, bold: bool, italic: bool) -> None:
+    style: Emphasis = (
+        "bold italic" if bold and italic else "bold" if bold else "italic" if italic else ""
+    )
+    if not part:
+        return
+    if runs and runs[-1][1] == style:
+        runs[-1] = (runs[-1][0] + part, style)
+    else:
+        runs.append((part, style))

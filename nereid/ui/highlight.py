@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from nereid.model.diagram import Ast
 from nereid.model.refs import (
     FLOW_EDGE,
     FLOW_NOTE,
@@ -24,13 +25,20 @@ from nereid.model.refs import (
     ObjectRef,
 )
 from nereid.render import Rendered, Span
+from nereid.render.display import Emphasis
 from nereid.render.text import split_cells, text_width
+from nereid.ui.emphasis import emphasis_cells
 
 __all__ = ["DiagramCells", "Marks", "fill_gaps", "styled_row"]
 
 VERTICAL_BOX = set("│┌┐└┘├┤┬┴┼┃")
 BOX = set("─│┌┐└┘├┤┬┴┼╭╮╰╯━┃═║┄┆▶◀▲▼○✕")
 Interval = tuple[int, int]
+_EMPHASIS_STYLE: dict[Emphasis, str] = {
+    "bold": "em_bold",
+    "italic": "em_italic",
+    "bold italic": "em_bold_italic",
+}
 # Printable ASCII, box drawing, block and geometric shapes: one cell per character.
 _NARROW = re.compile("[\x20-\x7e\u2500-\u25fc\u25ff]*")
 
@@ -50,10 +58,14 @@ class Marks:
 class DiagramCells:
     """A rendered diagram as rows of cells plus per-object intervals (after gap filling)."""
 
-    def __init__(self, rendered: Rendered, diagram_id: str) -> None:
+    def __init__(self, rendered: Rendered, diagram_id: str, ast: Ast | None = None) -> None:
         self.rendered = rendered
         self.diagram_id = diagram_id
         self.rows: list[str | list[str]] = [_cells(line) for line in rendered.lines]
+        # Bold/italic cells of markdown labels (drawn with terminal attributes).
+        self.emphasis: dict[tuple[int, int], Emphasis] = (
+            emphasis_cells(rendered, ast, diagram_id, self.rows) if ast is not None else {}
+        )
         self.width = rendered.width
         self.height = rendered.height
         self._intervals: dict[ObjectRef, dict[int, list[Interval]]] = {}
@@ -192,6 +204,10 @@ def styled_row(
             style = base[x] or "default"
             if chars[x] in ("▾", "▴"):
                 style = "marker"
+            elif style == "default" and cells.emphasis:
+                emphasis = cells.emphasis.get((row, x0 + x))
+                if emphasis:
+                    style = _EMPHASIS_STYLE[emphasis]
         styles.append(style)
     for x in range(width):
         tag = marks.hints.get((row, x0 + x))

@@ -17,6 +17,7 @@ from nereid.model.refs import (
     ObjectRef,
 )
 from nereid.model.xref import XRef, XRefStatus, xref_status
+from nereid.render.display import display_line
 
 __all__ = [
     "SELECTABLE",
@@ -69,16 +70,17 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
     if isinstance(ast, FlowchartAst):
         for node_id, node in ast.nodes.items():
             ref = ObjectRef(diagram_id=did, category=FLOW_NODE, object_id=node_id)
-            items.append(ObjectItem(ref, f"node {node_id} ({node.label})", node.note))
+            label = display_line(node.label)
+            items.append(ObjectItem(ref, f"node {node_id} ({label})", node.note))
         for edge_id, edge in ast.edges.items():
             ref = ObjectRef(diagram_id=did, category=FLOW_EDGE, object_id=edge_id)
             text = f"edge {edge_id} {edge.from_node_id}→{edge.to_node_id}"
             if edge.label:
-                text += f" ({edge.label})"
+                text += f" ({display_line(edge.label)})"
             items.append(ObjectItem(ref, text, None))
         for subgraph_id, subgraph in ast.subgraphs.items():
             ref = ObjectRef(diagram_id=did, category=FLOW_SUBGRAPH, object_id=subgraph_id)
-            title = subgraph.title or subgraph.mermaid_id
+            title = display_line(subgraph.title or subgraph.mermaid_id)
             items.append(ObjectItem(ref, f"subgraph {subgraph_id} ({title})", None))
     else:
         for pid, participant in ast.participants.items():
@@ -89,7 +91,7 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
             ref = ObjectRef(diagram_id=did, category=SEQ_MESSAGE, object_id=message.message_id)
             text = (
                 f"message {message.message_id} {message.from_participant_id}→"
-                f"{message.to_participant_id}: {message.text}"
+                f"{message.to_participant_id}: {display_line(message.text)}"
             )
             items.append(ObjectItem(ref, text, None))
     items.sort(key=lambda item: item.ref.sort_key())

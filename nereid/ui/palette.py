@@ -106,6 +106,13 @@ _BASE: tuple[tuple[str, int, int, bool], ...] = (
 )
 
 
+#: Markdown emphasis in labels (`**bold**`, `_italic_`): default colours plus attributes.
+_EMPHASIS: tuple[tuple[str, str], ...] = (
+    ("em_bold", "bold"),
+    ("em_italic", "italics"),
+    ("em_bold_italic", "bold,italics"),
+)
+
 Colors = Literal[1, 16, 88, 256, 16777216]
 
 
@@ -172,6 +179,13 @@ def _entry(name: str, fg: int, bg: int, bold: bool, colors: list[str] | None) ->
     return (name, "default", "default", "", fg_text, bg_hex)
 
 
+def _emphasis_entry(name: str, attrs: str, colors: list[str] | None) -> tuple[str, ...]:
+    """The terminal's default colours with bold and/or italics (markdown label runs)."""
+    if colors is None:
+        return (name, f"default,{attrs}", "default")
+    return (name, "default", "default", "", f"{colors[0]},{attrs}", colors[1])
+
+
 def _mono_entry(name: str, bold: bool, bg: int) -> tuple[str, ...]:
     attrs = []
     if bg >= 0:
@@ -185,6 +199,8 @@ def theme_from_env(environ: Mapping[str, str]) -> Theme:
     """The theme the environment asks for (tui.md §14.2; `NO_COLOR` turns colours off)."""
     if environ.get("NO_COLOR", "") != "":
         entries = [_mono_entry(name, bold, bg) for name, _fg, bg, bold in _BASE]
+        # Without colour, bold/italic labels draw plain (issue 17: attributes when colour is on).
+        entries += [(name, "default", "default", "default") for name, _ in _EMPHASIS]
         return Theme(entries=[(e[0], "default", "default", e[3]) for e in entries], colors=1)
     colors: list[str] | None = None
     if "NEREID_TUI_PALETTE" in environ:
@@ -193,4 +209,5 @@ def theme_from_env(environ: Mapping[str, str]) -> Theme:
     elif "NEREID_PALETTE" in environ and environ["NEREID_PALETTE"].strip():
         colors = parse_palette("NEREID_PALETTE", environ["NEREID_PALETTE"])
     entries = [_entry(name, fg, bg, bold, colors) for name, fg, bg, bold in _BASE]
+    entries += [_emphasis_entry(name, attrs, colors) for name, attrs in _EMPHASIS]
     return Theme(entries=entries, colors=16 if colors is None else 16777216)

@@ -20,6 +20,7 @@ from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT
 from nereid.model.walkthrough import Walkthrough, WalkthroughNode
 from nereid.model.xref import XRef
 from nereid.render import RenderError, RenderOptions, render_diagram, render_walkthrough
+from nereid.render.display import is_markdown
 from nereid.render.walkthrough import node_ref
 from nereid.ui.dispatch import handle_key
 from nereid.ui.effects import (
@@ -252,7 +253,7 @@ class ViewModel:
         self._render_errors.pop(diagram.diagram_id, None)
         for old in [k for k in self._cells if k[0] == diagram.diagram_id]:
             del self._cells[old]
-        cells = DiagramCells(rendered, diagram.diagram_id)
+        cells = DiagramCells(rendered, diagram.diagram_id, diagram.ast)
         self._cells[key] = cells
         return cells
 
@@ -800,6 +801,14 @@ def _connector(diagram: Diagram, previous: ObjectRef, current: ObjectRef) -> Obj
     return None
 
 
+def _marked(marker: str, text: str) -> str:
+    """`text` with `marker` in front; inside the backticks of a markdown string, so the
+    label still reads as one."""
+    if is_markdown(text):
+        return f"`{marker} {text[1:]}"
+    return f"{marker} {text}"
+
+
 def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     """A copy whose labels carry the xref direction markers (tui.md §4.1.2)."""
     if not markers:
@@ -807,7 +816,7 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     ast = diagram.ast
     if isinstance(ast, FlowchartAst):
         nodes = {
-            nid: msgspec.structs.replace(node, label=f"{markers[nid]} {node.label}")
+            nid: msgspec.structs.replace(node, label=_marked(markers[nid], node.label))
             if nid in markers
             else node
             for nid, node in ast.nodes.items()
@@ -817,14 +826,14 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     for pid, part in ast.participants.items():
         if pid in markers:
             if part.alias is not None:
-                part = msgspec.structs.replace(part, alias=f"{markers[pid]} {part.alias}")
+                part = msgspec.structs.replace(part, alias=_marked(markers[pid], part.alias))
             else:
                 part = msgspec.structs.replace(
                     part, mermaid_name=f"{markers[pid]} {part.mermaid_name}"
                 )
         participants[pid] = part
     messages = tuple(
-        msgspec.structs.replace(m, text=f"{markers[m.message_id]} {m.text}")
+        msgspec.structs.replace(m, text=_marked(markers[m.message_id], m.text))
         if m.message_id in markers
         else m
         for m in ast.messages

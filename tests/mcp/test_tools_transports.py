@@ -143,6 +143,7 @@ SCRIPT: list[tuple[str, dict[str, Any], Any]] = [
                         "label": "Payment and retries",
                         "shape": "rect",
                         "mermaid_id": "pay",
+                        "display": "Payment and retries",
                     },
                 }
             ],

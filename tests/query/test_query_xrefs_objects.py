@@ -6,6 +6,7 @@ import msgspec
 import pytest
 from query_builders import flowchart, message, scope, sequence, xref
 
+from nereid.mermaid import parse_mermaid
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.model import Diagram, FlowSubgraph, SeqBlock, SeqNote, SeqSection
 from nereid.query import QueryError, object_read, xref_list, xref_neighbors
@@ -153,6 +154,7 @@ def test_object_read_reference_types() -> None:
         "arrow": None,
         "text": "m:0002",
         "order_key": 2000,
+        "display": "m:0002",
     }
     assert decoded["objects"][1]["object"] == {
         "type": "seq_block",
@@ -166,6 +168,7 @@ def test_object_read_reference_types() -> None:
         "label": "Check token",
         "shape": "rect",
         "mermaid_id": None,
+        "display": "Check token",
     }
     assert decoded["objects"][3]["object"] == {
         "type": "flow_edge",
@@ -177,6 +180,7 @@ def test_object_read_reference_types() -> None:
         "mermaid_id": None,
         "attrs": None,
         "classes": [],
+        "display": None,
     }
     section = object_read(SESSION, object_ref="d:login/seq/section/sec:0000:00").objects[0]
     assert msgspec.json.decode(msgspec.json.encode(section.object)) == {
@@ -210,6 +214,7 @@ def test_object_read_added_categories() -> None:
         "subgraph_ids": [],
         "classes": [],
         "style": None,
+        "display": "X",
     }
     assert msgspec.json.decode(msgspec.json.encode(objects[1].object))["placement"] == "left_of"
 
@@ -234,6 +239,7 @@ def test_object_read_edge_v11_fields() -> None:
         "mermaid_id": "e1",
         "attrs": {"animate": "true", "curve": "linear"},
         "classes": ["hot", "cold"],
+        "display": None,
     }
     assert (plain["mermaid_id"], plain["attrs"], plain["classes"]) == (None, None, [])
 
@@ -299,3 +305,26 @@ def test_object_read_errors(kwargs: dict, code: str, message: str, data: dict | 
     with pytest.raises(QueryError) as info:
         object_read(SESSION, **kwargs)
     assert (info.value.code, info.value.message, info.value.data) == (code, message, data)
+
+
+def test_object_read_shows_text_as_the_drawing_does() -> None:
+    """`display` is the stored text as a reader sees it (issue 17): marks, entities, breaks."""
+    flow = parse_mermaid(
+        'flowchart TD\n  a["`**Pay** #quot;now#quot;`"] -->|"fa:fa-check ok<br/>done"| b\n'
+        '  subgraph g ["`_Group_`"]\n    b\n  end\n'
+    )
+    seq = parse_mermaid(
+        "sequenceDiagram\n  participant P as Pay #9829;\n  P->>P: `**go**`\n  Note over P: a<br>b\n"
+    )
+    session = scope(
+        Diagram(diagram_id="f", name="f", kind="flowchart", ast=flow),
+        Diagram(diagram_id="s", name="s", kind="sequence", ast=seq),
+    )
+    refs = ["d:f/flow/node/n:a", "d:f/flow/edge/e:0001", "d:f/flow/subgraph/sg:g"]
+    refs += ["d:s/seq/participant/p:P", "d:s/seq/message/m:0001", "d:s/seq/note/note:0001"]
+    found = object_read(session, object_refs=refs).objects
+    shown = [msgspec.json.decode(msgspec.json.encode(o.object))["display"] for o in found]
+    assert shown == ['Pay "now"', ":check: ok\ndone", "Group", "Pay ♥", "go", "a\nb"]
+    assert msgspec.json.decode(msgspec.json.encode(found[0].object))["label"] == (
+        "`**Pay** #quot;now#quot;`"
+    )

@@ -39,6 +39,23 @@ def test_markdown_emphasis_runs() -> None:
     )
 
 
+def test_nested_and_tripled_emphasis_marks() -> None:
+    for text in (
+        "`***both*** ways`",
+        "`_**both**_ ways`",
+        "`**_both_** ways`",
+        "`___both___ ways`",
+    ):
+        assert display_runs(text) == (("both", "bold italic"), (" ways", "")), text
+    assert display_runs("`**a *b* c**`") == (("a ", "bold"), ("b", "bold italic"), (" c", "bold"))
+    assert display_runs("`**open *and* shut`") == (
+        ("**open ", ""),
+        ("and", "italic"),
+        (" shut", ""),
+    )
+    assert display_text("`snake_case_name`") == "snake_case_name"
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab_*`#;<>/ r9&\n日"), max_size=40))
 def test_runs_join_to_the_display_text(text: str) -> None:

@@ -171,7 +171,7 @@ async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_repo
 
 SUBGRAPH_FLOW = """flowchart TD
 subgraph core [Core]
-  api --> svc
+  api["`**Orders** _v2_`"] --> svc
 end
 gw --> core
 core --> db
@@ -217,14 +217,19 @@ async def test_an_agent_spotlights_a_subgraph_the_tui_follows_and_lists_it() -> 
             corner = tui.screen.buffer[row][line.rindex("╮")]
             assert title.bg != "default" and title.bold, title
             assert corner.bg == title.bg, corner
-            api_row = next(r for r, line in enumerate(text.splitlines()) if " api " in line)
-            api = tui.screen.buffer[api_row][text.splitlines()[api_row].index(" api ") + 1]
-            assert api.bg != title.bg, api
+            # A markdown label shows without its marks, bold and italic as attributes.
+            assert "**" not in text and "`" not in text
+            api_row = next(r for r, line in enumerate(text.splitlines()) if "Orders v2" in line)
+            start = text.splitlines()[api_row].index("Orders v2")
+            bold, italic = (tui.screen.buffer[api_row][start + k] for k in (0, 7))
+            assert bold.bold and not bold.italics and bold.bg != title.bg, bold
+            assert italic.italics and not italic.bold, italic
             # The Objects pane lists the subgraph, marked as the agent's spotlight.
             tui.send("2")
             text = tui.wait_for(lambda t: "subgraph sg:core" in t, timeout=10)
             row = next(line for line in text.splitlines() if "subgraph sg:core" in line)
             assert "◉" in row, row
+            assert "node n:api (Orders v2)" in text
             nursery.cancel_scope.cancel()
     finally:
         tui.close()
