@@ -12,13 +12,22 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import msgspec
+import regex
 
 from nereid.model.diagram import Ast, Diagram, DiagramKind
 from nereid.model.walkthrough import Walkthrough
+from nereid.query.regex_guard import RegexTimeout, match_all
 from nereid.render import render_diagram, render_walkthrough
 from nereid.store.diagram_files import encode_diagram, export_mermaid
 
-__all__ = ["call_encoded", "diagram_files", "diagram_mermaid", "diagram_text", "walkthrough_text"]
+__all__ = [
+    "call_encoded",
+    "diagram_files",
+    "diagram_mermaid",
+    "diagram_text",
+    "regex_matches",
+    "walkthrough_text",
+]
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -55,3 +64,14 @@ def diagram_files(
 def walkthrough_text(walkthrough: Walkthrough) -> str:
     """`walkthrough.render_text`'s drawing (default options)."""
     return render_walkthrough(walkthrough).text
+
+
+def regex_matches(
+    pattern: str, flags: int, texts: list[str], time_limit: float
+) -> list[bool] | None:
+    """`match_all` of a user regex (already checked by `compile_user_regex`); None when
+    its `time_limit` ran out."""
+    try:
+        return match_all(regex.compile(pattern, flags), texts, time_limit)
+    except RegexTimeout:
+        return None

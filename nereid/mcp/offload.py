@@ -8,26 +8,43 @@ milliseconds of work) the hand-off would cost more than the work. Cancelling the
 (client gone, shutdown) kills the worker. Refusals made there (`TooLargeToRender`,
 `RenderError`, `MermaidExportError`) are raised here unchanged; `too_large_to_render`
 turns the first into the tool error.
+
+User regexes (`seq.search`) get a wall-clock bound here (`bounded_regex_matcher`): the
+`regex` engine's own limit counts CPU time, so on a loaded machine a 1 s search ran for
+1.5-7 s. A search first runs in-process for `FAST_REGEX_SLICE` CPU seconds (nearly every
+search ends well within it); one that does not is run again in a worker process with what
+is left of its time limit, and the worker is killed when the wall clock reaches it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 import msgspec
+import trio
 import trio_parallel
 
 from nereid.errors import InvalidParams
-from nereid.jobs import call_encoded, diagram_mermaid, diagram_text, walkthrough_text
+from nereid.jobs import (
+    call_encoded,
+    diagram_mermaid,
+    diagram_text,
+    regex_matches,
+    walkthrough_text,
+)
 from nereid.model.diagram import Diagram
 from nereid.model.walkthrough import Walkthrough
+from nereid.query.regex_guard import Pattern, RegexTimeout, match_all
 from nereid.render import TooLargeToRender
 
 __all__ = [
     "DIAGRAM_PARTS",
     "SMALL_PAYLOAD",
+    "FAST_REGEX_SLICE",
     "WALKTHROUGH_PARTS",
+    "bounded_regex_matcher",
     "export_mermaid_text",
     "render_diagram_text",
     "render_walkthrough_text",
@@ -40,6 +57,11 @@ DIAGRAM_PARTS: Final = ("diagram.get_slice", "flow.*", "seq.*", "object.read", "
 WALKTHROUGH_PARTS: Final = ("walkthrough.get_node", "walkthrough.read", "walkthrough.stat")
 
 ItemT = TypeVar("ItemT")
+
+FAST_REGEX_SLICE: Final = 0.1
+"""CPU seconds a regex search gets in-process before it moves to a worker process."""
+
+_regex_limiter: trio.CapacityLimiter | None = None
 
 
 async def _run(job: Callable[..., str], item: ItemT, item_type: type[ItemT], *args: Any) -> str:
@@ -84,3 +106,42 @@ def too_large_to_render(
             "read_in_parts": list(parts),
         },
     )
+
+
+def bounded_regex_matcher(pattern: Pattern, texts: Sequence[str], time_limit: float) -> list[bool]:
+    """A `RegexMatcher` whose `time_limit` is wall-clock seconds, from the start of the
+    search to its answer (see the module docstring). Call it in a `trio.to_thread`
+    thread (the tool handlers' offload): it hands the slow case back to the event loop."""
+    started = time.monotonic()
+    try:
+        return match_all(pattern, texts, min(time_limit, FAST_REGEX_SLICE))
+    except RegexTimeout:
+        pass
+    remaining = time_limit - (time.monotonic() - started)
+    found = None
+    if time_limit > FAST_REGEX_SLICE and remaining > 0:
+        found = trio.from_thread.run(
+            _regex_in_worker, pattern.pattern, pattern.flags, list(texts), remaining
+        )
+    if found is None:
+        raise RegexTimeout(time_limit)
+    return found
+
+
+async def _regex_in_worker(
+    pattern: str, flags: int, texts: list[str], remaining: float
+) -> list[bool] | None:
+    global _regex_limiter
+    if _regex_limiter is None:
+        _regex_limiter = trio.CapacityLimiter(1)
+    with trio.move_on_after(remaining):  # the wall clock: the worker is killed at it
+        return await trio_parallel.run_sync(
+            regex_matches,
+            pattern,
+            flags,
+            texts,
+            remaining,
+            kill_on_cancel=True,
+            limiter=_regex_limiter,
+        )
+    return None

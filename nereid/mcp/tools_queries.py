@@ -38,6 +38,7 @@ from nereid.query import (
     seq_trace,
 )
 
+from .offload import bounded_regex_matcher
 from .schema import U64, param
 from .session_calls import read_context
 from .snapshots import scope_of_diagram, scope_of_diagrams
@@ -86,7 +87,7 @@ def _diagram_query(
     try:
         inspect.signature(query).bind(None, **dict.fromkeys(names))
     except TypeError as err:
-        fit = f"{params.__name__} does not fit {query.__name__}"
+        fit = f"{params.__name__} does not fit {getattr(query, '__name__', query)}"
         raise TypeError(f"tool {name!r}: {fit}: {err}") from err
 
     async def handler(call: ToolCall, given: ParamsT) -> ResultT:
@@ -208,7 +209,7 @@ seq_search_tool = _diagram_query(
     "guarded against runaway patterns).",
     params=SeqSearchParams,
     result=MessagesResult,
-    query=seq_search,
+    query=functools.partial(seq_search, matcher=bounded_regex_matcher),
     offload=lambda params: params.mode == "regex",
 )
 

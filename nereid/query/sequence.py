@@ -13,9 +13,10 @@ from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_choice, check_count, check_param_id
 from nereid.query.regex_guard import (
     SEARCH_TIME_LIMIT,
+    RegexMatcher,
     RegexTimeout,
     compile_user_regex,
-    search_each,
+    match_all,
     too_expensive,
 )
 from nereid.query.results import MessagesResult
@@ -64,12 +65,14 @@ def seq_search(
     case_insensitive: bool = True,
     diagram_id: str | None = None,
     time_limit: float = SEARCH_TIME_LIMIT,
+    matcher: RegexMatcher = match_all,
 ) -> MessagesResult:
     """`seq.search`: messages whose text contains `needle` or matches it as a regex.
 
     Substring mode compares lower-cased text when `case_insensitive`. Regex mode is a
     `re`-dialect search under `regex_guard`'s time limit (decision 15): a search that runs
     longer than `time_limit` seconds in all is stopped and refused with `invalid_params`.
+    `matcher` runs the regex over the texts (`regex_guard.RegexMatcher`).
     """
     if needle == "":
         raise invalid_params("needle must not be empty", {"needle": needle})
@@ -78,9 +81,9 @@ def seq_search(
     messages = message_order(sequence_of(diagram))
     if mode == "regex":
         pattern = compile_user_regex(needle, case_insensitive=case_insensitive)
-        texts = (message.text for message in messages)
+        texts = [message.text for message in messages]
         try:
-            found = list(search_each(pattern, texts, time_limit=time_limit))
+            found = matcher(pattern, texts, time_limit)
         except RegexTimeout as timeout:
             raise too_expensive(needle, case_insensitive, timeout) from None
         kept = [message for message, match in zip(messages, found, strict=True) if match]

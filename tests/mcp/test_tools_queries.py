@@ -6,6 +6,9 @@ Demo diagrams used: `index` (active flowchart), `fulfilment` (two cycles), `paym
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -305,6 +308,45 @@ async def test_seq_search_stops_a_runaway_regex_and_stays_responsive() -> None:
         assert trio.current_time() - started < SEARCH_TIME_LIMIT + 5
         # Reads finished while the search was running, not after it.
         assert len(stats) == 5 and max(stats) < SEARCH_TIME_LIMIT / 2
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+async def test_seq_search_time_limit_is_wall_clock_time_on_a_starved_cpu() -> None:
+    """The engine's own limit counts CPU time: with this process sharing one CPU with three
+    busy processes, a 1 s search used to run for about 4 s. The limit is wall time: the
+    refusal comes within the limit plus a margin for the starved event loop."""
+    long_message = "a" * 300_000
+    mermaid = f"sequenceDiagram\n  A->>B: {long_message}\n"
+    cpu = min(os.sched_getaffinity(0))
+    before = os.sched_getaffinity(0)
+    busy = [
+        await trio.lowlevel.open_process(
+            [sys.executable, "-c", "while True: pass"],
+            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+        )
+        for _ in range(3)
+    ]
+    try:
+        async with demo_endpoint() as (handle, endpoint), memory_client(endpoint) as client:
+            await handle.session.call(
+                CreateDiagramFromMermaid(mermaid=mermaid, diagram_id="long", make_active=False)
+            )
+            os.sched_setaffinity(0, {cpu})
+            started = time.monotonic()
+            error = await error_of(
+                client,
+                "seq.search",
+                {"diagram_id": "long", "needle": "a{150000}b", "mode": "regex"},
+            )
+            elapsed = time.monotonic() - started
+            os.sched_setaffinity(0, before)
+        assert error.code == -32602 and error.message.startswith("regex too expensive")
+        assert elapsed < SEARCH_TIME_LIMIT + 1.5, elapsed
+    finally:
+        os.sched_setaffinity(0, before)
+        for process in busy:
+            process.kill()
+            await process.wait()
 
 
 # -- H: flow.* ---------------------------------------------------------------------------
