@@ -152,6 +152,17 @@ def _files_of_issues(result: LoadResult) -> set[str]:
     return paths
 
 
+def _adopt_seed_leftovers(files: RecordingFiles) -> None:
+    """Seed files an interrupted first run left (§11.9) are Nereid's own: the seed replaces them."""
+    for name in sorted(_SEED_FILES):
+        path = f"diagrams/{name}"
+        try:
+            data = files.inner.read(path)
+        except (OSError, StoreFileError):
+            continue
+        files.remember(path, data)
+
+
 @asynccontextmanager
 async def open_session_handle(
     session_dir: str | Path | None,
@@ -179,6 +190,8 @@ async def open_session_handle(
     result, fresh = load_or_seed(folder, files)
     _report_issues(result)
     files.adopt_reads(excluding=_files_of_issues(result))
+    if fresh:
+        _adopt_seed_leftovers(files)
     kept: Kept = result.kept
     async with open_session(
         result.session,

@@ -54,7 +54,13 @@ def participant_id(actor: str) -> str:
 
 def _text(text: str) -> str:
     flat = "".join(_ENTITIES.get(ch, ch) for ch in clean_text(text, _TEXT_LIMIT))
+    if _WRAP_PREFIX.match(flat):  # Mermaid would read it as the wrap flag: encode its first char
+        flat = f"#{ord(flat[0])};{flat[1:]}"
     return flat or "-"
+
+
+#: Mermaid's `wrap:` / `nowrap:` prefix of a sequence text (case as Mermaid matches it).
+_WRAP_PREFIX = re.compile(r":?(?:no)?wrap:")
 
 
 #: Characters Mermaid reads as syntax inside a text, written as entity codes.

@@ -113,6 +113,7 @@ def test_participant_ids_are_valid_names(name: str) -> None:
 @settings(max_examples=100, deadline=None)
 @given(actor_names, actor_names, st.text(max_size=30))
 @example(caller="0", callee="#", detail="a # b; c")  # `#` starts a Mermaid comment
+@example(caller="wrap:x", callee="nowrap:", detail=":wrap: y")  # Mermaid's wrap flag
 def test_any_actor_names_and_details_import(caller: str, callee: str, detail: str) -> None:
     entries = [
         entry("send", callee, sender=caller, kind="call", msg_type="Get", correlation_id="c"),
