@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Final
 
 import trio
-import watchfiles
 
 from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name
@@ -91,6 +90,8 @@ async def watch_diagrams(
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Import external edits of the folder's diagram files until cancelled."""
+    import watchfiles  # imported here: its start-up cost is paid only by folder sessions
+
     directory = root / DIAGRAMS_DIR
     await trio.Path(directory).mkdir(parents=True, exist_ok=True)
     directory = Path(await trio.Path(directory).resolve())

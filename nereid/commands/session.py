@@ -38,7 +38,7 @@ from nereid.actors.tree import SessionHandle, open_session
 from nereid.cli import MainOptions
 from nereid.commands.folder_owner import claim, refusal, run_bridge
 from nereid.errors import NereidError
-from nereid.mcp import EndpointParts, McpEndpoint, serve_http, serve_stdio
+from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
 from nereid.mcp.catalog import session_endpoint_parts
 from nereid.model import Session
 from nereid.store.contents import seed_session
@@ -275,6 +275,8 @@ async def _serve_stdio_main(
             if lock is None:
                 await serve_stdio(endpoint)
             else:
+                from nereid.mcp.http import serve_http
+
                 token = secrets.token_urlsafe(32)
                 url = await nursery.start(partial(serve_http, endpoint, port=0, token=token))
                 lock.publish(url, token)
@@ -394,6 +396,8 @@ async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None, lock: Folder
             hooks=parts.hooks,
             tool_names=opts.tool_names,
         )
+        from nereid.mcp.http import serve_http
+
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught)
             try:

@@ -7,7 +7,12 @@
 - Serve it with `serve_stdio(endpoint)` or `serve_http(endpoint, host=, port=, ...)`.
 
 Failures map to JSON-RPC errors as `nereid.mcp.errors` describes.
+
+The HTTP transport's names (`serve_http`, `DEFAULT_PORT`, ...) are imported on first use:
+a stdio server never needs hypercorn, h11, h2 and wsproto, and should not wait for them.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from .agents import Agent as Agent
 from .agents import AgentDirectory as AgentDirectory
@@ -18,13 +23,6 @@ from .endpoint import INSTRUCTIONS as INSTRUCTIONS
 from .endpoint import SERVER_NAME as SERVER_NAME
 from .endpoint import EndpointParts as EndpointParts
 from .endpoint import McpEndpoint as McpEndpoint
-from .http import DEFAULT_HOST as DEFAULT_HOST
-from .http import DEFAULT_MAX_BODY_SIZE as DEFAULT_MAX_BODY_SIZE
-from .http import DEFAULT_PATH as DEFAULT_PATH
-from .http import DEFAULT_PORT as DEFAULT_PORT
-from .http import HttpSecurityError as HttpSecurityError
-from .http import is_loopback_host as is_loopback_host
-from .http import serve_http as serve_http
 from .resources import DIAGRAM_URI_PREFIX as DIAGRAM_URI_PREFIX
 from .resources import DiagramResources as DiagramResources
 from .resources import diagram_uri as diagram_uri
@@ -73,3 +71,34 @@ __all__ = [
     "struct_schema",
     "tool",
 ]
+
+_HTTP_NAMES = frozenset(
+    {
+        "DEFAULT_HOST",
+        "DEFAULT_MAX_BODY_SIZE",
+        "DEFAULT_PATH",
+        "DEFAULT_PORT",
+        "HttpSecurityError",
+        "is_loopback_host",
+        "serve_http",
+    }
+)
+
+if TYPE_CHECKING:
+    from .http import DEFAULT_HOST as DEFAULT_HOST
+    from .http import DEFAULT_MAX_BODY_SIZE as DEFAULT_MAX_BODY_SIZE
+    from .http import DEFAULT_PATH as DEFAULT_PATH
+    from .http import DEFAULT_PORT as DEFAULT_PORT
+    from .http import HttpSecurityError as HttpSecurityError
+    from .http import is_loopback_host as is_loopback_host
+    from .http import serve_http as serve_http
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HTTP_NAMES:
+        from . import http
+
+        value = getattr(http, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

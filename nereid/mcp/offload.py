@@ -24,7 +24,6 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 import trio
-import trio_parallel
 
 from nereid.errors import InvalidParams
 from nereid.jobs import (
@@ -68,6 +67,8 @@ async def _run(job: Callable[..., str], item: ItemT, item_type: type[ItemT], *ar
     payload = msgspec.msgpack.encode(item)
     if len(payload) <= SMALL_PAYLOAD:
         return job(item, *args)
+    import trio_parallel  # (and multiprocessing): only once a job is big enough to need it
+
     return await trio_parallel.run_sync(
         call_encoded, job, item_type, payload, *args, kill_on_cancel=True
     )
@@ -134,6 +135,8 @@ async def _regex_in_worker(
     global _regex_limiter
     if _regex_limiter is None:
         _regex_limiter = trio.CapacityLimiter(1)
+    import trio_parallel
+
     with trio.move_on_after(remaining):  # the wall clock: the worker is killed at it
         return await trio_parallel.run_sync(
             regex_matches,

@@ -12,9 +12,10 @@ import functools
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import lark
+if TYPE_CHECKING:  # Lark is imported on first use: most statements take the fast path
+    import lark
 
 from nereid.mermaid.errors import MermaidError
 from nereid.mermaid.flowchart_attrs import AttrError, split_attr_pairs
@@ -72,6 +73,8 @@ class Chain:
 @functools.cache
 def _parser() -> lark.Lark:
     """The statement parser, built on first use (once per process), as for sequences."""
+    import lark
+
     grammar = resources.files("nereid.mermaid").joinpath("flowchart.lark").read_text("utf-8")
     return lark.Lark(grammar, parser="lalr", lexer="contextual")
 
@@ -138,6 +141,8 @@ def _edge_label(inner: str, token: str, offset: int) -> str:
 
 
 def _node(tree: lark.Tree[lark.Token]) -> NodeRef:
+    import lark
+
     ident = tree.children[0]
     assert isinstance(ident, lark.Token)
     offset = ident.start_pos or 0
@@ -171,6 +176,8 @@ def _node(tree: lark.Tree[lark.Token]) -> NodeRef:
 
 
 def _link(tree: lark.Tree[lark.Token]) -> LinkRef:
+    import lark
+
     children = list(tree.children)
     edge_id: str | None = None
     first = children[0]
@@ -302,6 +309,8 @@ def attr_error(error: AttrError, ref: NodeRef, line: int, column: int) -> Mermai
 
 def parse_chain_lark(text: str, line: int, column: int) -> Chain:
     """Parse one statement with the grammar (the reference path)."""
+    import lark
+
     try:
         try:
             tree = _parser().parse(text)
@@ -336,6 +345,11 @@ _SPECS: Final = {"-->": parse_connector("-->"), "---": parse_connector("---")}
 
 
 _FAST_NODE: Final = re.compile(_ID + _RECT)
+#: `a(Label)` / `a{Label}` with a label of plain words: how Nereid saves round and diamond
+#: nodes, so a saved folder loads without Lark (the grammar still reads every other label).
+_FAST_ROUND_OR_DIAMOND: Final = re.compile(
+    _ID + r"(?:\(([A-Za-z0-9 _,:!?']+)\)|\{([A-Za-z0-9 _,:!?']+)\})"
+)
 
 
 def _fast(text: str) -> Chain | None:
@@ -345,7 +359,7 @@ def _fast(text: str) -> Chain | None:
     if match is None:
         node = _FAST_NODE.fullmatch(text)
         if node is None:
-            return None
+            return _fast_round_or_diamond(text)
         name, label = node.groups()
         if label is not None and flow_label_problem(label.strip()) is not None:
             return None  # blank or unwritable: the grammar path reads or refuses it precisely
@@ -368,6 +382,18 @@ def _fast(text: str) -> Chain | None:
     )
     link = LinkRef(_SPECS[op], label, False, match.start(3))
     return Chain(((first,), (second,)), (link,))
+
+
+def _fast_round_or_diamond(text: str) -> Chain | None:
+    match = _FAST_ROUND_OR_DIAMOND.fullmatch(text)
+    if match is None:
+        return None
+    name, round_label, diamond_label = match.groups()
+    shape, label = ("round", round_label) if round_label is not None else ("diamond", diamond_label)
+    label = label.strip()
+    if not label or flow_label_problem(label) is not None:
+        return None  # the grammar path reads or refuses it precisely
+    return Chain(((NodeRef(name, shape, label, (), 0),),), ())
 
 
 def parse_chain(text: str, line: int, column: int) -> Chain:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import functools
 import re
 from importlib import resources
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # Lark is imported on first use: most statements take the fast paths
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 __all__ = [
     "DeclarationParts",
@@ -123,91 +124,27 @@ def fast_declaration(statement: str) -> DeclarationParts | None:
     return DeclarationParts(match.group(1), match.group(2), match.start(2), None, 0, None, False)
 
 
-class _ToParts(Transformer[Token, object]):
-    """Turns parse trees into the raw parts tuples (names stripped, offsets 0-based)."""
-
-    def message(self, children: list[Token | None]) -> MessageParts:
-        tokens = [c for c in children if c is not None]
-        names = [t for t in tokens if t.type == "NAME"]
-        arrow = next(t for t in tokens if t.type == "ARROW")
-        activation = next((t for t in tokens if t.type == "ACTIVATION"), None)
-        text = next((t for t in tokens if t.type == "TEXT"), None)
-        centrals = [t for t in tokens if t.type == "CENTRAL"]
-        arrow_at = arrow.start_pos or 0
-        return MessageParts(
-            names[0].strip(),
-            _start(names[0]),
-            str(arrow),
-            str(activation) if activation is not None else None,
-            names[1].strip(),
-            _start(names[1]),
-            text.strip() if text is not None else "",
-            any((c.start_pos or 0) < arrow_at for c in centrals),
-            any((c.start_pos or 0) > arrow_at for c in centrals),
-        )
-
-    def declaration(self, children: list[Token | None]) -> DeclarationParts:
-        tokens = [c for c in children if c is not None]
-        keyword = tokens[0]
-        name = tokens[1]
-        meta = next((t for t in tokens if t.type == "META"), None)
-        has_as = any(t.type == "AS" for t in tokens)
-        alias = next((t for t in tokens if t.type == "ALIAS"), None)
-        return DeclarationParts(
-            str(keyword),
-            name.strip(),
-            _start(name),
-            str(meta) if meta is not None else None,
-            _start(meta) if meta is not None else 0,
-            alias.strip() if alias is not None else None,
-            has_as,
-        )
-
-    def note(self, children: list[object]) -> NoteParts:
-        keyword = children[0]
-        placement = children[1]
-        names = tuple(
-            (c.strip(), _start(c)) for c in children if isinstance(c, Token) and c.type == "NAME"
-        )
-        text = next(
-            (c for c in children if isinstance(c, Token) and c.type == "TEXT"),
-            None,
-        )
-        return NoteParts(
-            str(keyword), str(placement), names, text.strip() if text is not None else ""
-        )
-
-    def left_of(self, _children: list[Token]) -> str:
-        return "left_of"
-
-    def right_of(self, _children: list[Token]) -> str:
-        return "right_of"
-
-    def over(self, _children: list[Token]) -> str:
-        return "over"
-
-
-def _start(token: Token) -> int:
-    """0-based offset of a token's first non-blank character."""
-    start = token.start_pos or 0
-    return start + (len(token) - len(token.lstrip()))
-
-
 @functools.cache
 def _parser() -> Lark:
+    from lark import Lark
+
+    from nereid.mermaid.sequence_transform import ToParts
+
     grammar = resources.files("nereid.mermaid").joinpath("sequence.lark").read_text("utf-8")
     return Lark(
         grammar,
         parser="lalr",
         lexer="contextual",
         start=["message", "declaration", "note"],
-        transformer=_ToParts(),
+        transformer=ToParts(),
         propagate_positions=False,
         maybe_placeholders=True,
     )
 
 
 def _parse(statement: str, start: str) -> object:
+    from lark.exceptions import UnexpectedInput
+
     try:
         return _parser().parse(statement, start=start)
     except UnexpectedInput as err:
@@ -215,6 +152,8 @@ def _parse(statement: str, start: str) -> object:
 
 
 def _syntax_error(statement: str, err: UnexpectedInput) -> StatementSyntaxError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(err, UnexpectedCharacters):
         offset = err.pos_in_stream or 0
         expected = tuple(sorted(err.allowed or ()))

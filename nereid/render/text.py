@@ -10,8 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from wcwidth import wcwidth
-
 from nereid.render.display import split_breaks
 
 __all__ = [
@@ -29,6 +27,8 @@ def char_width(ch: str) -> int:
     """Cells one code point takes: 0 (combining), 1 or 2 (wide/emoji)."""
     if " " <= ch < "\x7f":
         return 1
+    from wcwidth import wcwidth  # its tables load in ~30 ms: only for non-ASCII text
+
     width = wcwidth(ch)
     if width < 0:
         return 1

@@ -275,7 +275,26 @@ def test_fast_path_agrees_with_grammar_on_lone_nodes(name: str, label: str | Non
         assert fast == parse_chain_lark(text, 1, 1), text
 
 
+@SETTINGS
+@given(IDS, st.sampled_from(["()", "{}"]), LABEL_TEXT | st.text(alphabet="ab ,:!?'_1", max_size=7))
+def test_fast_path_agrees_with_grammar_on_round_and_diamond_nodes(
+    name: str, brackets: str, label: str
+) -> None:
+    text = name + brackets[0] + label + brackets[1]
+    fast = _fast(text)
+    if fast is not None:
+        assert fast == parse_chain_lark(text, 1, 1), text
+
+
 def test_fast_path_is_taken_for_the_common_forms() -> None:
-    for text in ("n1[Node 1] --> n8", "n0 -->|label 0| n5", "a---b[B]", "n2", "n3[Node 3]"):
+    for text in (
+        "n1[Node 1] --> n8",
+        "n0 -->|label 0| n5",
+        "a---b[B]",
+        "n2",
+        "n3[Node 3]",
+        "s0_1(Step 1 of flow 0)",
+        "s0_2{Step 2, or: not?}",
+    ):
         assert _fast(text) == parse_chain_lark(text, 1, 1)
         assert _fast(text) is not None

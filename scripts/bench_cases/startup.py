@@ -1,0 +1,223 @@
+"""Start-up: launch -> first `tools/list` reply over stdio, and the CLI commands' import time.
+
+Each server is launched as a real process with pipes (`python -m nereid --mcp ...`); the
+conductor writes `initialize`, then (on its reply) `notifications/initialized` and
+`tools/list`, and times launch -> the `tools/list` reply, best and median of `--runs`
+launches. The peer, measured in the same run, is a minimal stdio server on the same MCP SDK
+and the same trio backend (one tool, no state: the SDK's own start-up), so the ratio shows
+what Nereid adds. Servers:
+
+- `minimal SDK server`: the floor;
+- `nereid --demo --mcp`: the demo session, in memory;
+- `nereid DIR --mcp, 200 x 500 nodes`: a session folder of 200 flowcharts of 500 nodes each
+  (saved once, untimed, by the store; every launch loads it).
+
+Children run without PYTHONDONTWRITEBYTECODE (see `_ENV`), as an installed program does.
+Import time: `import nereid.commands.render` / `nereid.commands.check` in a fresh interpreter,
+the cumulative figure of `python -X importtime` (min of `--runs`), and the CPU time of the
+import (less sensitive to a busy machine).
+
+Targets: demo <= 1.1x the minimal server; the 200-diagram folder <= 1.5 s; each command's
+import <= 100 ms. Exit status 1 if one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: Children run as an installed program does: with byte-code caches. (This machine's
+#: environment sets PYTHONDONTWRITEBYTECODE, which makes every launch compile every module
+#: from source: seconds, and nothing to do with either server.) One untimed launch of each
+#: server first writes the caches.
+_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+DESCRIPTION = "start-up: launch -> first tools/list over stdio vs a minimal SDK server; imports"
+
+TARGET_DEMO_RATIO = 1.1
+TARGET_FOLDER_MS = 1500.0
+TARGET_IMPORT_MS = 100.0
+
+_MINIMAL = """
+import anyio
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(
+        tools=[types.Tool(name="ping", description="ping", input_schema={"type": "object"})]
+    )
+
+async def call_tool(ctx, params):
+    return types.CallToolResult(content=[types.TextContent(type="text", text="pong")])
+
+server = Server("minimal", on_list_tools=list_tools, on_call_tool=call_tool)
+
+async def main() -> None:
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main, backend="trio")
+"""
+
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "0"},
+    },
+}
+
+
+def _send(proc: subprocess.Popen[bytes], message: dict[str, object]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+
+
+def _reply(proc: subprocess.Popen[bytes], want_id: int) -> dict[str, object]:
+    assert proc.stdout is not None
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"server exited before replying to request {want_id}")
+        message = json.loads(line)
+        if message.get("id") == want_id:
+            return message  # type: ignore[no-any-return]
+
+
+def launch_to_tools_list(command: list[str], cwd: str | None = None) -> float:
+    """ms from launching `command` to the `tools/list` reply (the server is then stopped)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        env=_ENV,
+    )
+    try:
+        _send(proc, _INITIALIZE)
+        _reply(proc, 1)
+        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        reply = _reply(proc, 2)
+        elapsed = (time.perf_counter() - start) * 1000
+        if "result" not in reply:
+            raise RuntimeError(f"tools/list failed: {reply}")
+        return elapsed
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _folder(path: Path, diagrams: int, nodes: int) -> None:
+    """A saved session folder of `diagrams` flowcharts of `nodes` nodes (the store bench's)."""
+    from nereid.store.files import FolderFiles
+    from nereid.store.session_io import save_session
+
+    from .store import make_session
+
+    save_session(FolderFiles(path), make_session(diagrams, nodes))
+
+
+def _import_ms(module: str, runs: int) -> tuple[float, float]:
+    """(min cumulative -X importtime ms, min CPU ms) of importing `module` afresh."""
+    cumulative, cpu = [], []
+    code = (
+        "import time; t = time.process_time(); import " + module + "; "
+        "print((time.process_time() - t) * 1000)"
+    )
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tempfile.gettempdir(),
+            env=_ENV,
+        )
+        cpu.append(float(done.stdout.strip()))
+        for line in done.stderr.splitlines():
+            parts = line.split("|")
+            if len(parts) == 3 and parts[2].strip() == module:
+                cumulative.append(int(parts[1]) / 1000)
+    return min(cumulative), min(cpu)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/bench startup", description=__doc__)
+    parser.add_argument("--runs", type=int, default=7, help="launches per server (default 7)")
+    parser.add_argument("--diagrams", type=int, default=200)
+    parser.add_argument("--nodes", type=int, default=500)
+    args = parser.parse_args(argv)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else ()
+    print(f"Start-up, {args.runs} launches each, load average {load}")
+    missed = 0
+    with tempfile.TemporaryDirectory(prefix="nereid-bench-startup-") as tmp:
+        minimal = Path(tmp) / "minimal_server.py"
+        minimal.write_text(_MINIMAL, encoding="utf-8")
+        folder = Path(tmp) / "session"
+        _folder(folder, args.diagrams, args.nodes)
+        servers = {
+            "minimal SDK server": [sys.executable, str(minimal)],
+            "nereid --demo --mcp": [sys.executable, "-m", "nereid", "--demo", "--mcp"],
+            f"nereid DIR --mcp, {args.diagrams} x {args.nodes} nodes": [
+                sys.executable,
+                "-m",
+                "nereid",
+                str(folder),
+                "--mcp",
+            ],
+        }
+        samples: dict[str, list[float]] = {name: [] for name in servers}
+        for command in servers.values():
+            launch_to_tools_list(command, cwd=tmp)  # writes the byte-code caches
+        for _ in range(args.runs):  # interleaved, so load falls on every server alike
+            for name, command in servers.items():
+                samples[name].append(launch_to_tools_list(command, cwd=tmp))
+    floor = statistics.median(samples["minimal SDK server"])
+    print(f"  {'server':<40} {'best ms':>9} {'median ms':>10} {'/minimal':>9} {'target':>10}")
+    for name, values in samples.items():
+        median = statistics.median(values)
+        target = ""
+        if name.startswith("nereid --demo"):
+            ok = median / floor <= TARGET_DEMO_RATIO
+            target = f"{'<=' if ok else '>'}{TARGET_DEMO_RATIO}x"
+            missed += not ok
+        elif name.startswith("nereid DIR"):
+            ok = median <= TARGET_FOLDER_MS
+            target = f"{'<=' if ok else '>'}{TARGET_FOLDER_MS:.0f}ms"
+            missed += not ok
+        print(
+            f"  {name:<40} {min(values):>9.1f} {median:>10.1f} {median / floor:>8.2f}x {target:>10}"
+        )
+    print("  (launch -> tools/list reply; /minimal: median over the minimal server's median)")
+    print(f"  {'import':<40} {'importtime':>10} {'cpu ms':>9} {'target':>10}")
+    for module in ("nereid.commands.render", "nereid.commands.check"):
+        cumulative, cpu = _import_ms(module, args.runs)
+        ok = cumulative <= TARGET_IMPORT_MS
+        missed += not ok
+        print(
+            f"  {module:<40} {cumulative:>10.1f} {cpu:>9.1f} "
+            f"{('<=' if ok else '>') + f'{TARGET_IMPORT_MS:.0f}ms':>10}"
+        )
+    print("  (importtime: cumulative ms of the module in `python -X importtime`, min of runs)")
+    return 1 if missed else 0
