@@ -16,8 +16,10 @@ Defaults follow the contract: `http://127.0.0.1:27435/mcp`, stateful sessions (o
    `body_timeout` seconds (else 408 and the connection closes), and at most
    `max_body_reads` bodies are being read at once (a new one cuts the oldest short,
    408), so connections that send headers and then nothing cannot pile up and exhaust
-   file descriptors, and never keep a working client out. Connections that never finish their headers are closed by hypercorn
-   after its keep-alive timeout (`HEADER_TIMEOUT`).
+   file descriptors, and never keep a working client out. Connections that never finish
+   their headers are closed by hypercorn after its keep-alive timeout (`HEADER_TIMEOUT`);
+6. connections: at most `max_connections` are open at once (`http_server`: one more gets
+   503 and is closed at once), so no number of clients can exhaust file descriptors.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from typing import Any, Final, final
 
 import trio
 from hypercorn.config import Config
-from hypercorn.trio import serve as hypercorn_serve
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
@@ -41,6 +42,7 @@ from starlette.types import Receive, Scope, Send
 from .endpoint import McpEndpoint
 from .heap import settle_heap
 from .host_policy import HostPolicy
+from .http_server import ConnectionCap, default_max_connections, serve_capped
 
 __all__ = [
     "DEFAULT_HOST",
@@ -113,8 +115,10 @@ class HttpGuard:
         streams: McpEndpoint | None = None,
         body_timeout: float = DEFAULT_BODY_TIMEOUT,
         max_body_reads: int = DEFAULT_MAX_BODY_READS,
+        connections: ConnectionCap | None = None,
     ) -> None:
         self._manager = manager
+        self._connections = connections
         self._streams = streams
         self._path = path
         self._token = token.encode("utf-8") if token is not None else None
@@ -131,6 +135,13 @@ class HttpGuard:
             return
         if scope["type"] != "http":
             return
+        if self._connections is None:
+            await self._serve(scope, receive, send)
+            return
+        with self._connections.busy(scope.get("client")):
+            await self._serve(scope, receive, send)
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = self._refusal(scope)
         if refusal is None and scope["method"] == "POST":
             body = await self._read_body(receive)
@@ -268,6 +279,7 @@ async def serve_http(
     body_timeout: float = DEFAULT_BODY_TIMEOUT,
     max_body_reads: int = DEFAULT_MAX_BODY_READS,
     header_timeout: float = HEADER_TIMEOUT,
+    max_connections: int | None = None,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve `endpoint` over Streamable HTTP until cancelled.
@@ -275,13 +287,15 @@ async def serve_http(
     `task_status.started(url)` reports the real URL once the socket is bound (so
     `port=0` can be announced). Raises `HttpSecurityError` before binding when a
     non-loopback `host` has no `token`, and `OSError` if the address cannot be
-    bound. Every session's agent ends (hooks run) when this returns.
+    bound. Every session's agent ends (hooks run) when this returns. `max_connections`
+    None: `default_max_connections()` (256, fewer under a low descriptor limit).
     """
     _check_exposure(host, token)
     if not path.startswith("/"):
         raise ValueError(f"path must start with '/', got {path!r}")
     # Host/Origin are checked (parsed) by HttpGuard; the SDK's prefix match is off.
     settings = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    cap = ConnectionCap(default_max_connections() if max_connections is None else max_connections)
     manager = StreamableHTTPSessionManager(
         app=endpoint.server, security_settings=settings, max_request_body_size=max_body_size
     )
@@ -294,6 +308,7 @@ async def serve_http(
         streams=endpoint,
         body_timeout=body_timeout,
         max_body_reads=max_body_reads,
+        connections=cap,
     )
     config = Config()
     config.keep_alive_timeout = header_timeout
@@ -304,9 +319,7 @@ async def serve_http(
     async with trio.open_nursery() as nursery:
         await nursery.start(endpoint.run_background)
         async with manager.run():
-            binds: list[str] = await nursery.start(
-                partial(hypercorn_serve, app, config, mode="asgi")  # type: ignore[arg-type]
-            )
+            binds: list[str] = await nursery.start(partial(serve_capped, app, config, cap=cap))
             if not binds:
                 raise OSError(f"hypercorn bound no socket for {config.bind[0]}")
             url = f"{binds[0]}{path}"

@@ -111,6 +111,48 @@ async def test_connection_that_never_finishes_its_headers_is_closed() -> None:
         await stream.aclose()
 
 
+async def _closed_by_server(stream: trio.SocketStream) -> bool:
+    """Whether the server closed `stream` (EOF or reset) within a moment."""
+    with trio.move_on_after(0.3):
+        try:
+            return await _until_closed(stream) == b""
+        except trio.BrokenResourceError:
+            return True
+    return False
+
+
+async def test_connections_are_capped_idle_ones_make_room_busy_ones_are_never_cut() -> None:
+    """At most `max_connections` are open: each new connection closes the oldest idle one
+    (a flood of silent connections churns among itself), a client connected before keeps
+    being served, and when every slot is in the middle of a request a new connection gets
+    503 and is closed at once."""
+    cap = 12
+    async with serving(max_connections=cap, header_timeout=60.0, body_timeout=60.0) as url:
+        port = _port(url)
+        client = Client(
+            streamable_http_client(url), client_info=Implementation(name="ok", version="1")
+        )
+        async with client:
+            await client.call_tool("diagram.list", {})
+            with trio.fail_after(60):  # a hang guard, not a timing assertion
+                silent = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(40)]
+                await trio.sleep(0.5)
+                still_open = [s for s in silent if not await _closed_by_server(s)]
+                assert len(still_open) < cap, len(still_open)  # never more than the cap
+                assert silent[-1] in still_open  # the newest got in: the oldest made room
+                listing = await client.call_tool("diagram.list", {})  # and this one works
+                assert listing.structured_content is not None
+                # Every slot busy with a request (a body that stalls): nothing to close.
+                stalled = [await _stalled_post(port) for _ in range(cap)]
+                await trio.sleep(0.5)
+                extra = await trio.open_tcp_stream("127.0.0.1", port)
+                answer = await _until_closed(extra)
+                assert answer.startswith(b"HTTP/1.1 503 ") and b"Retry-After: 1" in answer
+                assert not any([await _closed_by_server(s) for s in stalled])
+            for stream in [*silent, *stalled, extra]:
+                await stream.aclose()
+
+
 @pytest.mark.parametrize(
     ("headers", "status"),
     [
