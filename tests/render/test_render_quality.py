@@ -23,7 +23,7 @@ from nereid.model.sequence import SequenceAst
 from nereid.render import RenderOptions, render_flowchart, render_sequence
 from nereid.render.display import display_text
 from nereid.render.flowchart.layout import layout_flowchart
-from nereid.render.flowchart.quality import drawn_crossings, edge_cells
+from nereid.render.flowchart.quality import drawn_crossings, edge_cells, frame_crossings
 from nereid.render.sequence_layout import layout_sequence
 from nereid.render.text import wrap_text
 
@@ -155,6 +155,57 @@ FLOW_CASES: dict[str, tuple[str, int, int]] = {
         52,
     ),
     "graph-40": (_graph_40(), 84, 90),
+    "service-groups": (
+        """
+        flowchart LR
+            subgraph edge [Edge]
+                lb[Load balancer]
+                waf[WAF]
+            end
+            subgraph apps [Applications]
+                web[Web app]
+                api[Public API]
+                admin[Admin]
+            end
+            subgraph jobs [Workers]
+                mail[Mailer]
+                report[Reports]
+            end
+            subgraph store [Storage]
+                pg[(Postgres)]
+                s3[(Objects)]
+            end
+            waf --> lb
+            lb --> web & api
+            admin --> pg
+            apps --> store
+            report --> s3
+            jobs --> pg
+            api -.->|enqueue| jobs
+        """,
+        2,
+        140,
+    ),
+    "groups-to-groups-td": (
+        """
+        flowchart TD
+            user([User]) --> front
+            subgraph front [Frontend]
+                ui[UI] --> state[State]
+            end
+            subgraph back [Backend]
+                direction LR
+                auth[Auth] --> svc[Service]
+            end
+            subgraph empty [Not built yet]
+            end
+            front -->|REST| back
+            back --> db[(DB)]
+            back -.-> empty
+        """,
+        0,
+        60,
+    ),
 }
 
 SEQ_CASES: dict[str, tuple[str, int]] = {
@@ -253,6 +304,8 @@ def test_flowchart_quality(name: str) -> None:
     rendered = render_flowchart(ast, "d-q", options)
     crossings = drawn_crossings(geometry)
     assert crossings <= max_crossings, f"{crossings} crossings\n{rendered.text}"
+    passes = frame_crossings(ast, geometry)
+    assert passes == 0, f"{passes} needless frame passes\n{rendered.text}"
     assert rendered.width <= max_width
     _assert_visible(_labels(ast), rendered.lines)
     lines = edge_cells(geometry)

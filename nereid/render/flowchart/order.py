@@ -16,6 +16,9 @@ _SWEEP_BUDGET = 400_000  # item visits across all sweeps
 _TRANSPOSE_LIMIT = 600  # items; transposition is quadratic in degree per pair
 _TRANSPOSE_EVERY_SWEEP = 120  # items; small graphs also transpose after every sweep
 _PATIENCE = 3  # sweeps without improvement before giving up
+_FRAME_BUDGET = 2_000_000  # items x clusters^2: when moving whole subgraphs is tried
+_FRAME_PASS_COST = 4  # an edge through a frame holding neither end, in crossings
+_CLUSTER_ROUNDS = 3
 
 
 def order_layers(
@@ -71,6 +74,86 @@ def order_layers(
     if item_count <= _TRANSPOSE_LIMIT and best_crossings:
         _index(best, pos)
         _transpose(best, up, down, pos, paths)
+    if cluster_count and item_count * (cluster_count + 1) ** 2 <= _FRAME_BUDGET:
+        best = _place_clusters(best, down, pos, paths, cluster_count)
+    return best
+
+
+def _cost(
+    layers: list[list[int]],
+    down: list[list[int]],
+    pos: list[int],
+    paths: list[tuple[int, ...]],
+    cluster_count: int,
+) -> int:
+    """Crossings plus a heavy price for every edge passing through a frame holding neither
+    of its ends (the router can only go around a frame the order puts out of the way)."""
+    _index(layers, pos)
+    spans: list[dict[int, tuple[int, int]]] = []
+    for layer in layers:
+        span: dict[int, tuple[int, int]] = {}
+        for p, item in enumerate(layer):
+            for c in paths[item]:
+                low, _ = span.get(c, (p, p))
+                span[c] = (low, p)
+        spans.append(span)
+    passes = 0
+    for index in range(len(layers) - 1):
+        here, below = spans[index], spans[index + 1]
+        shared = [c for c in here if c in below]
+        if not shared:
+            continue
+        for a in layers[index]:
+            for b in down[a]:
+                for c in shared:
+                    if c in paths[a] or c in paths[b]:
+                        continue
+                    first, _ = here[c]
+                    low, _ = below[c]
+                    if (pos[a] < first) != (pos[b] < low):
+                        passes += 1
+    return count_crossings(layers, down, pos) + _FRAME_PASS_COST * passes
+
+
+def _place_clusters(
+    layers: list[list[int]],
+    down: list[list[int]],
+    pos: list[int],
+    paths: list[tuple[int, ...]],
+    cluster_count: int,
+) -> list[list[int]]:
+    """Move whole subgraphs among their siblings (keeping every inner order) where that
+    lowers `_cost`: a subgraph between two others that link to each other moves aside."""
+    parent = [-1] * cluster_count
+    for path in paths:
+        for outer, inner in zip(path, path[1:], strict=False):
+            parent[inner] = outer
+    best = [list(layer) for layer in layers]
+    best_cost = _cost(best, down, pos, paths, cluster_count)
+    no_neighbours: list[list[int]] = [[] for _ in paths]
+    for _round in range(_CLUSTER_ROUNDS):
+        if best_cost == 0:
+            break
+        improved = False
+        for c in range(cluster_count):
+            _index(best, pos)
+            groups = _group_keys(best, paths, pos, cluster_count)
+            siblings = [d for d in range(cluster_count) if d != c and parent[d] == parent[c]]
+            keys = {min(groups, default=0.0) - 1.0, max(groups, default=1.0) + 1.0}
+            keys.update(groups[d] + delta for d in siblings for delta in (-1e-6, 1e-6))
+            for key in sorted(keys):
+                trial = [list(layer) for layer in best]
+                _index(trial, pos)
+                moved = list(groups)
+                moved[c] = key
+                for layer in trial:
+                    _sort_layer(layer, no_neighbours, pos, max(len(layer), 1), paths, moved)
+                cost = _cost(trial, down, pos, paths, cluster_count)
+                if cost < best_cost:
+                    best, best_cost, improved = trial, cost, True
+        if not improved:
+            break
+    _index(best, pos)
     return best
 
 

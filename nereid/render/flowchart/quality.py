@@ -6,9 +6,12 @@ routing shows up as a number, not only as a different picture.
 
 from __future__ import annotations
 
+from nereid.model.flowchart import FlowchartAst
 from nereid.render.flowchart.geometry import Geometry
 
-__all__ = ["drawn_crossings", "edge_cells"]
+__all__ = ["drawn_crossings", "edge_cells", "frame_crossings"]
+
+Rect = tuple[int, int, int, int]
 
 
 def _runs(
@@ -53,3 +56,61 @@ def edge_cells(geometry: Geometry) -> set[tuple[int, int]]:
     for _, col, r0, r1 in vertical:
         cells.update((r, col) for r in range(r0, r1 + 1))
     return cells
+
+
+def _within(inner: Rect, outer: Rect) -> bool:
+    return (
+        outer[0] < inner[0] and outer[1] < inner[1] and inner[2] < outer[2] and inner[3] < outer[3]
+    )
+
+
+def _path(pieces: list[list[tuple[int, int]]]) -> list[tuple[int, int]]:
+    """The cells of an edge's pieces, in order from its first end."""
+    cells: list[tuple[int, int]] = []
+    for piece in pieces:
+        cells.append(piece[0])
+        for (r0, c0), (r1, c1) in zip(piece, piece[1:], strict=False):
+            dr, dc = (r1 > r0) - (r1 < r0), (c1 > c0) - (c1 < c0)
+            r, c = r0, c0
+            while (r, c) != (r1, c1):
+                r, c = r + dr, c + dc
+                cells.append((r, c))
+    return cells
+
+
+def frame_crossings(ast: FlowchartAst, geometry: Geometry) -> int:
+    """Needless passes of edges through subgraph frames (issue 15 / 17 point 7).
+
+    An edge needs to cross the border of a frame holding exactly one of its ends once, and
+    no other frame at all; every pass beyond that (through a frame holding neither end, or
+    out of a frame and back in) counts one. An edge that ends at a frame stops on its border,
+    which is not a pass.
+    """
+    frames = {frame.subgraph_id: frame.rect for frame in geometry.frames}
+    boxes = {node.node_id: node.rect for node in geometry.nodes}
+    boxes.update(frames)
+    excess = 0
+    for draw in geometry.edges:
+        edge = ast.edges.get(draw.edge_id)
+        if edge is None or draw.line == "invisible" or not frames:
+            continue
+        ends = [boxes.get(edge.from_node_id), boxes.get(edge.to_node_id)]
+        cells = _path(draw.pieces)
+        for sid, rect in frames.items():
+            holding = sum(1 for end in ends if end is not None and _within(end, rect))
+            # An edge ending at this frame stops on its border: it never needs a pass.
+            needed = 1 if holding == 1 and sid not in (edge.from_node_id, edge.to_node_id) else 0
+            passes = 0
+            state: bool | None = None
+            top, left, bottom, right = rect
+            for row, col in cells:
+                if row in (top, bottom) and left <= col <= right:
+                    continue
+                if col in (left, right) and top <= row <= bottom:
+                    continue
+                inside = top < row < bottom and left < col < right
+                if state is not None and inside != state:
+                    passes += 1
+                state = inside
+            excess += max(0, passes - needed)
+    return excess
