@@ -38,7 +38,19 @@ __all__ = [
     "time_sync",
 ]
 
-GEN_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "gen_corpus.py"
+
+def _find_generator() -> Path:
+    """`shared/bench/gen_corpus.py` in the nearest parent of this checkout that has one (a
+    worktree sits one level deeper than the main checkout)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "shared" / "bench" / "gen_corpus.py"
+        if candidate.exists():
+            return candidate
+    return here.parents[3] / "shared" / "bench" / "gen_corpus.py"
+
+
+GEN_CORPUS = _find_generator()
 """The shared corpus generator (`python gen_corpus.py DIR` writes flow-*.mmd, seq-*.mmd)."""
 
 

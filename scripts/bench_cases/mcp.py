@@ -18,9 +18,14 @@ in a loop. Background load on the machine thus falls on every tool alike, and th
 the floor compare like with like. The server's samples are reset at the start of each round,
 so they hold timed calls only.
 
-`nereid.ping` (no actor work) is the floor: HTTP + MCP SDK + the tool framework alone.
-Targets: a read tool's server p50 <= 1.2x the floor's, `diagram.apply_ops` <= 1.5x, and every
-workload's p99 <= 3x its own p50. Exit status 1 if one is missed.
+The floor is `bare.ping`: a bare MCP SDK server (the SDK's low-level `Server` with one tool
+answering "pong", its `StreamableHTTPSessionManager`, hypercorn, trio: Nereid's stack
+without Nereid), in its own process, measured in the same run, the same way (its ASGI app
+timed from entry to response sent), called by the same agents with the same client.
+`nereid.ping` (no actor work) shows what Nereid's transport guard, tool framework and
+codec add on top of that floor. Targets: `diagram.stat` and `diagram.apply_ops` server p50
+<= 1.2x the floor's, and every workload's p99 <= 3x its own p50. Exit status 1 if one is
+missed.
 """
 
 from __future__ import annotations
@@ -43,9 +48,9 @@ import trio
 DESCRIPTION = "MCP over Streamable HTTP: p50/p99 tool-call latency, 1 and 8 agents"
 
 #: Server p50 over the floor's (`nereid.ping`) p50, per tool; p99 over p50 for every tool.
-FLOOR_TARGET = {"diagram.stat": 1.2, "diagram.apply_ops": 1.5}
+FLOOR_TARGET = {"diagram.stat": 1.2, "diagram.apply_ops": 1.2}
 TAIL_TARGET = 3.0
-FLOOR = "nereid.ping"
+FLOOR = "bare.ping"
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,7 @@ WORKLOADS: dict[str, Workload] = {
     workload.tool: workload
     for workload in [
         Workload(FLOOR, lambda agent, run: {}),
+        Workload("nereid.ping", lambda agent, run: {}),
         # A read: the demo's order flowchart (snapshot from its actor + the read context).
         Workload("diagram.stat", lambda agent, run: {"diagram_id": "order-flow"}),
         # A real write: one op, a new rev every call (in-memory demo session: no disk I/O).
@@ -220,9 +226,13 @@ class ServerClock:
             self.gc_pauses_ms.append((time.perf_counter() - self._gc_start) * 1000.0)
 
     def install(self) -> None:
+        """Time Nereid's HTTP app (`serve_http`'s `HttpGuard`)."""
         from nereid.mcp import http
 
-        original = http.HttpGuard.__call__
+        http.HttpGuard.__call__ = self.timed(http.HttpGuard.__call__)  # type: ignore[method-assign]
+
+    def timed(self, original: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        """`original(owner, scope, receive, send)` (an ASGI app's `__call__`), timed."""
         clock = self
         gc.callbacks.append(self._on_gc)
 
@@ -255,20 +265,21 @@ class ServerClock:
                 if alone:
                     clock.solo_ms.append(elapsed)
 
-        http.HttpGuard.__call__ = timed  # type: ignore[method-assign,assignment]
+        return timed
 
 
-def _serve(profile: str | None) -> None:
+def _serve(profile: str | None, bare: bool = False) -> None:
     """Run the server; with `profile`, under cProfile, its stats written there at exit."""
+    serve = _serve_bare_forever if bare else _serve_forever
     if profile is None:
-        trio.run(_serve_forever)
+        trio.run(serve)
         return
     import cProfile
 
     profiler = cProfile.Profile()
     profiler.enable()
     try:
-        trio.run(_serve_forever)
+        trio.run(serve)
     finally:
         profiler.disable()
         profiler.dump_stats(profile)
@@ -287,35 +298,99 @@ async def _serve_forever() -> None:
         async with trio.open_nursery() as nursery:
             url = await nursery.start(partial(serve_http, endpoint, port=0))
             print(url, flush=True)
-            # Commands on stdin: `reset` clears the samples, `dump` prints them (JSON).
-            while line := await trio.to_thread.run_sync(sys.stdin.readline):
-                if line.strip() == "reset":
-                    clock.reset()
-                    print("ok", flush=True)
-                elif line.strip() == "dump":
-                    # An agent has its reply a moment before its request's timing is noted.
-                    await clock.idle.wait()
-                    print(json.dumps(clock.report()), flush=True)
+            await _serve_commands(clock)
             nursery.cancel_scope.cancel()
+
+
+async def _serve_commands(clock: ServerClock) -> None:
+    """Commands on stdin: `reset` clears the samples, `dump` prints them (JSON)."""
+    while line := await trio.to_thread.run_sync(sys.stdin.readline):
+        if line.strip() == "reset":
+            clock.reset()
+            print("ok", flush=True)
+        elif line.strip() == "dump":
+            # An agent has its reply a moment before its request's timing is noted.
+            await clock.idle.wait()
+            print(json.dumps(clock.report()), flush=True)
+
+
+class _BareApp:
+    """The bare server's ASGI app: the SDK's session manager at /mcp, nothing else."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == "/mcp":
+            await self.manager.handle_request(scope, receive, send)
+        elif scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 404, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+        elif scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+
+
+async def _serve_bare_forever() -> None:
+    """The floor: one `bare.ping` tool on the bare SDK + hypercorn + trio stack."""
+    import mcp.types as types
+    from hypercorn.config import Config
+    from hypercorn.trio import serve
+    from mcp.server.lowlevel import Server
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from nereid.mcp.heap import settle_heap
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        tool = types.Tool(name=FLOOR, description="pong", input_schema={"type": "object"})
+        return types.ListToolsResult(tools=[tool])
+
+    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text="pong")])
+
+    server = Server("bare", on_list_tools=list_tools, on_call_tool=call_tool)
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    clock = ServerClock()
+    _BareApp.__call__ = clock.timed(_BareApp.__call__)  # type: ignore[method-assign]
+    config = Config()
+    config.bind = ["127.0.0.1:0"]
+    config.accesslog = None
+    config.loglevel = "WARNING"
+    config.graceful_timeout = 1.0
+    async with manager.run(), trio.open_nursery() as nursery:
+        binds = await nursery.start(partial(serve, _BareApp(manager), config, mode="asgi"))
+        settle_heap()  # the same GC settings as Nereid's server: only the request path differs
+        print(f"{binds[0]}/mcp", flush=True)
+        await _serve_commands(clock)
+        nursery.cancel_scope.cancel()
 
 
 # -- agents (one child process each) -------------------------------------------------------
 
 
-async def _agent(url: str, tools: list[str], agent: int, run: int, warmup: int) -> None:
-    """One MCP session: set up and warm up every tool, say `ready`, then serve commands.
+async def _agent(
+    url: str, bare_url: str, tools: list[str], agent: int, run: int, warmup: int
+) -> None:
+    """One MCP session with Nereid (and one with the bare floor server): set up and warm up
+    every tool, say `ready`, then serve commands.
 
     `go TOOL N` times N calls of TOOL and prints their latencies (JSON); end of input ends
     the session.
     """
     from mcp import Client
 
-    async with Client(url) as client:
+    async with Client(url) as nereid, Client(bare_url) as bare:
         arguments: dict[str, dict[str, Any]] = {}
+        client = nereid
 
         async def once(tool: str) -> None:
             workload = WORKLOADS[tool]
-            result = await client.call_tool(tool, arguments[tool])
+            result = await (bare if tool == FLOOR else nereid).call_tool(tool, arguments[tool])
             if result.is_error:
                 raise RuntimeError(f"{tool} failed: {result}")
             if workload.follow is not None:
@@ -403,8 +478,8 @@ def _round(
 
 
 def _measure(
-    server: subprocess.Popen[str],
-    url: str,
+    servers: dict[str, subprocess.Popen[str]],
+    urls: tuple[str, str],
     tools: list[str],
     agent_count: int,
     options: argparse.Namespace,
@@ -415,7 +490,7 @@ def _measure(
     pin = [] if agent_cpus is None else ["--cpus", ",".join(map(str, sorted(agent_cpus)))]
     agents = [
         _spawn(
-            ["--agent", url, ",".join(tools), str(agent), str(agent_count), str(options.warmup)]
+            ["--agent", *urls, ",".join(tools), str(agent), str(agent_count), str(options.warmup)]
             + pin
         )
         for agent in range(agent_count)
@@ -428,6 +503,7 @@ def _measure(
                 raise RuntimeError("an agent did not get ready")
         for number in range(options.rounds):
             for tool in tools[number % len(tools) :] + tools[: number % len(tools)]:
+                server = servers["bare" if tool == FLOOR else "nereid"]
                 round_trip, report, wall, cpu = _round(server, agents, tool, calls)
                 tally = tallies[tool]
                 tally.round_trip_ms.extend(round_trip)
@@ -466,12 +542,15 @@ def _conduct(options: argparse.Namespace) -> int:
     server = _spawn(
         ["--serve"] + ([] if options.profile is None else ["--profile", options.profile])
     )
-    if server_cpus is not None:
-        os.sched_setaffinity(server.pid, server_cpus)
+    bare = _spawn(["--serve-bare"])
+    for child in (server, bare):
+        if server_cpus is not None:
+            os.sched_setaffinity(child.pid, server_cpus)
     try:
         url = _pipes(server)[1].readline().strip()
-        if not url.startswith("http://"):
-            print(f"server did not start (got {url!r})", file=sys.stderr)
+        bare_url = _pipes(bare)[1].readline().strip()
+        if not url.startswith("http://") or not bare_url.startswith("http://"):
+            print(f"a server did not start (got {url!r}, {bare_url!r})", file=sys.stderr)
             return 1
         placement = (
             f"server on CPU {sorted(server_cpus)}, agents on CPUs {sorted(agent_cpus or ())}"
@@ -480,7 +559,7 @@ def _conduct(options: argparse.Namespace) -> int:
         )
         load = " ".join(f"{n:.2f}" for n in os.getloadavg())
         print(
-            f"server {url}; load average {load}; {options.calls} timed calls per workload "
+            f"server {url}, bare floor server {bare_url}; load average {load}; {options.calls} timed calls per workload "
             f"in {options.rounds} interleaved rounds, after {options.warmup} warm-up calls "
             f"per agent and tool; {placement}"
         )
@@ -492,7 +571,14 @@ def _conduct(options: argparse.Namespace) -> int:
         )
         missed: list[str] = []
         for agent_count in agent_counts:
-            results = _measure(server, url, tools, agent_count, options, agent_cpus)
+            results = _measure(
+                {"nereid": server, "bare": bare},
+                (url, bare_url),
+                tools,
+                agent_count,
+                options,
+                agent_cpus,
+            )
             floor = next((result for result in results if result.workload == FLOOR), None)
             for result in results:
                 print(result.row(None if result is floor else floor), flush=True)
@@ -510,13 +596,14 @@ def _conduct(options: argparse.Namespace) -> int:
         )
         return 1 if missed else 0
     finally:
-        if server.stdin is not None:
-            server.stdin.close()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.terminate()
-            server.wait(timeout=10)
+        for child in (server, bare):
+            if child.stdin is not None:
+                child.stdin.close()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.terminate()
+                child.wait(timeout=10)
 
 
 def main(argv: list[str]) -> int:
@@ -532,18 +619,19 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--profile", help="write the server's cProfile stats to this file")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-bare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds (default 10)")
-    parser.add_argument("--agent", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--agent", nargs=6, help=argparse.SUPPRESS)
     parser.add_argument("--cpus", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.cpus:
         _pin({int(cpu) for cpu in options.cpus.split(",")})
-    if options.serve:
-        _serve(options.profile)
+    if options.serve or options.serve_bare:
+        _serve(options.profile, bare=options.serve_bare)
         return 0
     if options.agent:
-        url, tools, agent, run, warmup = options.agent
-        trio.run(_agent, url, tools.split(","), int(agent), int(run), int(warmup))
+        url, bare_url, tools, agent, run, warmup = options.agent
+        trio.run(_agent, url, bare_url, tools.split(","), int(agent), int(run), int(warmup))
         return 0
     unknown = set(options.tools.split(",")) - set(WORKLOADS)
     if unknown:
