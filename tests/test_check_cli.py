@@ -41,7 +41,7 @@ def test_unknown_kind_and_unreadable(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run([pie, missing]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
-        f"{pie}:2:1: expected 'flowchart'/'graph' or 'sequenceDiagram' as the first non-empty line"
+        f"{pie}:2:1: expected 'flowchart'/'graph', 'sequenceDiagram' or 'stateDiagram' as the first non-empty line"
     )
     assert lines[1] == f"{missing}: No such file or directory"
 

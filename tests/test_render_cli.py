@@ -75,7 +75,9 @@ def test_unknown_kind_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[
     path.write_text("pie\n  title x\n", encoding="utf-8")
     code, _, err = _run([str(path)], capsys)
     assert code == 1
-    assert err.startswith(f"{path}:1:1: expected 'flowchart'/'graph' or 'sequenceDiagram'")
+    assert err.startswith(
+        f"{path}:1:1: expected 'flowchart'/'graph', 'sequenceDiagram' or 'stateDiagram'"
+    )
 
 
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

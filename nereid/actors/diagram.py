@@ -56,13 +56,16 @@ from nereid.mermaid import (
     FlowIdHints,
     MermaidError,
     SeqIdHints,
+    StateIdHints,
     detect_kind,
     parse_flowchart,
     parse_sequence,
+    parse_state,
     reconcile_flowchart,
     reconcile_sequence,
+    reconcile_state,
 )
-from nereid.model import Ast, Diagram, DiagramKind, FlowchartAst, SequenceAst
+from nereid.model import Ast, Diagram, DiagramKind, FlowchartAst, SequenceAst, StateAst
 from nereid.ops import Delta, DiagramState, OpError, ast_digest
 from nereid.ops.state import conflict
 from nereid.store.diagram_files import (
@@ -104,6 +107,8 @@ def parse_mermaid_text(text: str, expected: DiagramKind | None = None) -> Ast:
             data={"diagram_kind": expected, "mermaid_kind": kind},
         )
     try:
+        if kind == "state":
+            return parse_state(text)
         return parse_sequence(text) if kind == "sequence" else parse_flowchart(text)
     except MermaidError as err:
         raise from_mermaid_error(err, kind) from None
@@ -299,4 +304,6 @@ def reconcile_parse(parsed: Ast, previous: Ast) -> Ast:
         ast = reconcile_sequence(parsed, SeqIdHints.from_ast(previous))
         ast = restore_order_keys(ast, order_keys_of(previous))
         return restore_block_ids(ast, block_ids_of(previous))
+    if isinstance(parsed, StateAst) and isinstance(previous, StateAst):
+        return reconcile_state(parsed, StateIdHints.from_ast(previous))
     return parsed  # pragma: no cover - kinds were checked by the caller

@@ -301,7 +301,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             if diagram_id in self._s.diagrams:
                 raise InvalidParams("diagram_id already exists", data={"diagram_id": diagram_id})
         else:
-            base = "seq" if kind == "sequence" else "flow"
+            base = {"sequence": "seq", "state": "state"}.get(kind, "flow")
             diagram_id = allocate_id(base, self._s.diagrams)
         name = message.name if message.name is not None else diagram_id
         diagram = Diagram(diagram_id=diagram_id, name=name, kind=kind, ast=ast, rev=0)

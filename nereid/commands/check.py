@@ -18,19 +18,19 @@ from nereid.mermaid import (
     MermaidError,
     MermaidExportError,
     detect_kind,
-    export_flowchart,
-    export_sequence,
+    export_ast,
     parse_mermaid,
 )
 from nereid.model.diagram import iter_blocks
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.sequence import SequenceAst
+from nereid.model.state import StateAst
 
 __all__ = ["USAGE", "check_text", "run", "summarize"]
 
 USAGE = """Usage: nereid check [--json] FILE...
 
-Validate Mermaid flowcharts and sequence diagrams (the kind is taken from the first line).
+Validate Mermaid flowcharts, sequence and state diagrams (the kind is taken from the first line).
 Errors are printed as FILE:LINE:COL: MESSAGE; '-' reads standard input.
 
 Options:
@@ -40,10 +40,16 @@ Exit status: 0 if every file is valid, 1 if any is not, 2 for a bad command line
 """
 
 
-def summarize(ast: FlowchartAst | SequenceAst) -> dict[str, Any]:
+def summarize(ast: FlowchartAst | SequenceAst | StateAst) -> dict[str, Any]:
     """Kind, object counts and ids of a parsed diagram (document order)."""
-    if isinstance(ast, FlowchartAst):
+    if isinstance(ast, StateAst):
         ids: dict[str, list[str]] = {
+            "states": list(ast.states),
+            "transitions": list(ast.transitions),
+        }
+        kind = "state"
+    elif isinstance(ast, FlowchartAst):
+        ids = {
             "nodes": list(ast.nodes),
             "edges": list(ast.edges),
             "subgraphs": list(ast.subgraphs),
@@ -79,10 +85,7 @@ def check_text(text: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
         ]
     summary = summarize(ast)
     try:
-        if isinstance(ast, SequenceAst):
-            export_sequence(ast)
-        else:
-            export_flowchart(ast)
+        export_ast(ast)
     except MermaidExportError as err:
         return summary, [{"line": 1, "column": 1, "kind": err.kind, "message": f"export: {err}"}]
     return summary, []

@@ -16,11 +16,13 @@ from collections.abc import Sequence
 
 from nereid.mermaid import MermaidError, parse_mermaid
 from nereid.model.sequence import SequenceAst
+from nereid.model.state import StateAst
 from nereid.render import (
     RenderError,
     RenderOptions,
     render_flowchart,
     render_sequence,
+    render_state,
     render_walkthrough,
 )
 
@@ -48,6 +50,8 @@ def render_text(text: str, diagram_id: str, options: RenderOptions) -> str:
     ast = parse_mermaid(text)
     if isinstance(ast, SequenceAst):
         return render_sequence(ast, diagram_id, options).text
+    if isinstance(ast, StateAst):
+        return render_state(ast, diagram_id, options).text
     return render_flowchart(ast, diagram_id, options).text
 
 

@@ -10,6 +10,10 @@ added as extra keys in the same style, so nothing a client may need is hidden:
   edges also carry the structural link (`line`, `head_start`, `head_end`, `length`) and the
   v11 `mermaid_id` (`A e1@--> B`, or null), `attrs` (`e1@{ ... }` as written, or null) and
   `classes` (`class e1 name`);
+- state (spec decision 24): `header`, `direction`, `states` (`{state_id, kind, label,
+  descriptions, parent_id, region, composite, direction, classes, note, note_side}`),
+  `transitions` (`{transition_id, from_state_id, to_state_id, label}`), `class_defs`,
+  `acc_title`, `acc_descr`;
 - sequence: `title`, `autonumber` (`{start, step}` or null), `notes`
   (`{note_id, placement, participant_ids, text, order_key}`), `activations`
   (`{activation_id, participant_id, active, order_key}`), `boxes` (participant boxes in
@@ -28,13 +32,14 @@ from typing import Literal
 
 import msgspec
 
-from nereid.model import FlowchartAst, SequenceAst
+from nereid.model import FlowchartAst, SequenceAst, StateAst
 from nereid.model.sequence import SeqBlock
 
 __all__ = [
     "AstView",
     "FlowAstView",
     "SeqAstView",
+    "StateAstView",
     "ast_view",
 ]
 
@@ -164,7 +169,73 @@ class SeqAstView(msgspec.Struct, frozen=True, kw_only=True, tag="sequence", tag_
     boxes: list[SeqBoxView]
 
 
-AstView = FlowAstView | SeqAstView
+class StateView(msgspec.Struct, frozen=True, kw_only=True):
+    state_id: str
+    kind: str
+    label: str | None
+    descriptions: list[str]
+    parent_id: str | None
+    region: int
+    composite: bool
+    direction: str | None
+    classes: list[str]
+    note: str | None
+    note_side: str
+
+
+class StateTransitionView(msgspec.Struct, frozen=True, kw_only=True):
+    transition_id: str
+    from_state_id: str
+    to_state_id: str
+    label: str | None
+
+
+class StateAstView(msgspec.Struct, frozen=True, kw_only=True, tag="state", tag_field="type"):
+    header: str
+    direction: str | None
+    states: list[StateView]
+    transitions: list[StateTransitionView]
+    class_defs: dict[str, str]
+    acc_title: str | None
+    acc_descr: str | None
+
+
+AstView = FlowAstView | SeqAstView | StateAstView
+
+
+def _state_view(ast: StateAst) -> StateAstView:
+    return StateAstView(
+        header=ast.header,
+        direction=ast.direction,
+        states=[
+            StateView(
+                state_id=state_id,
+                kind=s.kind,
+                label=s.label,
+                descriptions=list(s.descriptions),
+                parent_id=s.parent,
+                region=s.region,
+                composite=s.composite,
+                direction=s.direction,
+                classes=list(s.classes),
+                note=s.note,
+                note_side=s.note_side,
+            )
+            for state_id, s in ast.states.items()
+        ],
+        transitions=[
+            StateTransitionView(
+                transition_id=tid,
+                from_state_id=t.from_state_id,
+                to_state_id=t.to_state_id,
+                label=t.label,
+            )
+            for tid, t in ast.transitions.items()
+        ],
+        class_defs=dict(ast.class_defs),
+        acc_title=ast.acc_title,
+        acc_descr=ast.acc_descr,
+    )
 
 
 def _flow_view(ast: FlowchartAst) -> FlowAstView:
@@ -298,8 +369,10 @@ def _seq_view(ast: SequenceAst) -> SeqAstView:
     )
 
 
-def ast_view(ast: FlowchartAst | SequenceAst) -> AstView:
+def ast_view(ast: FlowchartAst | SequenceAst | StateAst) -> AstView:
     """The `ast` object of `diagram.get_ast` for a model AST."""
     if isinstance(ast, FlowchartAst):
         return _flow_view(ast)
+    if isinstance(ast, StateAst):
+        return _state_view(ast)
     return _seq_view(ast)

@@ -22,6 +22,7 @@ from msgspec import inspect as mi
 from nereid.model import BLOCK_KINDS, DIRECTIONS, PARTICIPANT_ROLES
 from nereid.model.sequence import ARROW_KINDS
 from nereid.model.shapes import ATTRIBUTE_SHAPES, SHAPES
+from nereid.model.state import STATE_KINDS
 
 __all__ = [
     "DIAGRAM_OP_ENUMS",
@@ -89,6 +90,12 @@ DIAGRAM_OP_FIELDS: Final[Mapping[str, str]] = {
     "holding all its messages.",
     "section_id": "Block section id.",
     "message_ids": "Member message ids of the section, in timeline order.",
+    "state_id": "s:<Mermaid id>; [*]: start/end (start:<C>/end:<C> in s:C).",
+    "descriptions": "State text lines.",
+    "parent_id": "Composite to move into; null: top.",
+    "region": "Region (--) in the parent, 0-based.",
+    "note_side": "left of / right of.",
+    "transition_id": "Transition id.",
 }
 """Every diagram-op field, described once (docs/ops.md has the full rules)."""
 
@@ -110,7 +117,7 @@ DIAGRAM_OP_ENUMS: Final[Mapping[str, list[str]]] = {
     "shape": sorted(SHAPES - frozenset(ATTRIBUTE_SHAPES)),
     "direction": list(DIRECTIONS),
     "role": list(PARTICIPANT_ROLES),
-    "kind": ["sync", "async", "return", *BLOCK_KINDS],
+    "kind": ["sync", "async", "return", *BLOCK_KINDS, *STATE_KINDS],
 }
 """Closed value sets the op Structs hold as plain strings (the apply step checks them)."""
 

@@ -60,12 +60,13 @@ log = logging.getLogger(__name__)
 
 ReplyT = TypeVar("ReplyT")
 
-KindName = Literal["Flowchart", "Sequence"]
+KindName = Literal["Flowchart", "Sequence", "State"]
 """How diagram kinds are spelled on the wire (mcp-tools.md §3.6)."""
 
 KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
     "flowchart": "Flowchart",
     "sequence": "Sequence",
+    "state": "State",
 }
 
 STATUS_ACTOR: Final = "persister.status"

@@ -1,7 +1,8 @@
 """Mermaid import and export: the only import point of `nereid.mermaid`.
 
-Text -> AST: `parse_flowchart`, `parse_sequence`, or `parse_mermaid` (kind detected per
-mermaid.md §2). AST -> canonical text: `export_flowchart`, `export_sequence`. Stable ids across
+Text -> AST: `parse_flowchart`, `parse_sequence`, `parse_state`, or `parse_mermaid` (kind
+detected per mermaid.md §2, with `stateDiagram` added by spec decision 24). AST -> canonical
+text: `export_flowchart`, `export_sequence`, `export_state`, or `export_ast` for any kind. Stable ids across
 re-imports: `reconcile_flowchart` / `reconcile_sequence` with `FlowIdHints` / `SeqIdHints`.
 Every parse problem is a `MermaidError`, every export problem a `MermaidExportError`.
 """
@@ -21,8 +22,12 @@ from nereid.mermaid.reconcile import (
 )
 from nereid.mermaid.sequence import export_sequence, parse_sequence
 from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
+from nereid.mermaid.state import parse_state
+from nereid.mermaid.state_export import export_state
+from nereid.mermaid.state_ids import StateIdHints, reconcile_state
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.sequence import SequenceAst
+from nereid.model.state import StateAst
 
 __all__ = [
     "DETECT_ERROR",
@@ -30,24 +35,30 @@ __all__ = [
     "MermaidError",
     "MermaidExportError",
     "SeqIdHints",
+    "StateIdHints",
     "detect_kind",
+    "export_ast",
     "export_flowchart",
     "export_sequence",
+    "export_state",
     "parse_flowchart",
     "parse_mermaid",
     "parse_sequence",
+    "parse_state",
     "participant_name_problem",
     "reconcile_flowchart",
     "reconcile_sequence",
+    "reconcile_state",
     "sequence_text_problem",
 ]
 
 DETECT_ERROR: Final = (
-    "expected 'flowchart'/'graph' or 'sequenceDiagram' as the first non-empty line"
+    "expected 'flowchart'/'graph', 'sequenceDiagram' or 'stateDiagram' as the first non-empty line"
 )
+_EXPECTED: Final = "flowchart, graph, sequenceDiagram or stateDiagram"
 
 
-def detect_kind(text: str) -> Literal["flowchart", "sequence"]:
+def detect_kind(text: str) -> Literal["flowchart", "sequence", "state"]:
     """The diagram kind by mermaid.md §2: a prefix test on the first kept line.
 
     `sequenceDiagram...` -> sequence, `flowchart...`/`graph...` -> flowchart (the parser then
@@ -56,6 +67,8 @@ def detect_kind(text: str) -> Literal["flowchart", "sequence"]:
     for line_no, _raw, trimmed in iter_lines(take_preamble(text).text):
         if trimmed.startswith("sequenceDiagram"):
             return "sequence"
+        if trimmed.startswith("stateDiagram"):
+            return "state"
         if trimmed.startswith(("flowchart", "graph")):
             return "flowchart"
         raise MermaidError(
@@ -64,15 +77,25 @@ def detect_kind(text: str) -> Literal["flowchart", "sequence"]:
             line=line_no,
             column=1,
             text=trimmed.split(maxsplit=1)[0],
-            expected="flowchart, graph or sequenceDiagram",
+            expected=_EXPECTED,
         )
-    raise MermaidError(
-        "UnknownDiagramKind", DETECT_ERROR, expected="flowchart, graph or sequenceDiagram"
-    )
+    raise MermaidError("UnknownDiagramKind", DETECT_ERROR, expected=_EXPECTED)
 
 
-def parse_mermaid(text: str) -> FlowchartAst | SequenceAst:
-    """Import a flowchart or a sequence diagram, whichever `detect_kind` says `text` is."""
-    if detect_kind(text) == "sequence":
+def parse_mermaid(text: str) -> FlowchartAst | SequenceAst | StateAst:
+    """Import a diagram of whichever kind `detect_kind` says `text` is."""
+    kind = detect_kind(text)
+    if kind == "sequence":
         return parse_sequence(text)
+    if kind == "state":
+        return parse_state(text)
     return parse_flowchart(text)
+
+
+def export_ast(ast: FlowchartAst | SequenceAst | StateAst) -> str:
+    """The canonical Mermaid text of an AST of any kind."""
+    if isinstance(ast, FlowchartAst):
+        return export_flowchart(ast)
+    if isinstance(ast, StateAst):
+        return export_state(ast)
+    return export_sequence(ast)

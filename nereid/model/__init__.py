@@ -44,6 +44,8 @@ from nereid.model.refs import (
     SEQ_NOTE,
     SEQ_PARTICIPANT,
     SEQ_SECTION,
+    STATE_STATE,
+    STATE_TRANSITION,
     ObjectRef,
     ObjectRefError,
     parse_ref,
@@ -70,6 +72,7 @@ from nereid.model.sequence import (
 )
 from nereid.model.session import Session
 from nereid.model.shapes import BRACKET_SHAPES, SHAPES, V11_ALIASES, canonical_shape
+from nereid.model.state import StateAst, StateNode, StateTransition
 from nereid.model.walkthrough import Walkthrough, WalkthroughEdge, WalkthroughNode
 from nereid.model.xref import XRef, XRefStatus, xref_status
 
@@ -77,10 +80,10 @@ __all__ = [
     "ARROW_KINDS", "BLOCK_KINDS", "BRACKET_SHAPES", "CANONICAL_ARROW", "CATEGORIES",
     "DIRECTIONS", "FLOW_EDGE", "FLOW_NODE", "FLOW_NOTE", "FLOW_SUBGRAPH", "PARTICIPANT_ROLES",
     "SECTION_KINDS", "SEQ_ACTIVATION", "SEQ_BLOCK", "SEQ_MESSAGE", "SEQ_NOTE", "SEQ_PARTICIPANT",
-    "SEQ_SECTION", "SHAPES", "V11_ALIASES", "Ast", "Diagram", "DiagramKind", "FlowEdge",
+    "SEQ_SECTION", "SHAPES", "STATE_STATE", "STATE_TRANSITION", "V11_ALIASES", "Ast", "Diagram", "DiagramKind", "FlowEdge",
     "FlowNode", "FlowSubgraph", "FlowchartAst", "Head", "IdError", "LineKind", "LinkSpec",
     "MessageKind", "ObjectRef", "ObjectRefError", "SeqActivation", "SeqAutonumber", "SeqAutonumberChange", "SeqBlock",
-    "SeqBox", "SeqMessage", "SeqNote", "SeqParticipant", "SeqSection", "SequenceAst", "Session",
+    "SeqBox", "SeqMessage", "SeqNote", "SeqParticipant", "SeqSection", "SequenceAst", "Session", "StateAst", "StateNode", "StateTransition",
     "Walkthrough", "WalkthroughEdge", "WalkthroughNode", "XRef", "XRefStatus", "arrow_kind",
     "ast_kind", "canonical_shape", "check_id", "check_mermaid_ident", "format_connector",
     "iter_blocks", "mermaid_ident_problem", "node_ident_problem", "object_exists", "object_ids", "parse_connector",

@@ -18,9 +18,12 @@ from nereid.model.refs import (
     SEQ_NOTE,
     SEQ_PARTICIPANT,
     SEQ_SECTION,
+    STATE_STATE,
+    STATE_TRANSITION,
     ObjectRef,
 )
 from nereid.model.sequence import SeqBlock, SequenceAst
+from nereid.model.state import StateAst
 
 __all__ = [
     "Ast",
@@ -32,8 +35,8 @@ __all__ = [
     "object_ids",
 ]
 
-DiagramKind = Literal["flowchart", "sequence"]
-Ast = FlowchartAst | SequenceAst
+DiagramKind = Literal["flowchart", "sequence", "state"]
+Ast = FlowchartAst | SequenceAst | StateAst
 
 
 class Diagram(msgspec.Struct, frozen=True, kw_only=True):
@@ -45,7 +48,9 @@ class Diagram(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def ast_kind(ast: Ast) -> DiagramKind:
-    return "flowchart" if isinstance(ast, FlowchartAst) else "sequence"
+    if isinstance(ast, FlowchartAst):
+        return "flowchart"
+    return "state" if isinstance(ast, StateAst) else "sequence"
 
 
 def iter_blocks(blocks: tuple[SeqBlock, ...]) -> Iterator[SeqBlock]:
@@ -64,6 +69,12 @@ def object_ids(ast: Ast, category: tuple[str, ...]) -> set[str]:
             return set(ast.edges)
         if category == FLOW_SUBGRAPH:
             return set(ast.subgraphs)
+        return set()
+    if isinstance(ast, StateAst):
+        if category == STATE_STATE:
+            return set(ast.states)
+        if category == STATE_TRANSITION:
+            return set(ast.transitions)
         return set()
     if category == SEQ_PARTICIPANT:
         return set(ast.participants)
@@ -92,6 +103,12 @@ def object_exists(diagram: Diagram, ref: ObjectRef) -> bool:
             return ref.object_id in ast.edges
         if ref.category == FLOW_SUBGRAPH:
             return ref.object_id in ast.subgraphs
+        return False
+    if isinstance(ast, StateAst):
+        if ref.category == STATE_STATE:
+            return ref.object_id in ast.states
+        if ref.category == STATE_TRANSITION:
+            return ref.object_id in ast.transitions
         return False
     if ref.category == SEQ_PARTICIPANT:
         return ref.object_id in ast.participants

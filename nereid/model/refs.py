@@ -26,6 +26,8 @@ __all__ = [
     "SEQ_NOTE",
     "SEQ_PARTICIPANT",
     "SEQ_SECTION",
+    "STATE_STATE",
+    "STATE_TRANSITION",
     "parse_ref",
     "ref_sort_key",
 ]
@@ -40,6 +42,8 @@ FLOW_NODE: Final = ("flow", "node")
 FLOW_EDGE: Final = ("flow", "edge")
 FLOW_SUBGRAPH: Final = ("flow", "subgraph")
 FLOW_NOTE: Final = ("flow", "note")
+STATE_STATE: Final = ("state", "state")
+STATE_TRANSITION: Final = ("state", "transition")
 
 #: Resolvable categories and the diagram kind they belong to. `seq/note`, `seq/activation` and
 #: `flow/subgraph` are Nereid's additions (see docs/model.md); `flow/note` stays render-only.
@@ -53,6 +57,8 @@ CATEGORIES: Final[dict[tuple[str, ...], str]] = {
     FLOW_NODE: "flowchart",
     FLOW_EDGE: "flowchart",
     FLOW_SUBGRAPH: "flowchart",
+    STATE_STATE: "state",
+    STATE_TRANSITION: "state",
 }
 
 

@@ -10,9 +10,11 @@ from nereid.ops.base import UNSET, UnsetType
 from nereid.ops.decode import (
     FLOW_OPS,
     SEQ_OPS,
+    STATE_OPS,
     DiagramOp,
     FlowOp,
     SeqOp,
+    StateOp,
     WalkthroughOp,
     check_op_ids,
     convert_diagram_ops,
@@ -68,6 +70,7 @@ from nereid.ops.seq_ops import (
     SeqUpdateSection,
 )
 from nereid.ops.state import ApplyOutcome, DiagramState, ast_digest, stat_digest
+from nereid.ops.state_ops import StateRemove, StateSetState, StateSetTransition
 from nereid.ops.walkthrough import (
     WalkthroughApplyOutcome,
     WalkthroughDelta,
@@ -86,7 +89,7 @@ from nereid.ops.walkthrough_ops import (
 )
 
 __all__ = [
-    "DIAGRAM_META", "FLOW_OPS", "HISTORY_LIMIT", "META_ID", "SEQ_OPS", "UNSET", "ApplyOutcome",
+    "DIAGRAM_META", "FLOW_OPS", "HISTORY_LIMIT", "META_ID", "SEQ_OPS", "STATE_OPS", "UNSET", "ApplyOutcome",
     "Change", "Delta", "DiagramOp", "DiagramState", "DiffResult", "ErrorCode", "FlowAddEdge",
     "FlowAddNode", "FlowAddSubgraph", "FlowOp", "FlowRemoveClassDef", "FlowRemoveEdge",
     "FlowRemoveNode", "FlowRemoveSubgraph", "FlowSetClassDef", "FlowSetDefaultEdgeStyle",
@@ -94,7 +97,7 @@ __all__ = [
     "FlowSetNodeStyle", "FlowSetSubgraphMembers", "FlowUpdateEdge", "FlowUpdateNode",
     "FlowUpdateSubgraph", "History", "HistoryEntry", "OpError", "SectionSpec",
     "SeqAddActivation", "SeqAddBlock", "SeqAddMessage", "SeqAddNote", "SeqAddParticipant",
-    "SeqAddSection", "SeqOp", "SeqRemoveActivation", "SeqRemoveBlock", "SeqRemoveMessage",
+    "SeqAddSection", "SeqOp", "StateOp", "StateRemove", "StateSetState", "StateSetTransition", "SeqRemoveActivation", "SeqRemoveBlock", "SeqRemoveMessage",
     "SeqRemoveNote", "SeqRemoveParticipant", "SeqRemoveSection", "SeqSetAutonumber",
     "SeqSetParticipantNote", "SeqSetTitle", "SeqUpdateBlock", "SeqUpdateMessage",
     "SeqUpdateNote", "SeqUpdateParticipant", "SeqUpdateSection", "UnsetType",

@@ -9,10 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from nereid.model import Ast, FlowchartAst
+from nereid.model import Ast, FlowchartAst, StateAst
 from nereid.ops.apply_flow import FlowDraft
 from nereid.ops.apply_seq import SeqDraft
-from nereid.ops.decode import FLOW_OPS, SEQ_OPS, DiagramOp, FlowOp, SeqOp, check_op_ids
+from nereid.ops.apply_state import StateDraft
+from nereid.ops.decode import (
+    FLOW_OPS,
+    SEQ_OPS,
+    STATE_OPS,
+    DiagramOp,
+    FlowOp,
+    SeqOp,
+    StateOp,
+    check_op_ids,
+)
 from nereid.ops.delta import Delta, net_delta
 from nereid.ops.errors import kind_mismatch
 
@@ -38,16 +48,31 @@ def apply_checked(ast: Ast, ops: Sequence[DiagramOp], *, diagram_id: str) -> tup
         flow = FlowDraft(ast)
         for op in ops:
             if not isinstance(op, FLOW_OPS):
-                raise kind_mismatch("Flowchart", "Seq")
+                raise kind_mismatch("Flowchart", _family(op))
             flow.apply(cast(FlowOp, op))
         new = flow.finish()
         touched = flow.touched
+    elif isinstance(ast, StateAst):
+        draft = StateDraft(ast)
+        for op in ops:
+            if not isinstance(op, STATE_OPS):
+                raise kind_mismatch("State", _family(op))
+            draft.apply(cast(StateOp, op))
+        new = draft.finish()
+        touched = draft.touched
     else:
         seq = SeqDraft(ast)
         for op in ops:
             if not isinstance(op, SEQ_OPS):
-                raise kind_mismatch("Sequence", "Flow")
+                raise kind_mismatch("Sequence", _family(op))
             seq.apply(cast(SeqOp, op))
         new = seq.finish()
         touched = seq.touched
     return new, net_delta(diagram_id, ast, new, touched)
+
+
+def _family(op: DiagramOp) -> str:
+    """`Flow`, `Seq` or `State`: the op family named in a kind-mismatch error."""
+    if isinstance(op, FLOW_OPS):
+        return "Flow"
+    return "State" if isinstance(op, STATE_OPS) else "Seq"

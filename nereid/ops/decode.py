@@ -59,6 +59,7 @@ from nereid.ops.seq_ops import (
     SeqUpdateParticipant,
     SeqUpdateSection,
 )
+from nereid.ops.state_ops import StateRemove, StateSetState, StateSetTransition
 from nereid.ops.walkthrough_ops import (
     WalkthroughAddEdge,
     WalkthroughAddNode,
@@ -75,6 +76,8 @@ __all__ = [
     "FlowOp",
     "SEQ_OPS",
     "SeqOp",
+    "STATE_OPS",
+    "StateOp",
     "WalkthroughOp",
     "check_op_ids",
     "convert_diagram_ops",
@@ -126,7 +129,8 @@ SeqOp = (
     | SeqUpdateSection
     | SeqRemoveSection
 )
-DiagramOp = FlowOp | SeqOp
+StateOp = StateSetState | StateSetTransition | StateRemove
+DiagramOp = FlowOp | SeqOp | StateOp
 WalkthroughOp = (
     WalkthroughSetTitle
     | WalkthroughAddNode
@@ -140,6 +144,7 @@ WalkthroughOp = (
 #: Op classes by family (for docs, schemas and kind checks).
 FLOW_OPS: Final[tuple[type[DiagramOpBase], ...]] = FlowOp.__args__
 SEQ_OPS: Final[tuple[type[DiagramOpBase], ...]] = SeqOp.__args__
+STATE_OPS: Final[tuple[type[DiagramOpBase], ...]] = StateOp.__args__
 
 _DIAGRAM_DECODER: Final = msgspec.json.Decoder(list[DiagramOp])
 _WALKTHROUGH_DECODER: Final = msgspec.json.Decoder(list[WalkthroughOp])

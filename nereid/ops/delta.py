@@ -6,7 +6,7 @@ both with a different value -> updated, unchanged -> nothing. So add-then-remove
 reports nothing, and remove-then-re-add an equal object reports nothing too.
 
 Diagram-level settings (flowchart direction, classDefs, default link style; sequence title,
-autonumber and participant boxes) have no ObjectRef category in the contract; they are
+autonumber and participant boxes; state header, direction, classDefs, accTitle/accDescr) have no ObjectRef category in the contract; they are
 reported as the pseudo-object `d:<diagram>/diagram/meta` (docs/ops.md).
 """
 
@@ -27,10 +27,13 @@ from nereid.model import (
     SEQ_NOTE,
     SEQ_PARTICIPANT,
     SEQ_SECTION,
+    STATE_STATE,
+    STATE_TRANSITION,
     Ast,
     FlowchartAst,
     ObjectRef,
     SequenceAst,
+    StateAst,
     iter_blocks,
 )
 
@@ -92,6 +95,20 @@ class _Index:
                 return ast.subgraphs.get(object_id)
             if key == META_KEY:
                 return (ast.direction, tuple(ast.class_defs.items()), ast.default_edge_style)
+            return None
+        if isinstance(ast, StateAst):
+            if category == STATE_STATE:
+                return ast.states.get(object_id)
+            if category == STATE_TRANSITION:
+                return ast.transitions.get(object_id)
+            if key == META_KEY:
+                return (
+                    ast.header,
+                    ast.direction,
+                    tuple(ast.class_defs.items()),
+                    ast.acc_title,
+                    ast.acc_descr,
+                )
             return None
         if category == SEQ_PARTICIPANT:
             return ast.participants.get(object_id)
@@ -161,6 +178,10 @@ def all_object_keys(ast: Ast) -> set[ObjectKey]:
         keys.update((FLOW_NODE, i) for i in ast.nodes)
         keys.update((FLOW_EDGE, i) for i in ast.edges)
         keys.update((FLOW_SUBGRAPH, i) for i in ast.subgraphs)
+        return keys
+    if isinstance(ast, StateAst):
+        keys.update((STATE_STATE, i) for i in ast.states)
+        keys.update((STATE_TRANSITION, i) for i in ast.transitions)
         return keys
     keys.update((SEQ_PARTICIPANT, i) for i in ast.participants)
     for category in (SEQ_MESSAGE, SEQ_NOTE, SEQ_ACTIVATION, SEQ_BLOCK, SEQ_SECTION):

@@ -30,7 +30,8 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 
-from nereid.model import Ast, FlowchartAst, FlowNode, SequenceAst
+from nereid.model import Ast, FlowchartAst, FlowNode, SequenceAst, StateAst
+from nereid.model.state import canonical
 
 __all__ = ["MergeConflict", "MergeResult", "merge_asts"]
 
@@ -330,6 +331,18 @@ def _drop_dangling(ast: Ast, conflicts: list[MergeConflict]) -> Ast:
             for key, sub in ast.subgraphs.items()
         }
         return replace(ast, subgraphs=subgraphs)
+    if isinstance(ast, StateAst):
+        for transition_id, transition in ast.transitions.items():
+            pair = (transition.from_state_id, transition.to_state_id)
+            missing = [s for s in pair if s not in ast.states]
+            if missing:
+                conflicts.append(
+                    _dangling(f"transition {transition_id}", _show(transition), missing)
+                )
+        for state_id, state in ast.states.items():
+            if state.parent is not None and state.parent not in ast.states:
+                conflicts.append(_dangling(f"state {state_id}", _show(state), [state.parent]))
+        return canonical(ast)
     if isinstance(ast, SequenceAst):
         people = set(ast.participants)
         for message in ast.messages:

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from nereid.model import Ast, FlowchartAst
+from nereid.model import Ast, FlowchartAst, StateAst
 from nereid.ops.apply import apply_checked
 from nereid.ops.decode import DiagramOp, check_op_ids
 from nereid.ops.delta import Delta, ast_delta
@@ -40,6 +40,18 @@ def stat_digest(ast: Ast, rev: int) -> dict[str, Any]:
             "edges": len(ast.edges),
         }
         key_names = [ast.nodes[i].label for i in sorted(ast.nodes)]
+    elif isinstance(ast, StateAst):
+        # A state diagram's states and transitions count as nodes and edges.
+        counts = {
+            "participants": 0,
+            "messages": 0,
+            "nodes": len(ast.states),
+            "edges": len(ast.transitions),
+        }
+        key_names = [
+            state.label or state_id[2:] if state.kind == "state" else state_id
+            for state_id, state in sorted(ast.states.items())
+        ]
     else:
         counts = {
             "participants": len(ast.participants),
@@ -140,4 +152,6 @@ class DiagramState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _kind_name(ast: Ast) -> str:
-    return "Flowchart" if isinstance(ast, FlowchartAst) else "Sequence"
+    if isinstance(ast, FlowchartAst):
+        return "Flowchart"
+    return "State" if isinstance(ast, StateAst) else "Sequence"

@@ -8,6 +8,13 @@ two ends exist (the parser and ops guarantee that; an inconsistent edge is ignor
 everywhere). Successor and predecessor lists are distinct ids in ascending order; degrees
 count every edge. Vertex lists come out in ref order: nodes (node-id order), then subgraphs.
 Every `*_node_id` parameter accepts a subgraph id (`sg:…`) of a vertex as well.
+
+State diagrams (spec decision 24) are queried through their flowchart projection
+(`nereid.model.state_flow`): the vertices are the states (`state/state` refs, composites
+and `[*]` pseudo-states included), the arcs the transitions, plus the implied arcs of each
+composite (into its `[*]` starts; from its `[*]` ends along its own outgoing transitions);
+`flow.degrees` counts the transitions only.
+`*_node_id` parameters take state ids (`s:Paid`, `start`, `end:Active`).
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from nereid.model import FLOW_NODE, FLOW_SUBGRAPH, FlowchartAst
+from nereid.model import FLOW_NODE, FLOW_SUBGRAPH, STATE_STATE, Diagram, FlowchartAst, StateAst
+from nereid.model.state_flow import state_as_flowchart
 from nereid.query.errors import not_found
 from nereid.query.graph import (
     StepBudget,
@@ -54,9 +62,24 @@ PATHS_STEP_BUDGET: Final = 1_000_000
 class FlowGraph:
     """The directed graph of one flowchart, built once per query."""
 
-    __slots__ = ("edge_pairs", "node_ids", "predecessors", "subgraph_ids", "successors")
+    __slots__ = (
+        "edge_pairs",
+        "node_category",
+        "node_ids",
+        "predecessors",
+        "subgraph_category",
+        "subgraph_ids",
+        "successors",
+    )
 
-    def __init__(self, ast: FlowchartAst) -> None:
+    def __init__(
+        self,
+        ast: FlowchartAst,
+        node_category: tuple[str, ...] = FLOW_NODE,
+        subgraph_category: tuple[str, ...] = FLOW_SUBGRAPH,
+    ) -> None:
+        self.node_category = node_category
+        self.subgraph_category = subgraph_category
         self.edge_pairs: list[tuple[str, str]] = [
             (edge.from_node_id, edge.to_node_id)
             for edge in ast.edges.values()
@@ -80,12 +103,13 @@ class FlowGraph:
 
     def ref(self, diagram_id: str, vertex_id: str) -> str:
         """The vertex's ref: `flow/subgraph` for a subgraph vertex, else `flow/node`."""
-        category = FLOW_SUBGRAPH if vertex_id in self.subgraph_ids else FLOW_NODE
+        subgraph = vertex_id in self.subgraph_ids
+        category = self.subgraph_category if subgraph else self.node_category
         return ref_prefix(diagram_id, category) + vertex_id
 
     def refs(self, diagram_id: str, vertex_ids: Iterable[str]) -> list[str]:
         """Vertex refs in ref order (nodes by id, then subgraphs by id)."""
-        subgraphs = set(self.subgraph_ids)
+        subgraphs = set(self.subgraph_ids) if self.subgraph_category != self.node_category else ()
         ordered = sorted(vertex_ids, key=lambda v: (v in subgraphs, v))
         return [self.ref(diagram_id, vertex_id) for vertex_id in ordered]
 
@@ -97,6 +121,20 @@ def vertex_label(ast: FlowchartAst, vertex_id: str) -> str:
         return node.label
     subgraph = ast.subgraphs[vertex_id]
     return subgraph.title or subgraph.mermaid_id
+
+
+def graph_of(diagram: Diagram, *, implied: bool = True) -> tuple[FlowGraph, FlowchartAst]:
+    """The query graph of a flowchart, or of a state diagram (spec decision 24).
+
+    A state diagram is queried through its flowchart projection (`state_as_flowchart` with
+    the implied arcs of composites unless `implied` is False, as `flow.degrees` wants: it
+    counts transitions); every vertex is a `state/state` ref, composites too.
+    """
+    if isinstance(diagram.ast, StateAst):
+        ast = state_as_flowchart(diagram.ast, implied_arcs=implied)
+        return FlowGraph(ast, STATE_STATE, STATE_STATE), ast
+    ast = flowchart_of(diagram)
+    return FlowGraph(ast), ast
 
 
 def ref_sort(ref: str) -> tuple[bool, str]:
@@ -118,7 +156,7 @@ def flow_reachable(
     check_choice("direction", direction, ("out", "in", "both"))
     check_param_id("from_node_id", from_node_id)
     diagram = resolve_diagram(scope, diagram_id)
-    graph = FlowGraph(flowchart_of(diagram))
+    graph, _ast = graph_of(diagram)
     if not graph.has(from_node_id):
         raise not_found(
             "from node not found",
@@ -152,7 +190,7 @@ def flow_paths(
     check_count("limit", limit)
     check_count("max_extra_hops", max_extra_hops)
     diagram = resolve_diagram(scope, diagram_id)
-    graph = FlowGraph(flowchart_of(diagram))
+    graph, _ast = graph_of(diagram)
     if not graph.has(from_node_id):
         raise not_found(
             "from node not found",
@@ -183,7 +221,7 @@ def flow_cycles(scope: QueryScope, *, diagram_id: str | None = None) -> CyclesRe
     order of those lists.
     """
     diagram = resolve_diagram(scope, diagram_id)
-    graph = FlowGraph(flowchart_of(diagram))
+    graph, _ast = graph_of(diagram)
     cyclic = [
         graph.refs(diagram.diagram_id, component)
         for component in strongly_connected_components(graph.node_ids, graph.successors)
@@ -196,7 +234,7 @@ def flow_cycles(scope: QueryScope, *, diagram_id: str | None = None) -> CyclesRe
 def flow_dead_ends(scope: QueryScope, *, diagram_id: str | None = None) -> NodesResult:
     """`flow.dead_ends`: nodes without successors (a self-loop is a successor)."""
     diagram = resolve_diagram(scope, diagram_id)
-    graph = FlowGraph(flowchart_of(diagram))
+    graph, _ast = graph_of(diagram)
     return NodesResult(
         nodes=graph.refs(
             diagram.diagram_id, (node for node, nexts in graph.successors.items() if not nexts)
@@ -221,8 +259,7 @@ def flow_degrees(
     score_by = "out" if sort_by in (None, "") else sort_by
     check_choice("sort_by", score_by, ("out", "in", "total"))
     diagram = resolve_diagram(scope, diagram_id)
-    ast = flowchart_of(diagram)
-    graph = FlowGraph(ast)
+    graph, ast = graph_of(diagram, implied=False)
     in_degree = dict.fromkeys(graph.node_ids, 0)
     out_degree = dict.fromkeys(graph.node_ids, 0)
     for source, target in graph.edge_pairs:
@@ -261,12 +298,13 @@ def flow_unreachable(
 
     Starts: the given node (unknown → `not_found` "start node not found", §16 D2), else every
     node without incoming edges (a self-loop is incoming), else — when every node has one —
-    all nodes, so nothing is unreachable.
+    all nodes, so nothing is unreachable. A state diagram with a top-level `[*]` starts
+    there: a state the machine can never enter is unreachable even without incoming arcs.
     """
     if start_node_id is not None:
         check_param_id("start_node_id", start_node_id)
     diagram = resolve_diagram(scope, diagram_id)
-    graph = FlowGraph(flowchart_of(diagram))
+    graph, _ast = graph_of(diagram)
     if start_node_id is not None:
         if not graph.has(start_node_id):
             raise not_found(
@@ -274,6 +312,8 @@ def flow_unreachable(
                 {"diagram_id": diagram.diagram_id, "start_node_id": start_node_id},
             )
         starts = [start_node_id]
+    elif isinstance(diagram.ast, StateAst) and graph.has("start"):
+        starts = ["start"]  # a state machine starts at its top-level [*]
     else:
         targets = {target for _, target in graph.edge_pairs}
         starts = [node for node in graph.node_ids if node not in targets] or graph.node_ids

@@ -25,10 +25,13 @@ from nereid.model import (
     SEQ_NOTE,
     SEQ_PARTICIPANT,
     SEQ_SECTION,
+    STATE_STATE,
+    STATE_TRANSITION,
     Diagram,
     FlowchartAst,
     ObjectRef,
     SequenceAst,
+    StateAst,
     iter_blocks,
 )
 from nereid.query.errors import invalid_params, not_found
@@ -49,6 +52,8 @@ __all__ = [
     "SeqNoteObject",
     "SeqParticipantObject",
     "SeqSectionObject",
+    "StateObject",
+    "StateTransitionObject",
     "object_read",
     "read_object",
 ]
@@ -148,8 +153,32 @@ class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True
     display: str
 
 
+class StateObject(_Object, tag="state_state", frozen=True, kw_only=True):
+    """A state (spec decision 24): kind, texts, where it sits, and for a composite its parts."""
+
+    kind: str
+    label: str | None
+    descriptions: list[str]
+    parent_id: str | None
+    region: int
+    composite: bool
+    direction: str | None
+    classes: list[str]
+    note: str | None
+    note_side: str | None
+    child_state_ids: list[str]
+
+
+class StateTransitionObject(_Object, tag="state_transition", frozen=True, kw_only=True):
+    from_state_id: str
+    to_state_id: str
+    label: str | None
+
+
 McpObject = (
-    SeqParticipantObject
+    StateObject
+    | StateTransitionObject
+    | SeqParticipantObject
     | SeqMessageObject
     | SeqBlockObject
     | SeqSectionObject
@@ -172,6 +201,8 @@ _NAMES: Final[dict[tuple[str, ...], str]] = {
     FLOW_NODE: "flow node",
     FLOW_EDGE: "flow edge",
     FLOW_SUBGRAPH: "flow subgraph",
+    STATE_STATE: "state",
+    STATE_TRANSITION: "state transition",
 }
 
 
@@ -226,11 +257,41 @@ def read_object(diagrams: Mapping[str, Diagram], text: str) -> McpObject:
         )
     if isinstance(diagram.ast, FlowchartAst):
         found = _flowchart_object(diagram.ast, ref)
+    elif isinstance(diagram.ast, StateAst):
+        found = _state_object(diagram.ast, ref)
     else:
         found = _sequence_object(diagram.ast, ref)
     if found is None:
         raise not_found(f"{_NAMES[ref.category]} not found", {"object_ref": text})
     return found
+
+
+def _state_object(ast: StateAst, ref: ObjectRef) -> McpObject | None:
+    if ref.category == STATE_TRANSITION:
+        transition = ast.transitions.get(ref.object_id)
+        if transition is None:
+            return None
+        return StateTransitionObject(
+            from_state_id=transition.from_state_id,
+            to_state_id=transition.to_state_id,
+            label=transition.label,
+        )
+    state = ast.states.get(ref.object_id)
+    if state is None:
+        return None
+    return StateObject(
+        kind=state.kind,
+        label=state.label,
+        descriptions=list(state.descriptions),
+        parent_id=state.parent,
+        region=state.region,
+        composite=state.composite,
+        direction=state.direction,
+        classes=list(state.classes),
+        note=state.note,
+        note_side=state.note_side if state.note is not None else None,
+        child_state_ids=[sid for sid, s in ast.states.items() if s.parent == ref.object_id],
+    )
 
 
 def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:

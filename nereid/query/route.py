@@ -38,11 +38,14 @@ from nereid.model import (
     SEQ_NOTE,
     SEQ_PARTICIPANT,
     SEQ_SECTION,
+    STATE_STATE,
+    STATE_TRANSITION,
     Diagram,
     FlowchartAst,
     ObjectRef,
     SeqBlock,
     SequenceAst,
+    StateAst,
     XRef,
 )
 from nereid.query.graph import StepBudget, bfs_distances
@@ -92,6 +95,8 @@ class RouteGraph:
         for diagram_id, diagram in diagrams.items():
             if isinstance(diagram.ast, FlowchartAst):
                 graph._add_flowchart(diagram_id, diagram.ast)
+            elif isinstance(diagram.ast, StateAst):
+                graph._add_state(diagram_id, diagram.ast)
             else:
                 graph._add_sequence(diagram_id, diagram.ast)
         for xref in xrefs:
@@ -129,6 +134,22 @@ class RouteGraph:
                 self._link(subgraph_key, (diagram_id, FLOW_NODE, node_id))
             for child_id in subgraph.subgraph_ids:
                 self._link(subgraph_key, (diagram_id, FLOW_SUBGRAPH, child_id))
+
+    def _add_state(self, diagram_id: str, ast: StateAst) -> None:
+        """States are vertices, transitions arcs (with their transition object between), and
+        a composite is linked both ways with its children, like a subgraph's members."""
+        for state_id, state in ast.states.items():
+            key = (diagram_id, STATE_STATE, state_id)
+            self._vertex(key)
+            if state.parent is not None:
+                self._link((diagram_id, STATE_STATE, state.parent), key)
+        for transition_id, transition in ast.transitions.items():
+            source = (diagram_id, STATE_STATE, transition.from_state_id)
+            target = (diagram_id, STATE_STATE, transition.to_state_id)
+            transition_key = (diagram_id, STATE_TRANSITION, transition_id)
+            self._arc(source, target)
+            self._link(source, transition_key)
+            self._link(target, transition_key)
 
     def _add_sequence(self, diagram_id: str, ast: SequenceAst) -> None:
         for participant_id in ast.participants:

@@ -35,7 +35,11 @@ __all__ = [
 ]
 
 #: Diagram kinds as the contract spells them in outputs and error data.
-KIND_NAMES: Final[dict[str, str]] = {"flowchart": "Flowchart", "sequence": "Sequence"}
+KIND_NAMES: Final[dict[str, str]] = {
+    "flowchart": "Flowchart",
+    "sequence": "Sequence",
+    "state": "State",
+}
 
 
 class QueryScope(msgspec.Struct, frozen=True, kw_only=True):

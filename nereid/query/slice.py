@@ -32,12 +32,16 @@ from nereid.model import (
     SEQ_NOTE,
     SEQ_PARTICIPANT,
     SEQ_SECTION,
+    STATE_STATE,
+    STATE_TRANSITION,
     FlowchartAst,
     ObjectRef,
     SeqBlock,
     SequenceAst,
+    StateAst,
     iter_blocks,
 )
+from nereid.model.state_flow import FLOW_CATEGORY_TO_STATE, flow_category, state_as_flowchart
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.graph import within_hops
 from nereid.query.params import check_count, check_param_id, check_param_ref
@@ -83,6 +87,8 @@ def diagram_get_slice(
         raise not_found("diagram not found", {"diagram_id": center.diagram_id})
     if isinstance(diagram.ast, FlowchartAst):
         objects, edges = _flowchart_slice(diagram.ast, center, center_ref, hops)
+    elif isinstance(diagram.ast, StateAst):
+        objects, edges = _state_slice(diagram.ast, center, center_ref, hops)
     else:
         objects, edges = _sequence_slice(diagram.ast, center, center_ref, hops)
     keep = _category_filter(filters)
@@ -166,6 +172,27 @@ def _flowchart_slice(
         (FLOW_SUBGRAPH if vertex in ast.subgraphs else FLOW_NODE, vertex) for vertex in reached
     }
     return objects | extra, edges
+
+
+def _state_slice(
+    ast: StateAst, center: ObjectRef, center_ref: str, hops: int
+) -> tuple[set[SliceKey], set[SliceKey]]:
+    """A state diagram's slice: the flowchart slice of its projection, refs mapped back."""
+    if center.category not in (STATE_STATE, STATE_TRANSITION):
+        raise invalid_params("center_ref is not a state diagram object", {"center_ref": center_ref})
+    exists = ast.states if center.category == STATE_STATE else ast.transitions
+    if center.object_id not in exists:
+        what = "state" if center.category == STATE_STATE else "state transition"
+        raise _missing(what, "object_id", center.diagram_id, center.object_id)
+    flow_center = ObjectRef(
+        center.diagram_id, flow_category(ast, center.category, center.object_id), center.object_id
+    )
+    objects, edges = _flowchart_slice(state_as_flowchart(ast), flow_center, center_ref, hops)
+
+    def back(keys: set[SliceKey]) -> set[SliceKey]:
+        return {(FLOW_CATEGORY_TO_STATE[category], object_id) for category, object_id in keys}
+
+    return back(objects), back(edges)
 
 
 def _subgraph_nodes(ast: FlowchartAst, subgraph_id: str) -> list[str]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
+from nereid.model.state import StateAst as StateAstType
 from nereid.render.budget import TooLargeToRender
 from nereid.render.canvas import Canvas, CanvasError
 from nereid.render.errors import RenderError
@@ -23,6 +24,7 @@ from nereid.render.text import slice_cells, text_width, truncate, wrap_text
 
 if TYPE_CHECKING:
     from nereid.model.sequence import SequenceAst
+    from nereid.model.state import StateAst
     from nereid.model.walkthrough import Walkthrough
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "render_diagram",
     "render_flowchart",
     "render_sequence",
+    "render_state",
     "render_walkthrough",
     "slice_cells",
     "text_width",
@@ -71,6 +74,14 @@ def render_sequence(
 
 
 @without_gc
+def render_state(ast: StateAst, diagram_id: str, options: RenderOptions | None = None) -> Rendered:
+    """Render a state diagram (nereid.render.state: the flowchart layout, spans mapped back)."""
+    from nereid.render.state import render_state as _render_state
+
+    return _render_state(ast, diagram_id, options or RenderOptions())
+
+
+@without_gc
 def render_walkthrough(walkthrough: Walkthrough, options: RenderOptions | None = None) -> Rendered:
     """Render a walkthrough (nereid.render.walkthrough)."""
     from nereid.render.walkthrough import render_walkthrough as _render_walkthrough
@@ -79,8 +90,10 @@ def render_walkthrough(walkthrough: Walkthrough, options: RenderOptions | None =
 
 
 def render_diagram(diagram: Diagram, options: RenderOptions | None = None) -> Rendered:
-    """Render a diagram of either kind; raises RenderError if the model is inconsistent."""
+    """Render a diagram of any kind; raises RenderError if the model is inconsistent."""
     options = options or RenderOptions()
     if isinstance(diagram.ast, FlowchartAst):
         return render_flowchart(diagram.ast, diagram.diagram_id, options)
+    if isinstance(diagram.ast, StateAstType):
+        return render_state(diagram.ast, diagram.diagram_id, options)
     return render_sequence(diagram.ast, diagram.diagram_id, options)

@@ -34,7 +34,10 @@ from nereid.mermaid.reconcile_sequence import (
     reconcile_sequence,
 )
 from nereid.mermaid.sequence import export_sequence, parse_sequence
-from nereid.model import Diagram, FlowchartAst, SeqBlock, SequenceAst
+from nereid.mermaid.state import parse_state
+from nereid.mermaid.state_export import export_state
+from nereid.mermaid.state_ids import StateIdHints, StateTransitionHint, reconcile_state
+from nereid.model import Diagram, FlowchartAst, SeqBlock, SequenceAst, StateAst
 from nereid.store.naming import diagram_paths
 from nereid.store.schema import (
     MAX_REV,
@@ -45,6 +48,7 @@ from nereid.store.schema import (
     SequenceNoteEntry,
     SidecarFile,
     StableIdMap,
+    StateTransitionEntry,
     StoreFileError,
     encode_sidecar,
 )
@@ -54,6 +58,7 @@ __all__ = [
     "effective_mermaid_id",
     "flow_hints",
     "seq_hints",
+    "state_hints",
     "encode_diagram",
     "export_mermaid",
     "loaded_rev",
@@ -83,6 +88,8 @@ def export_mermaid(diagram: Diagram) -> str:
     """The canonical Mermaid text of a diagram (raises the exporter's error)."""
     if isinstance(diagram.ast, FlowchartAst):
         return export_flowchart(diagram.ast)
+    if isinstance(diagram.ast, StateAst):
+        return export_state(diagram.ast)
     return export_sequence(diagram.ast)
 
 
@@ -121,6 +128,18 @@ def sidecar_for(diagram: Diagram, mmd_text: str) -> SidecarFile:
         for subgraph_id in sorted(ast.subgraphs):
             subgraph_ids.setdefault(ast.subgraphs[subgraph_id].mermaid_id, subgraph_id)
         sidecar.flow_subgraph_ids = subgraph_ids
+        return sidecar
+    if isinstance(ast, StateAst):
+        # State ids come from the text; only the transitions' ids need the side-car.
+        sidecar.state_transitions = [
+            StateTransitionEntry(
+                transition_id=transition_id,
+                from_state_id=transition.from_state_id,
+                to_state_id=transition.to_state_id,
+                label=transition.label,
+            )
+            for transition_id, transition in ast.transitions.items()
+        ]
         return sidecar
     by_name: dict[str, str] = {}
     for participant_id in sorted(ast.participants):
@@ -325,11 +344,15 @@ def decode_diagram(
     except UnicodeDecodeError as err:
         raise StoreFileError(mmd_path, f"not UTF-8 text (byte {err.start})") from None
     try:
-        ast: FlowchartAst | SequenceAst
+        ast: FlowchartAst | SequenceAst | StateAst
         if entry.kind == "flowchart":
             ast = parse_flowchart(text)
             if sidecar is not None:
                 ast = reconcile_flowchart(ast, flow_hints(sidecar))
+        elif entry.kind == "state":
+            ast = parse_state(text)
+            if sidecar is not None:
+                ast = reconcile_state(ast, state_hints(sidecar))
         else:
             ast = parse_sequence(text)
             if sidecar is not None:
@@ -357,6 +380,16 @@ def flow_hints(sidecar: SidecarFile) -> FlowIdHints:
         ],
         notes=dict(sidecar.flow_node_notes),
         subgraph_ids=dict(sidecar.flow_subgraph_ids),
+    )
+
+
+def state_hints(sidecar: SidecarFile) -> StateIdHints:
+    """The state-diagram id hints a side-car carries."""
+    return StateIdHints(
+        transitions=[
+            StateTransitionHint(t.transition_id, t.from_state_id, t.to_state_id, t.label)
+            for t in sidecar.state_transitions
+        ]
     )
 
 

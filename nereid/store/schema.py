@@ -77,7 +77,7 @@ class StoreFileError(Exception):
 class DiagramEntry(msgspec.Struct, kw_only=True):
     diagram_id: str
     name: str
-    kind: Literal["sequence", "flowchart"]
+    kind: Literal["sequence", "flowchart", "state"]
     mmd_path: str
     rev: Rev = 0
 
@@ -127,6 +127,15 @@ class FlowEdgeEntry(msgspec.Struct, kw_only=True):
     style: str | None = None
 
 
+class StateTransitionEntry(msgspec.Struct, kw_only=True):
+    """Nereid (state diagrams): a transition's stable id and its fingerprint."""
+
+    transition_id: str
+    from_state_id: str
+    to_state_id: str
+    label: str | None = None
+
+
 class SequenceMessageEntry(msgspec.Struct, kw_only=True):
     message_id: str
     from_participant_id: str
@@ -168,6 +177,8 @@ class SidecarFile(msgspec.Struct, kw_only=True):
     sequence_order_keys: dict[str, int] = msgspec.field(default_factory=dict)
     #: Nereid: `[block_id, section_id, ...]` of every block, blocks in document (pre-)order.
     sequence_block_ids: list[list[str]] = msgspec.field(default_factory=list)
+    #: Nereid: the transitions of a state diagram (their ids are matched by fingerprint).
+    state_transitions: list[StateTransitionEntry] = msgspec.field(default_factory=list)
 
 
 class WalkthroughNodeEntry(msgspec.Struct, kw_only=True):
@@ -346,6 +357,7 @@ def encode_sidecar(sidecar: SidecarFile) -> str:
         "sequence_activations",
         "sequence_order_keys",
         "sequence_block_ids",
+        "state_transitions",
     ):
         if not value[key]:
             del value[key]

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from nereid.actors.diagram import parse_mermaid_text
 from nereid.actors.refusals import from_op_error
 from nereid.errors import INVALID_PARAMS, NereidError
-from nereid.mermaid import export_flowchart, export_sequence, parse_mermaid
-from nereid.model import Ast, Diagram, FlowchartAst, Session
+from nereid.mermaid import export_ast, parse_mermaid
+from nereid.model import Ast, Diagram, Session, ast_kind
 from nereid.ops import OpError, apply_ops, convert_diagram_ops
 from nereid.store import MemoryFiles, load_session, save_session
 
@@ -36,6 +36,7 @@ __all__ = [
     "ATOMS",
     "FLOW_SEED",
     "SEQ_SEED",
+    "STATE_SEED",
     "Outcome",
     "check_batch",
     "check_text",
@@ -43,6 +44,7 @@ __all__ = [
     "hostile_values",
     "mermaid_texts",
     "seq_batches",
+    "state_batches",
 ]
 
 Outcome = Literal["refused", "saved"]
@@ -126,15 +128,29 @@ SEQ_TEMPLATES: Final = (
 )  # fmt: skip
 
 
+STATE_TEMPLATES: Final = (
+    "{v}", "{v} --> B", "A --> {v}", "A --> B : {v}", "A --> B: {v}", "A : {v}",
+    'state "{v}" as A', 'state "{v}" as A {{\nB\n}}', "state {v} <<choice>>",
+    "state {v} {{\nB\n}}", "state C {{\ndirection {v}\nB\n}}", "state C {{\n{v}\n--\nB\n}}",
+    "note left of A : {v}", "note right of {v} : x", "note right of A\n{v}\n{w}\nend note",
+    "classDef {v} fill:#f00\nA:::x", "classDef c {v}\nclass A c", "A:::{v}", "class {v} c",
+    "accTitle: {v}", "accDescr: {v}", "accDescr {{\n{v}\n{w}\n}}", "direction {v}",
+    "%% {v}\nA", "A --> B %% {v}", "[*] --> {v}", "{v} --> [*]",
+    "state C {{\n[*] --> {v}\n{v} --> [*]\n}}",
+)  # fmt: skip
+
+
 @st.composite
 def mermaid_texts(draw: st.DrawFn) -> str:
-    """A flowchart or sequence text with hostile values in one to three string fields."""
-    sequence = draw(st.booleans())
-    templates = SEQ_TEMPLATES if sequence else FLOW_TEMPLATES
+    """A flowchart, sequence or state text with hostile values in one to three string fields."""
+    kind = draw(st.sampled_from(["flowchart", "sequence", "state"]))
+    templates = {"sequence": SEQ_TEMPLATES, "state": STATE_TEMPLATES}.get(kind, FLOW_TEMPLATES)
     chosen = draw(st.lists(st.sampled_from(templates), min_size=1, max_size=3))
     body = [t.format(v=draw(hostile_values()), w=draw(hostile_values())) for t in chosen]
-    if sequence:
+    if kind == "sequence":
         head = draw(st.sampled_from(["sequenceDiagram", "sequenceDiagram\nparticipant A"]))
+    elif kind == "state":
+        head = draw(st.sampled_from(["stateDiagram-v2", "stateDiagram", "stateDiagram-v2\nA"]))
     else:
         head = draw(st.sampled_from(["flowchart", "flowchart LR", "graph TD"]))
     pre = draw(st.sampled_from(PREAMBLES)).format(
@@ -169,6 +185,19 @@ SEQ_SEED: Final = """sequenceDiagram
     B->>A: four
   end
   Note over A: n
+"""
+
+STATE_SEED: Final = """stateDiagram-v2
+  [*] --> Idle
+  Idle --> Busy : go
+  state Busy {
+    [*] --> Work
+    Work --> [*]
+    --
+    Side
+  }
+  Busy --> [*]
+  note right of Idle : waits
 """
 
 _NODES: Final = ("n:a", "n:b", "n:c", "n:new")
@@ -241,6 +270,35 @@ def _seq_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
     )  # fmt: skip
 
 
+def _state_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
+    state = st.sampled_from(("s:Idle", "s:Busy", "s:Work", "s:Side", "s:new", "start", "end"))
+    transition = st.sampled_from(("t:0001", "t:0002", "t:new"))
+    b = st.builds
+    return st.one_of(
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "label": v}, state, value),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "descriptions": [v]},
+          state, value),
+        b(lambda v: {"type": "state_set_state", "state_id": "s:" + v}, value),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "note": v}, state, value),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "classes": [v]}, state, value),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "kind": v}, state, value),
+        b(lambda s, p: {"type": "state_set_state", "state_id": s, "parent_id": p}, state, state),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "direction": v}, state, value),
+        b(lambda t, v: {"type": "state_set_transition", "transition_id": t, "label": v,
+                        "from_node_id": "s:Idle", "to_node_id": "s:Side"}, transition, value),
+        b(lambda t, f, g: {"type": "state_set_transition", "transition_id": t,
+                           "from_node_id": f, "to_node_id": g}, transition, state, state),
+        b(lambda s: {"type": "state_remove", "state_id": s}, state),
+        b(lambda t: {"type": "state_remove", "transition_id": t}, transition),
+    )  # fmt: skip
+
+
+def state_batches() -> st.SearchStrategy[list[dict[str, Any]]]:
+    """Batches of one to four state-diagram ops with hostile string values."""
+    plain = st.sampled_from(("ok", "two words", "x1", "A_b"))
+    return st.lists(_state_op(hostile_values() | plain), min_size=1, max_size=4)
+
+
 def flow_batches() -> st.SearchStrategy[list[dict[str, Any]]]:
     """Batches of one to four flowchart ops with hostile string values."""
     return st.lists(_flow_op(hostile_values()), min_size=1, max_size=4)
@@ -255,14 +313,12 @@ def seq_batches() -> st.SearchStrategy[list[dict[str, Any]]]:
 
 
 def _export(ast: Ast) -> str:
-    return export_flowchart(ast) if isinstance(ast, FlowchartAst) else export_sequence(ast)
+    return export_ast(ast)
 
 
 def _saved_and_reloaded(ast: Ast, what: str) -> None:
     """Export is a fixed point, and a save then a load gives the same diagram, exactly."""
-    kind: Literal["flowchart", "sequence"] = (
-        "flowchart" if isinstance(ast, FlowchartAst) else "sequence"
-    )
+    kind = ast_kind(ast)
     text = _export(ast)
     assert _export(parse_mermaid(text)) == text, f"export is not a fixed point for {what}"
     diagram = Diagram(diagram_id="d", name="d", kind=kind, ast=ast, rev=1)

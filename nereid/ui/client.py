@@ -19,9 +19,8 @@ from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text, reconc
 from nereid.actors.persister import GetSaveStatus, SaveStatus, SaveStatusChanged
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import Conflict, NereidError
-from nereid.mermaid import export_flowchart, export_sequence
+from nereid.mermaid import export_ast as export_any
 from nereid.model.diagram import Diagram
-from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import parse_ref
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
@@ -71,9 +70,7 @@ def export_text(diagram: Diagram) -> str:
 
 
 def export_ast(ast: Any) -> str:
-    if isinstance(ast, FlowchartAst):
-        return export_flowchart(ast)
-    return export_sequence(ast)
+    return export_any(ast)
 
 
 def report_view_request(report: ViewReport) -> p.ReportView:

@@ -14,8 +14,12 @@ from nereid.model.refs import (
     FLOW_SUBGRAPH,
     SEQ_MESSAGE,
     SEQ_PARTICIPANT,
+    STATE_STATE,
+    STATE_TRANSITION,
     ObjectRef,
 )
+from nereid.model.state import StateAst
+from nereid.model.state_flow import state_display_label
 from nereid.model.xref import XRef, XRefStatus, xref_status
 from nereid.render.display import display_line
 
@@ -82,6 +86,19 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
             ref = ObjectRef(diagram_id=did, category=FLOW_SUBGRAPH, object_id=subgraph_id)
             title = display_line(subgraph.title or subgraph.mermaid_id)
             items.append(ObjectItem(ref, f"subgraph {subgraph_id} ({title})", None))
+    elif isinstance(ast, StateAst):
+        for state_id, state in ast.states.items():
+            ref = ObjectRef(diagram_id=did, category=STATE_STATE, object_id=state_id)
+            text = (
+                f"state {state_id} ({state_display_label(state_id, state).strip() or state.kind})"
+            )
+            items.append(ObjectItem(ref, text, state.note))
+        for transition_id, transition in ast.transitions.items():
+            ref = ObjectRef(diagram_id=did, category=STATE_TRANSITION, object_id=transition_id)
+            text = f"transition {transition_id} {transition.from_state_id}→{transition.to_state_id}"
+            if transition.label:
+                text += f" ({transition.label})"
+            items.append(ObjectItem(ref, text, None))
     else:
         for pid, participant in ast.participants.items():
             ref = ObjectRef(diagram_id=did, category=SEQ_PARTICIPANT, object_id=pid)

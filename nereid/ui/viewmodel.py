@@ -16,7 +16,17 @@ import msgspec
 
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
-from nereid.model.refs import FLOW_EDGE, FLOW_NODE, SEQ_MESSAGE, SEQ_PARTICIPANT, ObjectRef
+from nereid.model.refs import (
+    FLOW_EDGE,
+    FLOW_NODE,
+    SEQ_MESSAGE,
+    SEQ_PARTICIPANT,
+    STATE_STATE,
+    STATE_TRANSITION,
+    ObjectRef,
+)
+from nereid.model.sequence import SequenceAst
+from nereid.model.state import StateAst
 from nereid.model.walkthrough import Walkthrough, WalkthroughNode
 from nereid.model.xref import XRef
 from nereid.render import RenderError, RenderOptions, render_diagram, render_walkthrough
@@ -791,7 +801,15 @@ def _connector(diagram: Diagram, previous: ObjectRef, current: ObjectRef) -> Obj
                 if edge.from_node_id == src and edge.to_node_id == dst:
                     return ObjectRef(diagram_id=did, category=FLOW_EDGE, object_id=edge_id)
         return None
-    if not isinstance(ast, FlowchartAst) and current.category == SEQ_PARTICIPANT:
+    if isinstance(ast, StateAst) and current.category == STATE_STATE:
+        for src, dst in ((a, b), (b, a)):
+            for transition_id, transition in ast.transitions.items():
+                if transition.from_state_id == src and transition.to_state_id == dst:
+                    return ObjectRef(
+                        diagram_id=did, category=STATE_TRANSITION, object_id=transition_id
+                    )
+        return None
+    if isinstance(ast, SequenceAst) and current.category == SEQ_PARTICIPANT:
         for src, dst in ((a, b), (b, a)):
             for message in reversed(ast.messages):
                 if message.from_participant_id == src and message.to_participant_id == dst:
@@ -822,6 +840,8 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
             for nid, node in ast.nodes.items()
         }
         return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, nodes=nodes))
+    if isinstance(ast, StateAst):
+        return diagram  # the state renderer draws its own labels; markers need a label field
     participants = {}
     for pid, part in ast.participants.items():
         if pid in markers:

@@ -79,7 +79,8 @@ async def lifecycle(agent: Agent) -> None:
     error = await agent.err("diagram.create_from_mermaid", {"mermaid": "pie\n  title x\n"})
     assert (error.code, error.message) == (
         INVALID_PARAMS,
-        "expected 'flowchart'/'graph' or 'sequenceDiagram' as the first non-empty line",
+        "expected 'flowchart'/'graph', 'sequenceDiagram' or 'stateDiagram' as the first "
+        "non-empty line",
     )
     error = await agent.err("diagram.create_from_mermaid", {"mermaid": "flowchart TD\n  A -->\n"})
     assert error.code == INVALID_PARAMS

@@ -18,7 +18,10 @@ from session_kit import Agent, memory_client, memory_session
 
 from nereid.ops import FLOW_OPS, SEQ_OPS
 
-LIMIT = 40_000
+#: 40,000 bytes until spec decision 24 (state diagrams, a third kind) added its three ops
+#: (`state_set_state`, `state_set_transition`, `state_remove`: ~800 bytes after reusing the
+#: flowchart field names); still under 40 KiB.
+LIMIT = 40_500
 CLOSED_SETS = {
     ("flow.reachable", "direction"),
     ("seq.trace", "direction"),

@@ -19,6 +19,7 @@ from nereid.ops import OpError, apply_ops, convert_diagram_ops
 from nereid.testing.hostile import (
     FLOW_SEED,
     SEQ_SEED,
+    STATE_SEED,
     check_batch,
     check_text,
     flow_batches,
@@ -26,12 +27,14 @@ from nereid.testing.hostile import (
     nested_subgraphs,
     seed_ast,
     seq_batches,
+    state_batches,
 )
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 OP_SETTINGS = settings(SETTINGS, max_examples=150)
 FLOW: Ast = seed_ast(FLOW_SEED)
 SEQ: Ast = seed_ast(SEQ_SEED)
+STATE: Ast = seed_ast(STATE_SEED)
 
 
 @SETTINGS
@@ -50,6 +53,12 @@ def test_hostile_flowchart_batch_is_refused_or_saved_equal(ops: list[dict[str, A
 @given(seq_batches())
 def test_hostile_sequence_batch_is_refused_or_saved_equal(ops: list[dict[str, Any]]) -> None:
     event(check_batch(SEQ, ops))
+
+
+@OP_SETTINGS
+@given(state_batches())
+def test_hostile_state_batch_is_refused_or_saved_equal(ops: list[dict[str, Any]]) -> None:
+    event(check_batch(STATE, ops))
 
 
 @pytest.mark.parametrize(

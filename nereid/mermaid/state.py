@@ -1,0 +1,675 @@
+"""Mermaid state-diagram import (`stateDiagram-v2` / `stateDiagram`, spec decision 24).
+
+A hand parser, one physical line at a time (Mermaid's state lexer is line-oriented too):
+front matter, the header, then statements. What Mermaid reads is kept; what it refuses, and
+the few forms Nereid cannot keep (floating notes, `hide empty description`, `scale`,
+`style`, classes on `[*]`), raise a `MermaidError` with the line, column, text and what was
+expected. Comments: `%%` lines, and a `%%` before any `: text` of a statement.
+
+What the statements build (see `nereid.model.state` for ids and orders):
+
+- `id`, `id : description`, `id:::class`, `state id`, `state "name" as id`,
+  `state id <<choice>>` / `<<fork>>` / `<<join>>` (also `[[fork]]`...);
+- `state id {` ... `}` (also `state "name" as id {`), with `direction` and `--` regions
+  inside; a state belongs to the scope of its first mention;
+- `a --> b` / `a --> b : label`, where `[*]` is the start (on the left) or end (on the
+  right) of the current scope;
+- `note left of id : text`, `note right of id` ... `end note`;
+- `classDef name css`, `class a,b name`, `accTitle:`, `accDescr:`, `accDescr {` ... `}`,
+  `direction TB|BT|LR|RL`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+import msgspec
+
+from nereid.mermaid.errors import MermaidError, check_encodable
+from nereid.mermaid.flowchart_lines import _front_matter, _physical_lines
+from nereid.model.state import (
+    PSEUDO_KINDS,
+    STATE_DIRECTIONS,
+    STATE_HEADERS,
+    Scope,
+    StateAst,
+    StateKind,
+    StateNode,
+    StateTransition,
+    canonical,
+    pseudo_id,
+    state_object_id,
+)
+from nereid.model.writable import acc_text_problem
+from nereid.model.writable_state import (
+    DIRECTION_ANYWHERE,
+    MAX_STATE_DEPTH,
+    class_name_problem,
+    state_class_def_problem,
+    state_id_problem,
+    state_label_problem,
+    state_note_problem,
+    state_text_problem,
+)
+
+__all__ = ["parse_state"]
+
+_KEYWORD: Final = re.compile(
+    r"(?i)(state|note|classDef|class|accTitle|accDescr|hide|scale|style)\b"
+)
+_SPECIAL: Final = re.compile(r"(?i)\s*(<<(choice|fork|join)>>|\[\[(choice|fork|join)\]\])\s*$")
+_TRANSITION_NUMBER: Final = "t:{:04d}"
+
+
+class _Line(msgspec.Struct, frozen=True):
+    no: int
+    column: int
+    text: str
+
+
+def _error(
+    kind: str, message: str, line: _Line, offset: int = 0, expected: str = ""
+) -> MermaidError:
+    return MermaidError(
+        kind,
+        f"{message} on line {line.no}",
+        line=line.no,
+        column=line.column + offset,
+        text=line.text,
+        expected=expected or None,
+    )
+
+
+def _strip_comment(text: str) -> str:
+    """Cut a `%%` comment that starts before any `: text` part (Mermaid keeps it there)."""
+    index = 0
+    while index < len(text):
+        if text.startswith(":::", index):
+            index += 3
+            continue
+        if text[index] == ":":
+            return text
+        if text.startswith("%%", index):
+            return text[:index].rstrip()
+        index += 1
+    return text
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.states: dict[str, StateNode] = {}
+        self.transitions: dict[str, StateTransition] = {}
+        self.class_defs: dict[str, str] = {}
+        self.direction: str | None = None
+        self.acc_title: str | None = None
+        self.acc_descr: str | None = None
+        #: Open composite blocks: (state id, current region, line opened on).
+        self.stack: list[list[object]] = []
+        self.note_lines: dict[str, int] = {}
+
+    @property
+    def scope(self) -> Scope:
+        if not self.stack:
+            return (None, 0)
+        state_id, region, _line = self.stack[-1]
+        assert isinstance(state_id, str) and isinstance(region, int)
+        return (state_id, region)
+
+    # -- states ----------------------------------------------------------------------------
+
+    def mention(self, name: str, line: _Line, offset: int) -> str:
+        """The id of the state `name` (created in the current scope on first mention)."""
+        problem = state_id_problem(name)
+        if problem is not None:
+            raise _error(
+                "InvalidStateId",
+                f"invalid state id {name!r}: {problem}",
+                line,
+                offset,
+                "a state id (letters, digits, '_' and '.')",
+            )
+        state_id = state_object_id(name)
+        if state_id not in self.states:
+            parent, region = self.scope
+            self.states[state_id] = StateNode(parent=parent, region=region)
+        return state_id
+
+    def pseudo(self, kind: Literal["start", "end"]) -> str:
+        state_id = pseudo_id(kind, self.scope)
+        if state_id not in self.states:
+            parent, region = self.scope
+            self.states[state_id] = StateNode(kind=kind, parent=parent, region=region)
+        return state_id
+
+    def update(self, state_id: str, **changes: object) -> None:
+        self.states[state_id] = msgspec.structs.replace(self.states[state_id], **changes)
+
+    def add_class(self, state_id: str, name: str, line: _Line, offset: int) -> None:
+        problem = class_name_problem(name)
+        if problem is not None:
+            raise _error(
+                "InvalidClassName", f"invalid class name {name!r}: {problem}", line, offset
+            )
+        state = self.states[state_id]
+        if state.kind in PSEUDO_KINDS:
+            raise _error(
+                "UnsupportedSyntax",
+                "a class on '[*]' is not supported by Nereid",
+                line,
+                offset,
+                "a class on a named state",
+            )
+        self.update(state_id, classes=(*state.classes, name))
+
+    def end_ref(self, text: str, line: _Line, offset: int, side: Literal["start", "end"]) -> str:
+        """One end of a transition: `[*]` or `id`, with an optional `:::class`."""
+        name, sep, cls = text.partition(":::")
+        name = name.strip()
+        if name == "[*]":
+            state_id = self.pseudo(side)
+        else:
+            state_id = self.mention(name, line, offset)
+        if sep:
+            self.add_class(state_id, cls.strip(), line, offset + text.index(":::") + 3)
+        return state_id
+
+    def set_kind(self, state_id: str, kind: StateKind, line: _Line) -> None:
+        state = self.states[state_id]
+        if state.kind != "state" and state.kind != kind:
+            raise _error(
+                "ConflictingStateKind",
+                f"state {state_id[2:]!r} is already a {state.kind}",
+                line,
+            )
+        if state.label is not None and kind != "state":
+            raise _error(
+                "ConflictingStateKind",
+                f"a named state cannot be a {kind} (Mermaid reads the name as its id)",
+                line,
+            )
+        if state.composite and kind != "state":
+            raise _error(
+                "ConflictingStateKind", f"composite state {state_id[2:]!r} cannot be a {kind}", line
+            )
+        self.update(state_id, kind=kind)
+
+    def check_text(self, text: str, line: _Line, offset: int, what: str) -> str:
+        problem = state_text_problem(text)
+        if problem is not None:
+            raise _error("InvalidText", f"invalid {what} {text!r}: {problem}", line, offset)
+        return text
+
+    # -- statements ------------------------------------------------------------------------
+
+    def statement(self, line: _Line) -> None:
+        text = line.text
+        if text == "}":
+            self.close(line)
+            return
+        if text == "--":
+            if not self.stack:
+                raise _error(
+                    "UnexpectedConcurrency",
+                    "'--' (a concurrency region) outside a composite state",
+                    line,
+                    expected="'--' inside 'state X { ... }'",
+                )
+            region = self.stack[-1][1]
+            assert isinstance(region, int)
+            self.stack[-1][1] = region + 1
+            return
+        if DIRECTION_ANYWHERE.search(text) and re.match(r"(?i)direction\b", text) is None:
+            raise _error(
+                "UnsupportedSyntax",
+                "a line holding 'direction <dir>' is read by Mermaid as a direction statement",
+                line,
+                DIRECTION_ANYWHERE.search(text).start(),  # type: ignore[union-attr]
+                "'direction X' alone on its line",
+            )
+        if re.match(r"(?i)direction\b", text):
+            self.direction_statement(line)
+            return
+        keyword = _KEYWORD.match(text)
+        if keyword is not None:
+            word = keyword.group(1).lower()
+            rest = text[keyword.end() :]
+            if word == "acctitle" or word == "accdescr":
+                self.acc(line, word, rest)
+                return
+            if rest[:1].isspace():
+                getattr(self, f"_{word}")(line, rest, keyword.end())
+                return
+        if "-->" in text:
+            self.transition(line)
+            return
+        self.plain(line)
+
+    def direction_statement(self, line: _Line) -> None:
+        parts = line.text.split()
+        if len(parts) != 2 or parts[1].upper() not in STATE_DIRECTIONS:
+            raise _error(
+                "InvalidDirection",
+                f"invalid state diagram direction: {line.text[9:].strip() or '(none)'}",
+                line,
+                min(10, len(line.text)),
+                "TB, BT, LR or RL",
+            )
+        value = parts[1].upper()
+        if self.stack:
+            state_id = self.stack[-1][0]
+            assert isinstance(state_id, str)
+            self.update(state_id, direction=value)
+        else:
+            self.direction = value
+
+    def acc(self, line: _Line, word: str, rest: str) -> None:
+        stripped = rest.lstrip()
+        if not stripped.startswith(":"):
+            raise _error(
+                "UnsupportedSyntax",
+                f"expected ':' after {word}",
+                line,
+                len(line.text) - len(stripped),
+                f"'{'accTitle' if word == 'acctitle' else 'accDescr'}: text'",
+            )
+        value = stripped[1:].strip()
+        problem = acc_text_problem(value) if value else "must not be empty"
+        if problem is not None:
+            raise _error("InvalidText", f"invalid {word} text: {problem}", line)
+        if word == "acctitle":
+            self.acc_title = value
+        else:
+            self.acc_descr = value
+
+    def _hide(self, line: _Line, rest: str, offset: int) -> None:
+        raise _error(
+            "UnsupportedSyntax",
+            "'hide empty description' is not supported by Nereid",
+            line,
+            expected="a state diagram statement",
+        )
+
+    _scale = _hide
+
+    def _style(self, line: _Line, rest: str, offset: int) -> None:
+        raise _error(
+            "UnsupportedSyntax",
+            "'style' in a state diagram is not supported by Nereid (use classDef and class)",
+            line,
+            expected="classDef name css / class id name",
+        )
+
+    def _classdef(self, line: _Line, rest: str, offset: int) -> None:
+        parts = rest.strip().split(maxsplit=1)
+        if len(parts) != 2:
+            raise _error(
+                "InvalidClassDef",
+                "classDef needs a name and styles",
+                line,
+                expected="classDef name css",
+            )
+        name, style = parts[0], parts[1].strip()
+        problem = None if name.lower() == "default" else class_name_problem(name)
+        problem = problem or state_class_def_problem(style)
+        if problem is not None:
+            raise _error("InvalidClassDef", f"invalid classDef {name!r}: {problem}", line, offset)
+        self.class_defs["default" if name.lower() == "default" else name] = style
+
+    def _class(self, line: _Line, rest: str, offset: int) -> None:
+        match = re.fullmatch(r"\s*(\w+(?:\s*,\s*\w+)*)\s+(\S+)\s*", rest, re.ASCII)
+        if match is None:
+            raise _error(
+                "InvalidClass",
+                "invalid class statement",
+                line,
+                offset,
+                "class id1,id2 className",
+            )
+        for name in match.group(1).split(","):
+            state_id = self.mention(name.strip(), line, offset + match.start(1))
+            self.add_class(state_id, match.group(2), line, offset + match.start(2))
+
+    def _note(self, line: _Line, rest: str, offset: int) -> None:
+        match = re.match(r"\s*(left of|right of)\s+([^:\s]+)\s*", rest, re.IGNORECASE)
+        if match is None:
+            if rest.strip().startswith('"'):
+                raise _error(
+                    "UnsupportedSyntax",
+                    "floating notes ('note \"text\" as N') are not supported by Nereid",
+                    line,
+                    expected="note left of|right of <state>",
+                )
+            raise _error(
+                "InvalidNote",
+                "invalid note",
+                line,
+                offset,
+                "note left of|right of <state> : text",
+            )
+        state_id = self.mention(match.group(2), line, offset + match.start(2))
+        tail = rest[match.end() :]
+        if not tail.startswith(":"):
+            raise _error(
+                "InvalidNote", "expected ':' and the note text", line, offset + match.end()
+            )
+        self.set_note(state_id, match.group(1).lower(), tail[1:].strip(), line, one_line=True)
+
+    def set_note(self, state_id: str, side: str, text: str, line: _Line, *, one_line: bool) -> None:
+        problem = state_note_problem(text)
+        if problem is None and one_line and (":" in text or ";" in text):
+            problem = "contains ':' or ';' (write the note over several lines)"
+        if problem is not None:
+            raise _error("InvalidNote", f"invalid note text: {problem}", line)
+        if state_id in self.note_lines:
+            raise _error(
+                "DuplicateNote",
+                f"state {state_id[2:]!r} already has a note (line {self.note_lines[state_id]}); "
+                "Mermaid would keep only the last",
+                line,
+            )
+        self.note_lines[state_id] = line.no
+        self.update(state_id, note=text, note_side=side)
+
+    def _state(self, line: _Line, rest: str, offset: int) -> None:
+        body = rest.strip()
+        start = offset + (len(rest) - len(rest.lstrip()))
+        opens = False
+        if body.endswith("{"):
+            opens = True
+            body = body[:-1].rstrip()
+        elif body.endswith("}") and body[:-1].rstrip().endswith("{"):
+            body = body[:-1].rstrip()[:-1].rstrip()
+            state_id = self.state_head(body, line, start)
+            self.make_composite(state_id, line)
+            return
+        special = _SPECIAL.search(body)
+        if special is not None and not opens:
+            name = body[: special.start()].strip()
+            state_id = self.mention(name, line, start)
+            kind = (special.group(2) or special.group(3)).lower()
+            self.set_kind(state_id, kind, line)  # type: ignore[arg-type]
+            return
+        state_id = self.state_head(body, line, start)
+        if opens:
+            self.make_composite(state_id, line)
+            self.stack.append([state_id, 0, line.no])
+            if len(self.stack) > MAX_STATE_DEPTH:
+                raise _error(
+                    "TooDeep", f"composite states nest deeper than {MAX_STATE_DEPTH} levels", line
+                )
+
+    def state_head(self, body: str, line: _Line, offset: int) -> str:
+        """`"name" as id`, `id`: the state, its name set."""
+        if body.startswith('"'):
+            close = body.find('"', 1)
+            match = re.match(r'"([^"]*)"\s+as\s+(\S+)\s*$', body)
+            if close < 0 or match is None:
+                raise _error(
+                    "InvalidState",
+                    "invalid state declaration",
+                    line,
+                    offset,
+                    'state "name" as id',
+                )
+            label, name = match.group(1).strip(), match.group(2)
+            problem = state_label_problem(label)
+            if problem is not None:
+                raise _error(
+                    "InvalidText", f"invalid state name {label!r}: {problem}", line, offset
+                )
+            description = None
+            if ":" in name:
+                name, _sep, description = name.partition(":")
+            state_id = self.mention(name, line, offset + match.start(2))
+            if self.states[state_id].kind != "state":
+                raise _error(
+                    "ConflictingStateKind",
+                    f"a {self.states[state_id].kind} state cannot have a name",
+                    line,
+                    offset,
+                )
+            self.update(state_id, label=label)
+            if description is not None:
+                self.add_description(state_id, description.strip(), line, offset)
+            return state_id
+        if not body or len(body.split()) != 1:
+            raise _error("InvalidState", "invalid state declaration", line, offset, "state id")
+        return self.mention(body, line, offset)
+
+    def make_composite(self, state_id: str, line: _Line) -> None:
+        if self.states[state_id].kind != "state":
+            raise _error(
+                "ConflictingStateKind",
+                f"a {self.states[state_id].kind} state cannot be composite",
+                line,
+            )
+        scope_ids = [entry[0] for entry in self.stack]
+        if state_id in scope_ids:
+            raise _error("InvalidState", f"state {state_id[2:]!r} cannot contain itself", line)
+        self.update(state_id, composite=True)
+
+    def close(self, line: _Line) -> None:
+        if not self.stack:
+            raise _error(
+                "UnexpectedBrace",
+                "unexpected '}' outside a composite state",
+                line,
+                expected="a statement",
+            )
+        self.stack.pop()
+
+    def add_description(self, state_id: str, text: str, line: _Line, offset: int) -> None:
+        self.check_text(text, line, offset, "description")
+        state = self.states[state_id]
+        self.update(state_id, descriptions=(*state.descriptions, text))
+
+    def transition(self, line: _Line) -> None:
+        text = line.text
+        arrow = text.index("-->")
+        left, right = text[:arrow], text[arrow + 3 :]
+        label: str | None = None
+        colon = _description_colon(right)
+        if colon is not None:
+            label = right[colon + 1 :].strip()
+            right = right[:colon]
+        if not left.strip() or not right.strip():
+            raise _error(
+                "InvalidTransition",
+                "a transition needs a state on both sides of '-->'",
+                line,
+                arrow,
+                "a --> b",
+            )
+        if "-->" in right:
+            raise _error(
+                "InvalidTransition",
+                "one transition per line",
+                line,
+                arrow + 3 + right.index("-->"),
+                "a --> b",
+            )
+        source = self.end_ref(left, line, 0, "start")
+        target = self.end_ref(right, line, arrow + 3 + (len(right) - len(right.lstrip())), "end")
+        if label is not None:
+            self.check_text(label, line, arrow + 3 + (colon or 0), "transition label")
+        transition_id = _TRANSITION_NUMBER.format(len(self.transitions) + 1)
+        self.transitions[transition_id] = StateTransition(
+            from_state_id=source, to_state_id=target, label=label
+        )
+
+    def plain(self, line: _Line) -> None:
+        text = line.text
+        colon = _description_colon(text)
+        head = text if colon is None else text[:colon]
+        if not head.strip() or len(head.split()) != 1:
+            raise _error(
+                "UnsupportedSyntax",
+                f"unsupported state diagram syntax: {text}",
+                line,
+                expected="a state, a transition 'a --> b' or a statement",
+            )
+        state_id = self.end_ref(head.strip(), line, 0, "start")
+        if colon is not None:
+            if self.states[state_id].kind in PSEUDO_KINDS:
+                raise _error("UnsupportedSyntax", "'[*]' has no description", line, colon)
+            self.add_description(state_id, text[colon + 1 :].strip(), line, colon + 1)
+
+    def build(self, header: str, front_matter: str | None) -> StateAst:
+        """The AST in canonical order, transitions numbered in that order."""
+        ast = canonical(
+            StateAst(
+                header=header,
+                direction=self.direction,
+                states=self.states,
+                transitions=self.transitions,
+                class_defs=self.class_defs,
+                acc_title=self.acc_title,
+                acc_descr=self.acc_descr,
+                front_matter=front_matter,
+            )
+        )
+        numbered = {
+            _TRANSITION_NUMBER.format(index): transition
+            for index, transition in enumerate(ast.transitions.values(), start=1)
+        }
+        return msgspec.structs.replace(ast, transitions=numbered)
+
+
+def _description_colon(text: str) -> int | None:
+    """Where `: text` starts (a `:` that is not part of `:::`), or None."""
+    index = 0
+    while index < len(text):
+        if text.startswith(":::", index):
+            index += 3
+            continue
+        if text[index] == ":":
+            return index
+        index += 1
+    return None
+
+
+def _header(trimmed: str, line_no: int) -> str:
+    if trimmed in STATE_HEADERS:
+        return trimmed
+    raise MermaidError(
+        "MissingHeader",
+        f"expected 'stateDiagram-v2' or 'stateDiagram' as the first non-empty line (line {line_no})",
+        line=line_no,
+        column=1,
+        text=trimmed,
+        expected="'stateDiagram-v2' or 'stateDiagram' alone on its line",
+    )
+
+
+def parse_state(text: str) -> StateAst:
+    """Import a Mermaid state diagram (raises MermaidError, and nothing else, on any input)."""
+    check_encodable(text)
+    lines = _physical_lines(text)
+    front_matter, index = _front_matter(lines)
+    header: str | None = None
+    builder = _Builder()
+    while index < len(lines):
+        raw = lines[index]
+        line_no = index + 1
+        index += 1
+        trimmed = raw.strip()
+        if not trimmed or trimmed.startswith("%%"):
+            continue
+        if header is None:
+            header = _header(_strip_comment(trimmed), line_no)
+            continue
+        column = len(raw) - len(raw.lstrip()) + 1
+        statement = _strip_comment(trimmed)
+        if not statement:
+            continue
+        line = _Line(line_no, column, statement)
+        if ";" in statement and not re.match(r"(?i)classDef\s", statement):
+            raise _error(
+                "UnsupportedSyntax",
+                "';' is not a statement separator in a state diagram",
+                line,
+                statement.index(";"),
+                "one statement per line",
+            )
+        note = re.fullmatch(r"(?i)note\s+(left of|right of)\s+([^:\s]+)", statement)
+        if note is not None:
+            index = _multi_line_note(builder, lines, index, line, note.group(1), note.group(2))
+            continue
+        descr = re.fullmatch(r"(?i)accDescr\s*\{(.*)", statement)
+        if descr is not None:
+            index = _multi_line_descr(builder, lines, index, line, descr.group(1))
+            continue
+        builder.statement(line)
+    if header is None:
+        raise MermaidError(
+            "MissingHeader",
+            "expected 'stateDiagram-v2' or 'stateDiagram' as the first non-empty line",
+            expected="'stateDiagram-v2' or 'stateDiagram'",
+        )
+    if builder.stack:
+        opened = builder.stack[-1][2]
+        raise MermaidError(
+            "UnclosedState",
+            f"composite state opened on line {opened} is not closed",
+            line=int(opened),  # type: ignore[call-overload]
+            column=1,
+            expected="'}'",
+        )
+    return builder.build(header, front_matter)
+
+
+def _multi_line_note(
+    builder: _Builder, lines: list[str], index: int, line: _Line, side: str, name: str
+) -> int:
+    collected: list[str] = []
+    while index < len(lines):
+        raw = lines[index]
+        index += 1
+        lowered = raw.lower()
+        position = lowered.find("end note")
+        if position >= 0:
+            before = raw[:position].strip()
+            if before:
+                collected.append(before)
+            after = raw[position + len("end note") :].strip()
+            if after and not after.startswith("%%"):
+                raise _error(
+                    "UnsupportedSyntax",
+                    f"text after 'end note' on line {index}",
+                    line,
+                    expected="'end note' at the end of its line",
+                )
+            state_id = builder.mention(name, line, line.text.lower().find(name.lower()))
+            while collected and not collected[0]:
+                collected.pop(0)
+            while collected and not collected[-1]:
+                collected.pop()
+            builder.set_note(state_id, side.lower(), "\n".join(collected), line, one_line=False)
+            return index
+        collected.append(raw.strip())
+    raise _error("UnclosedNote", "note is not closed", line, expected="'end note'")
+
+
+def _multi_line_descr(
+    builder: _Builder, lines: list[str], index: int, line: _Line, first: str
+) -> int:
+    collected: list[str] = [first]
+    while True:
+        closing = collected[-1].find("}")
+        if closing >= 0:
+            collected[-1] = collected[-1][:closing]
+            break
+        if index >= len(lines):
+            raise _error("UnclosedAccDescr", "accDescr { is not closed", line, expected="'}'")
+        collected.append(lines[index])
+        index += 1
+    kept = [
+        part.strip() for part in collected if part.strip() and not part.strip().startswith("%%")
+    ]
+    value = "\n".join(kept)
+    problem = acc_text_problem(value) if value else "must not be empty"
+    if problem is not None:
+        raise _error("InvalidText", f"invalid accDescr text: {problem}", line)
+    builder.acc_descr = value
+    return index

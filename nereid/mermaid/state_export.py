@@ -1,0 +1,168 @@
+"""Canonical Mermaid text of a state diagram; `parse_state(export_state(ast)) == ast`.
+
+Layout: front matter, the header, `direction`, `accTitle`/`accDescr`, `classDef`s, then the
+top scope, then one `class id name` (or `id:::name`) line per class. A scope is written as:
+one line per direct child (`id`, `state "name" as id`, `state id <<choice>>`, `id : text`
+per description), then each composite child's block (`state id {`, `direction`, its
+regions separated by `--`, `}`), then the notes of the children, then the transitions the
+scope holds (`nereid.model.state.written_scope`). Because every child is named before any
+nested block, a state is always first mentioned in its own scope.
+
+Every field is checked by `state_problem` first, so what cannot be read back is refused as
+a `MermaidExportError` naming the object, never written wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from nereid.mermaid.errors import MermaidExportError
+from nereid.model.state import (
+    PSEUDO_KINDS,
+    Scope,
+    StateAst,
+    StateNode,
+    children_of,
+    mermaid_name,
+    nested_scopes,
+    order_problem,
+    region_counts,
+    written_scope,
+)
+from nereid.model.writable_state import state_problem
+
+__all__ = ["export_state"]
+
+_INDENT: Final = "    "
+_WORD: Final = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _end(ast: StateAst, state_id: str) -> str:
+    state = ast.states.get(state_id)
+    if state is None:
+        raise MermaidExportError(
+            "DanglingTransition", f"transition end {state_id!r} is not a state", object_id=state_id
+        )
+    return "[*]" if state.kind in PSEUDO_KINDS else mermaid_name(state_id)
+
+
+def _declaration(state_id: str, state: StateNode, mentioned: set[str]) -> list[str]:
+    if state.kind in PSEUDO_KINDS:
+        if state_id in mentioned:
+            return []
+        if state.kind == "start":
+            return ["[*]"]
+        raise MermaidExportError(
+            "Unwritable",
+            f"end state {state_id} has no transition (Mermaid reads a lone '[*]' as a start)",
+            object_id=state_id,
+        )
+    name = mermaid_name(state_id)
+    lines: list[str] = []
+    if state.kind in ("choice", "fork", "join"):
+        lines.append(f"state {name} <<{state.kind}>>")
+    elif state.label is not None:
+        lines.append(f'state "{state.label}" as {name}')
+    elif not state.descriptions:
+        lines.append(name)
+    lines.extend(f"{name} : {text}" for text in state.descriptions)
+    return lines
+
+
+def _note(state_id: str, state: StateNode) -> list[str]:
+    if state.note is None:
+        return []
+    name = mermaid_name(state_id)
+    text = state.note
+    if "\n" not in text and ":" not in text and ";" not in text:
+        return [f"note {state.note_side} {name} : {text}"]
+    return [
+        f"note {state.note_side} {name}",
+        *(_INDENT + line for line in text.split("\n")),
+        "end note",
+    ]
+
+
+def export_state(ast: StateAst) -> str:
+    """The canonical Mermaid text of `ast` (raises MermaidExportError if it cannot be written)."""
+    problem = state_problem(ast)
+    if problem is not None:
+        raise MermaidExportError("Unwritable", problem.describe(), object_id=problem.object_id)
+    misplaced = order_problem(ast)
+    if misplaced is not None:
+        raise MermaidExportError(
+            "Unwritable", f"{misplaced[0]} {misplaced[1]}", object_id=misplaced[0]
+        )
+    out: list[str] = []
+    if ast.front_matter is not None:
+        out += ["---", *ast.front_matter.split("\n"), "---"]
+    out.append(ast.header)
+    if ast.direction is not None:
+        out.append(f"direction {ast.direction}")
+    if ast.acc_title is not None:
+        out.append(f"accTitle: {ast.acc_title}")
+    if ast.acc_descr is not None:
+        if "\n" in ast.acc_descr:
+            out += ["accDescr {", *ast.acc_descr.split("\n"), "}"]
+        else:
+            out.append(f"accDescr: {ast.acc_descr}")
+    out += [f"classDef {name} {style}" for name, style in ast.class_defs.items()]
+
+    mentioned = {end for t in ast.transitions.values() for end in (t.from_state_id, t.to_state_id)}
+    children = children_of(ast.states)
+    counts = region_counts(ast.states)
+    held: dict[Scope, list[str]] = {}
+    for transition_id, transition in ast.transitions.items():
+        held.setdefault(written_scope(ast.states, transition), []).append(transition_id)
+
+    # An explicit stack instead of recursion: composites may nest MAX_STATE_DEPTH deep.
+    Frame = tuple[str, Scope, int]
+    stack: list[Frame] = [("open", (None, 0), 0)]
+    while stack:
+        action, scope, depth = stack.pop()
+        pad = _INDENT * depth
+        if action == "text":
+            out.append(pad + scope[0] if scope[0] is not None else pad)
+            continue
+        if action == "close":
+            own = children.get(scope, [])
+            for state_id in own:
+                out += [pad + line for line in _note(state_id, ast.states[state_id])]
+            for transition_id in held.get(scope, []):
+                transition = ast.transitions[transition_id]
+                line = (
+                    f"{_end(ast, transition.from_state_id)} --> {_end(ast, transition.to_state_id)}"
+                )
+                if transition.label is not None:
+                    line += f" : {transition.label}"
+                out.append(pad + line)
+            continue
+        own = children.get(scope, [])
+        for state_id in own:
+            out += [pad + line for line in _declaration(state_id, ast.states[state_id], mentioned)]
+        todo: list[Frame] = [("close", scope, depth)]
+        nested = nested_scopes(counts, own)
+        blocks: list[Frame] = []
+        for child_scope in nested:
+            child_id, region = child_scope
+            assert child_id is not None
+            state = ast.states[child_id]
+            if region == 0:
+                name = mermaid_name(child_id)
+                blocks.append(("text", (f"state {name} {{", 0), depth))
+                if state.direction is not None:
+                    blocks.append(("text", (f"direction {state.direction}", 0), depth + 1))
+            else:
+                blocks.append(("text", ("--", 0), depth + 1))
+            blocks.append(("open", child_scope, depth + 1))
+            if region == counts[child_id] - 1:
+                blocks.append(("text", ("}", 0), depth))
+        todo = [*blocks, *todo]
+        stack.extend(reversed(todo))
+
+    for state_id, state in ast.states.items():
+        name = mermaid_name(state_id)
+        for cls in state.classes:
+            out.append(f"class {name} {cls}" if _WORD.fullmatch(name) else f"{name}:::{cls}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,146 @@
+"""A state diagram seen as a flowchart: one projection shared by the graph queries, the slice,
+the route graph and the renderer, so state diagrams reuse the flowchart machinery.
+
+States become nodes (same ids), composite states become subgraphs (same ids) holding their
+children, transitions become edges (same ids). `FLOW_CATEGORY_TO_STATE` maps refs back.
+For the graph queries (`implied_arcs=True`) the semantics of composites are added as arcs:
+entering a composite enters its `[*]` start in every region, and its `[*]` ends lead on
+along the composite's own outgoing transitions (so `flow.unreachable` sees through frames).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from nereid.model.flowchart import FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
+from nereid.model.refs import (
+    FLOW_EDGE,
+    FLOW_NODE,
+    FLOW_NOTE,
+    FLOW_SUBGRAPH,
+    STATE_STATE,
+    STATE_TRANSITION,
+)
+from nereid.model.state import PSEUDO_KINDS, StateAst, StateNode, mermaid_name
+
+__all__ = [
+    "FLOW_CATEGORY_TO_STATE",
+    "IMPLIED_PREFIX",
+    "STATE_SHAPES",
+    "flow_category",
+    "state_as_flowchart",
+    "state_display_label",
+]
+
+#: The node shape each state kind is drawn with.
+STATE_SHAPES: Final = {
+    "state": "round",
+    "start": "circle",
+    "end": "double_circle",
+    "choice": "diamond",
+    "fork": "fork",
+    "join": "fork",
+}
+FLOW_CATEGORY_TO_STATE: Final[dict[tuple[str, ...], tuple[str, ...]]] = {
+    FLOW_NODE: STATE_STATE,
+    FLOW_SUBGRAPH: STATE_STATE,
+    FLOW_EDGE: STATE_TRANSITION,
+    FLOW_NOTE: ("state", "note"),
+}
+#: Edge ids of the implied arcs (never an object id: ids hold no `~`... they may, so the
+#: prefix also holds a `/`-free marker no transition id of the parser has).
+IMPLIED_PREFIX: Final = "~implied:"
+
+
+def state_display_label(state_id: str, state: StateNode) -> str:
+    """What a state box shows first: its name, else its first description, else its id."""
+    if state.kind == "start":
+        return "●"
+    if state.kind == "end":
+        return "◉"
+    if state.kind in ("fork", "join"):
+        return " "
+    if state.kind == "choice":
+        return state.label or " "
+    if state.label is not None:
+        return state.label
+    return state.descriptions[0] if state.descriptions else mermaid_name(state_id)
+
+
+def flow_category(ast: StateAst, category: tuple[str, ...], object_id: str) -> tuple[str, ...]:
+    """The projection's category of a state ref (composites are subgraphs)."""
+    if category == STATE_TRANSITION:
+        return FLOW_EDGE
+    state = ast.states.get(object_id)
+    return FLOW_SUBGRAPH if state is not None and state.composite else FLOW_NODE
+
+
+def state_as_flowchart(ast: StateAst, *, implied_arcs: bool = False) -> FlowchartAst:
+    """The projection (see the module docstring)."""
+    nodes: dict[str, FlowNode] = {}
+    members: dict[str, list[str]] = {}
+    children: dict[str, list[str]] = {}
+    for state_id, state in ast.states.items():
+        if state.parent is not None:
+            target = children if state.composite else members
+            target.setdefault(state.parent, []).append(state_id)
+        if state.composite:
+            continue
+        label = state_display_label(state_id, state)
+        extra = state.descriptions[1:] if state.label is None else state.descriptions
+        if extra and state.kind == "state":
+            label = "\n".join((label, *extra))
+        nodes[state_id] = FlowNode(
+            label=label,
+            shape=STATE_SHAPES[state.kind],
+            classes=state.classes,
+            note=state.note,
+        )
+    subgraphs = {
+        state_id: FlowSubgraph(
+            mermaid_id=mermaid_name(state_id),
+            title=state.label or mermaid_name(state_id),
+            direction=state.direction,
+            node_ids=tuple(members.get(state_id, ())),
+            subgraph_ids=tuple(children.get(state_id, ())),
+            classes=state.classes,
+        )
+        for state_id, state in ast.states.items()
+        if state.composite
+    }
+    edges = {
+        transition_id: FlowEdge(
+            from_node_id=transition.from_state_id,
+            to_node_id=transition.to_state_id,
+            label=transition.label,
+        )
+        for transition_id, transition in ast.transitions.items()
+    }
+    if implied_arcs:
+        edges.update(_implied(ast))
+    return FlowchartAst(
+        direction=ast.direction,
+        nodes=nodes,
+        edges=edges,
+        subgraphs=subgraphs,
+        class_defs=dict(ast.class_defs),
+    )
+
+
+def _implied(ast: StateAst) -> dict[str, FlowEdge]:
+    outgoing: dict[str, list[str]] = {}
+    for transition in ast.transitions.values():
+        outgoing.setdefault(transition.from_state_id, []).append(transition.to_state_id)
+    arcs: dict[str, FlowEdge] = {}
+    for state_id, state in ast.states.items():
+        if state.kind not in PSEUDO_KINDS or state.parent is None:
+            continue
+        if state.kind == "start":
+            pairs = [(state.parent, state_id)]
+        else:
+            pairs = [(state_id, after) for after in outgoing.get(state.parent, ())]
+        for source, target in pairs:
+            arcs[f"{IMPLIED_PREFIX}{source}>{target}"] = FlowEdge(
+                from_node_id=source, to_node_id=target
+            )
+    return arcs

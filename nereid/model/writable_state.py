@@ -1,0 +1,205 @@
+"""What each field of a state diagram may hold (spec decision 18 for the `State` kind).
+
+Mermaid's state lexer decides these: an id is a run without `:`, whitespace, `-` or `{`; a
+description or transition label (`: text`) runs to the line end and holds no `:` or `;`; a
+quoted name (`state "..." as s1`) holds no `"`; a multi-line note ends at the first
+`end note`; and any line holding `direction LR` (any case) is a direction statement. The
+rules below refuse a little more than that (ids keep to letters, digits, `_` and `.`),
+never less: the importer, the ops and the exporter share them, and the hostile round-trip
+property holds the exporter to every value they let through.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from typing import Final
+
+from nereid.model.refs import STATE_STATE, STATE_TRANSITION
+from nereid.model.state import PSEUDO_KINDS, STATE_DIRECTIONS, StateAst, StateNode, mermaid_name
+from nereid.model.writable import (
+    DIAGRAM_META,
+    ObjectKey,
+    Unwritable,
+    acc_text_problem,
+)
+
+__all__ = [
+    "MAX_STATE_DEPTH",
+    "class_name_problem",
+    "state_class_def_problem",
+    "state_id_problem",
+    "state_label_problem",
+    "state_note_problem",
+    "state_problem",
+    "state_text_problem",
+]
+
+#: How deep composite states may nest (the exporter and importer walk without recursion).
+MAX_STATE_DEPTH: Final = 100
+
+_ONE_LINE_BAD: Final = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]")
+_MULTI_LINE_BAD: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]")
+#: Mermaid reads any line holding this as a `direction` statement.
+DIRECTION_ANYWHERE: Final = re.compile(r"direction\s+(?:TB|BT|RL|LR)", re.IGNORECASE)
+#: Words that start a statement (matched ignoring case), so no state may be named so.
+_KEYWORDS: Final = frozenset(
+    {"state", "note", "class", "classdef", "direction", "hide", "scale", "acctitle", "accdescr"}
+)
+_CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _bad_char(pattern: re.Pattern[str], text: str) -> str | None:
+    bad = pattern.search(text)
+    if bad is None:
+        return None
+    return f"contains a line break or control character: {bad.group()!r} at {bad.start()}"
+
+
+def state_id_problem(name: str) -> str | None:
+    """Why `name` cannot be a state's Mermaid id, or None."""
+    if name == "":
+        return "must not be empty"
+    for ch in name:
+        if not (ch.isalnum() or ch in "_."):
+            return f"contains invalid character: {ch!r} (use letters, digits, '_' and '.')"
+    lowered = name.lower()
+    if lowered in _KEYWORDS:
+        return f"is the keyword {name!r}"
+    if lowered.startswith(("default", "statediagram")):
+        return "must not start with 'default' or 'stateDiagram' (Mermaid reads a keyword)"
+    return None
+
+
+def class_name_problem(name: str) -> str | None:
+    """A class name of `classDef` / `class` / `:::` (Mermaid matches `\\w+`)."""
+    if _CLASS_NAME.fullmatch(name) is None:
+        return "must be ASCII letters, digits and '_'"
+    return None
+
+
+def _one_line(text: str) -> str | None:
+    if not text.strip():
+        return "must not be empty"
+    if text != text.strip():
+        return "must not start or end with whitespace (Mermaid trims it)"
+    problem = _bad_char(_ONE_LINE_BAD, text)
+    if problem is None and DIRECTION_ANYWHERE.search(text):
+        problem = "holds 'direction <dir>' (Mermaid reads the line as a direction)"
+    return problem
+
+
+def state_text_problem(text: str) -> str | None:
+    """A description (`s1 : text`) or transition label (`a --> b : text`)."""
+    problem = _one_line(text)
+    if problem is None and (":" in text or ";" in text):
+        problem = "contains ':' or ';' (Mermaid ends the text there)"
+    return problem
+
+
+def state_label_problem(text: str) -> str | None:
+    """The quoted name of `state "..." as s1`."""
+    problem = _one_line(text)
+    if problem is None and '"' in text:
+        problem = "contains '\"'"
+    if problem is None and "%%" in text:
+        problem = "contains '%%' (a comment)"
+    return problem
+
+
+def state_note_problem(text: str) -> str | None:
+    """A note's text: one or more trimmed lines, ended by Mermaid at the first `end note`."""
+    if not text.strip():
+        return "must not be empty"
+    problem = _bad_char(_MULTI_LINE_BAD, text)
+    if problem is not None:
+        return problem
+    lines = text.split("\n")
+    if any(line != line.strip() for line in lines) or not lines[0] or not lines[-1]:
+        return "its lines must be trimmed and the first and last non-empty"
+    if "end note" in " ".join(text.lower().split()):
+        return "contains 'end note' (it closes the note)"
+    return None
+
+
+def state_class_def_problem(style: str) -> str | None:
+    """A `classDef` payload: the rest of its line, trimmed."""
+    if not style.strip():
+        return "must not be empty"
+    if style != style.strip():
+        return "must not start or end with whitespace (Mermaid trims it)"
+    return _bad_char(_ONE_LINE_BAD, style)
+
+
+def _unwritable(category: str, object_id: str, field: str, value: str, reason: str) -> Unwritable:
+    return Unwritable(
+        category=category, object_id=object_id, field=field, value=value, reason=reason
+    )
+
+
+def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, str | None]]:
+    if state.kind not in PSEUDO_KINDS:
+        name = mermaid_name(state_id)
+        yield (
+            "state_id",
+            state_id,
+            state_id_problem(name)
+            if state_id.startswith("s:")
+            else ("a state id is 's:' and its Mermaid id"),
+        )
+    if state.label is not None:
+        problem = state_label_problem(state.label)
+        if problem is None and state.kind != "state":
+            problem = f"a {state.kind} state has no name in Mermaid"
+        yield "label", state.label, problem
+    for index, description in enumerate(state.descriptions):
+        yield f"descriptions[{index}]", description, state_text_problem(description)
+    for index, name in enumerate(state.classes):
+        yield f"classes[{index}]", name, class_name_problem(name)
+    if state.note is not None:
+        yield "note", state.note, state_note_problem(state.note)
+    elif state.note_side != "right of":
+        yield "note_side", state.note_side, "a state without a note keeps the default side"
+    if state.direction is not None and state.direction not in STATE_DIRECTIONS:
+        yield "direction", state.direction, "must be TB, BT, LR or RL"
+
+
+def state_problem(ast: StateAst, keys: Collection[ObjectKey] | None = None) -> Unwritable | None:
+    """The first field of `ast` that cannot be written back (only `keys`' objects if given)."""
+    meta: list[tuple[str, str | None, str | None]] = [
+        (
+            "acc_title",
+            ast.acc_title,
+            None if ast.acc_title is None else acc_text_problem(ast.acc_title),
+        ),
+        (
+            "acc_descr",
+            ast.acc_descr,
+            None if ast.acc_descr is None else acc_text_problem(ast.acc_descr),
+        ),
+    ]
+    if ast.direction is not None and ast.direction not in STATE_DIRECTIONS:
+        meta.append(("direction", ast.direction, "must be TB, BT, LR or RL"))
+    for name, style in ast.class_defs.items():
+        problem = class_name_problem(name) if name != "default" else None
+        meta.append((f"class_defs.{name}", style, problem or state_class_def_problem(style)))
+    for field, value, reason in meta:
+        if value is not None and reason is not None:
+            return _unwritable(DIAGRAM_META, "meta", field, value, reason)
+    wanted = None if keys is None else {object_id for _category, object_id in keys}
+    for state_id, state in ast.states.items():
+        if wanted is not None and state_id not in wanted:
+            continue
+        for field, value, reason in _state_fields(state_id, state):
+            if reason is not None:
+                return _unwritable("/".join(STATE_STATE), state_id, field, value, reason)
+    for transition_id, transition in ast.transitions.items():
+        if wanted is not None and transition_id not in wanted:
+            continue
+        if transition.label is not None:
+            reason = state_text_problem(transition.label)
+            if reason is not None:
+                return _unwritable(
+                    "/".join(STATE_TRANSITION), transition_id, "label", transition.label, reason
+                )
+    return None

@@ -1,0 +1,177 @@
+"""State-diagram ops (spec decision 24): add, update, move into a composite, remove; deltas;
+refusals that change nothing; and every accepted batch exports and reads back equal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nereid.mermaid import export_state, parse_state
+from nereid.model import StateAst
+from nereid.ops import OpError, apply_ops, convert_diagram_ops
+
+SEED = parse_state(
+    "stateDiagram-v2\n[*] --> Idle\nIdle --> Busy : go\nstate Busy {\n  [*] --> Work\n}\n"
+)
+
+
+def _apply(ast: StateAst, *ops: dict[str, Any]) -> tuple[StateAst, dict[str, list[str]]]:
+    new, delta = apply_ops(ast, convert_diagram_ops(list(ops)), diagram_id="d")
+    assert isinstance(new, StateAst)
+    back = parse_state(export_state(new))
+    assert list(back.states.items()) == list(new.states.items())
+    assert list(back.transitions.values()) == list(new.transitions.values())
+    return new, delta.to_json()
+
+
+def test_add_states_and_a_transition() -> None:
+    new, delta = _apply(
+        SEED,
+        {"type": "state_set_state", "state_id": "s:Done", "label": "All done"},
+        {"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Busy",
+         "to_node_id": "s:Done", "label": "finish"},
+        {"type": "state_set_state", "state_id": "end"},
+        {"type": "state_set_transition", "transition_id": "t:10", "from_node_id": "s:Done",
+         "to_node_id": "end"},
+    )  # fmt: skip
+    assert new.states["s:Done"].label == "All done"
+    assert new.states["end"].kind == "end"
+    assert delta["added"] == [
+        "d:d/state/state/end",
+        "d:d/state/state/s:Done",
+        "d:d/state/transition/t:10",
+        "d:d/state/transition/t:9",
+    ]
+    assert "Busy --> Done : finish" in export_state(new)
+
+
+def test_update_keeps_what_is_absent_and_null_clears() -> None:
+    new, _ = _apply(
+        SEED,
+        {"type": "state_set_state", "state_id": "s:Idle", "descriptions": ["waiting"],
+         "note": "first\nsecond", "note_side": "left of", "classes": ["hot"]},
+    )  # fmt: skip
+    idle = new.states["s:Idle"]
+    assert (idle.descriptions, idle.note, idle.note_side, idle.classes) == (
+        ("waiting",),
+        "first\nsecond",
+        "left of",
+        ("hot",),
+    )
+    cleared, delta = _apply(new, {"type": "state_set_state", "state_id": "s:Idle", "note": None})
+    assert cleared.states["s:Idle"].note is None
+    assert cleared.states["s:Idle"].descriptions == ("waiting",)
+    assert delta["updated"] == ["d:d/state/state/s:Idle"]
+
+
+def test_move_into_a_composite_makes_it_one() -> None:
+    new, delta = _apply(
+        SEED, {"type": "state_set_state", "state_id": "s:Idle", "parent_id": "s:Busy"}
+    )
+    assert new.states["s:Idle"].parent == "s:Busy"
+    moved, _ = _apply(
+        SEED,
+        {"type": "state_set_state", "state_id": "s:Inner", "parent_id": "s:Work", "region": 0},
+    )
+    assert moved.states["s:Work"].composite
+    assert moved.states["s:Inner"].parent == "s:Work"
+    assert "    state Work {" in export_state(moved)
+
+
+def test_remove_a_composite_takes_its_states_and_transitions() -> None:
+    new, delta = _apply(SEED, {"type": "state_remove", "state_id": "s:Busy"})
+    assert set(new.states) == {"start", "s:Idle"}
+    assert [t.to_state_id for t in new.transitions.values()] == ["s:Idle"]
+    assert "d:d/state/state/s:Work" in delta["removed"]
+    assert "d:d/state/state/start:Busy" in delta["removed"]
+
+
+@pytest.mark.parametrize(
+    ("op", "message"),
+    [
+        ({"type": "state_set_state", "state_id": "s:a-b"}, "invalid state_id"),
+        ({"type": "state_set_state", "state_id": "s:Idle", "label": 'say "hi"'}, "invalid label"),
+        ({"type": "state_set_state", "state_id": "start:Busy", "parent_id": None}, "start state"),
+        ({"type": "state_set_state", "state_id": "s:Busy", "parent_id": "s:Work"}, "inside itself"),
+        ({"type": "state_set_state", "state_id": "s:Idle", "kind": "choice", "label": "x"}, "name"),
+        ({"type": "state_set_state", "state_id": "s:Idle", "direction": "TD"}, "direction"),
+        ({"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Idle",
+          "to_node_id": "s:Nope"}, "object not found"),
+        ({"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Idle",
+          "to_node_id": "start"}, "no way in"),
+        ({"type": "state_set_transition", "transition_id": "t:0001", "label": "a: b"}, "label"),
+        ({"type": "state_remove", "state_id": "s:Nope"}, "object not found"),
+        ({"type": "flow_add_node", "node_id": "n:x", "label": "x"}, "op kind mismatch"),
+    ],
+)  # fmt: skip
+def test_refusals_change_nothing(op: dict[str, Any], message: str) -> None:
+    with pytest.raises(OpError) as info:
+        apply_ops(SEED, convert_diagram_ops([op]), diagram_id="d")
+    assert message in str(info.value.message) + str(info.value.data)
+
+
+def test_kind_mismatch_names_the_state_family() -> None:
+    flow = parse_state("stateDiagram-v2\na\n")
+    with pytest.raises(OpError) as info:
+        apply_ops(
+            flow, convert_diagram_ops([{"type": "seq_set_title", "title": "t"}]), diagram_id="d"
+        )
+    assert info.value.data == {"diagram_kind": "State", "op_kind": "Seq"}
+
+
+def test_a_start_transition_into_a_later_scope_is_refused() -> None:
+    """Mermaid would put the target in the first scope that names it: not writable."""
+    ast = parse_state("stateDiagram-v2\nstate A {\n  [*] --> a\n}\nstate B {\n  b\n}\n")
+    with pytest.raises(OpError, match="cannot be written as Mermaid"):
+        apply_ops(
+            ast,
+            convert_diagram_ops(
+                [{"type": "state_set_transition", "transition_id": "t:9",
+                  "from_node_id": "start:A", "to_node_id": "s:b"}]
+            ),
+            diagram_id="d",
+        )  # fmt: skip
+
+
+_IDS = st.sampled_from(["s:Idle", "s:Busy", "s:Work", "s:n1", "s:n2", "start", "end", "start:Busy"])
+
+
+@st.composite
+def _ops(draw: st.DrawFn) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
+    for index in range(draw(st.integers(1, 6))):
+        roll = draw(st.integers(0, 4))
+        state = draw(_IDS)
+        if roll == 0:
+            ops.append({"type": "state_set_state", "state_id": state})
+        elif roll == 1:
+            ops.append(
+                {"type": "state_set_state", "state_id": state, "parent_id": draw(st.none() | _IDS)}
+            )
+        elif roll == 2:
+            ops.append(
+                {"type": "state_set_transition", "transition_id": f"t:x{index}",
+                 "from_node_id": state, "to_node_id": draw(_IDS),
+                 "label": draw(st.none() | st.sampled_from(["go", "back"]))}
+            )  # fmt: skip
+        elif roll == 3:
+            ops.append({"type": "state_remove", "state_id": state})
+        else:
+            ops.append({"type": "state_set_state", "state_id": state, "descriptions": ["d"]})
+    return ops
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_ops())
+def test_any_accepted_batch_exports_and_reads_back_equal(ops: list[dict[str, Any]]) -> None:
+    try:
+        new, _delta = apply_ops(SEED, convert_diagram_ops(ops), diagram_id="d")
+    except OpError:
+        return
+    assert isinstance(new, StateAst)
+    back = parse_state(export_state(new))
+    assert list(back.states.items()) == list(new.states.items())
+    assert list(back.transitions.values()) == list(new.transitions.values())
