@@ -27,7 +27,8 @@ from typing import Final, Literal
 import msgspec
 
 from nereid.mermaid.errors import MermaidError, check_encodable
-from nereid.mermaid.flowchart_lines import _front_matter, _physical_lines
+from nereid.mermaid.flowchart_lines import _physical_lines
+from nereid.mermaid.preamble import take_preamble
 from nereid.model.state import (
     PSEUDO_KINDS,
     STATE_DIRECTIONS,
@@ -565,8 +566,9 @@ def _header(trimmed: str, line_no: int) -> str:
 def parse_state(text: str) -> StateAst:
     """Import a Mermaid state diagram (raises MermaidError, and nothing else, on any input)."""
     check_encodable(text)
-    lines = _physical_lines(text)
-    front_matter, index = _front_matter(lines)
+    preamble = take_preamble(text)
+    lines = _physical_lines(preamble.text)
+    front_matter, index = preamble.front_matter, 0
     header: str | None = None
     builder = _Builder()
     while index < len(lines):
@@ -616,7 +618,9 @@ def parse_state(text: str) -> StateAst:
             column=1,
             expected="'}'",
         )
-    return builder.build(header, front_matter)
+    return msgspec.structs.replace(
+        builder.build(header, front_matter), directives=preamble.directives
+    )
 
 
 def _multi_line_note(

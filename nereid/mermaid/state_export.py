@@ -18,6 +18,7 @@ import re
 from typing import Final
 
 from nereid.mermaid.errors import MermaidExportError
+from nereid.mermaid.preamble import preamble_lines
 from nereid.model.state import (
     PSEUDO_KINDS,
     Scope,
@@ -94,9 +95,7 @@ def export_state(ast: StateAst) -> str:
         raise MermaidExportError(
             "Unwritable", f"{misplaced[0]} {misplaced[1]}", object_id=misplaced[0]
         )
-    out: list[str] = []
-    if ast.front_matter is not None:
-        out += ["---", *ast.front_matter.split("\n"), "---"]
+    out = preamble_lines(ast.front_matter, ast.directives)
     out.append(ast.header)
     if ast.direction is not None:
         out.append(f"direction {ast.direction}")

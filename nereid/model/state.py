@@ -108,6 +108,8 @@ class StateAst(msgspec.Struct, frozen=True, kw_only=True):
     acc_descr: str | None = None
     #: YAML front matter kept verbatim, None if absent.
     front_matter: str | None = None
+    #: `%%{init: ...}%%` directives, verbatim, as the flowchart keeps them.
+    directives: tuple[str, ...] = ()
 
 
 def state_object_id(mermaid_id: str) -> str:

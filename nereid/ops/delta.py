@@ -108,6 +108,8 @@ class _Index:
                     tuple(ast.class_defs.items()),
                     ast.acc_title,
                     ast.acc_descr,
+                    ast.front_matter,
+                    ast.directives,
                 )
             return None
         if category == SEQ_PARTICIPANT:

@@ -22,6 +22,7 @@ from nereid.model.refs import (
     SEQ_BLOCK,
     SEQ_NOTE,
     SEQ_SECTION,
+    STATE_TRANSITION,
     ObjectRef,
 )
 from nereid.render import Rendered, Span
@@ -85,7 +86,7 @@ class DiagramCells:
         by_row: dict[int, list[Interval]] = {}
         for span in self.rendered.spans.get(ref, ()):
             by_row.setdefault(span.row, []).append((span.col_start, span.col_end))
-        bridge = None if ref.category == FLOW_EDGE else 1
+        bridge = None if ref.category in (FLOW_EDGE, STATE_TRANSITION) else 1
         result = {
             row: fill_gaps(self.rows[row], sorted(ivs), bridge) for row, ivs in by_row.items()
         }

@@ -16,6 +16,8 @@ from nereid.model.refs import (
     FLOW_SUBGRAPH,
     SEQ_MESSAGE,
     SEQ_PARTICIPANT,
+    STATE_STATE,
+    STATE_TRANSITION,
     ObjectRef,
 )
 from nereid.render import Rendered
@@ -48,7 +50,7 @@ def _place(rendered: Rendered, ref: ObjectRef) -> tuple[int, int] | None:
     spans = rendered.spans.get(ref)
     if not spans:
         return None
-    if ref.category in (FLOW_NODE, SEQ_PARTICIPANT, FLOW_SUBGRAPH):
+    if ref.category in (FLOW_NODE, SEQ_PARTICIPANT, FLOW_SUBGRAPH, STATE_STATE):
         # On the top border, so the tag never hides the label it stands for.
         top = min(s.row for s in spans)
         left = min(s.col_start for s in spans if s.row == top)
@@ -71,9 +73,14 @@ def _place(rendered: Rendered, ref: ObjectRef) -> tuple[int, int] | None:
 
 def hint_targets(rendered: Rendered, *, chain: bool) -> list[HintTarget]:
     """Targets in screen order with labels; messages only in jump mode (not chain)."""
-    kinds = {FLOW_NODE, FLOW_EDGE, FLOW_SUBGRAPH, SEQ_PARTICIPANT} | (
-        set() if chain else {SEQ_MESSAGE}
-    )
+    kinds = {
+        FLOW_NODE,
+        FLOW_EDGE,
+        FLOW_SUBGRAPH,
+        SEQ_PARTICIPANT,
+        STATE_STATE,
+        STATE_TRANSITION,
+    } | (set() if chain else {SEQ_MESSAGE})
     placed: list[HintTarget] = []
     for ref in rendered.spans:
         if ref.category not in kinds:

@@ -34,7 +34,15 @@ __all__ = [
 
 #: What the cursor, selection, hint jumps and the Objects list reach. Subgraphs are objects of
 #: their own (edges may end at them, spec decision 23).
-SELECTABLE: Final = (FLOW_NODE, FLOW_EDGE, FLOW_SUBGRAPH, SEQ_PARTICIPANT, SEQ_MESSAGE)
+SELECTABLE: Final = (
+    FLOW_NODE,
+    FLOW_EDGE,
+    FLOW_SUBGRAPH,
+    SEQ_PARTICIPANT,
+    SEQ_MESSAGE,
+    STATE_STATE,
+    STATE_TRANSITION,
+)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from nereid.model.refs import (
 )
 from nereid.model.sequence import SequenceAst
 from nereid.model.state import StateAst
+from nereid.model.state_flow import state_display_label
 from nereid.model.walkthrough import Walkthrough, WalkthroughNode
 from nereid.model.xref import XRef
 from nereid.render import RenderError, RenderOptions, render_diagram, render_walkthrough
@@ -400,7 +401,10 @@ class ViewModel:
         marks: dict[str, str] = {}
         for xref in self.xrefs.values():
             for ref, glyph in ((xref.from_ref, "▴"), (xref.to_ref, "▾")):
-                if ref.diagram_id == diagram_id and ref.category != FLOW_EDGE:
+                if ref.diagram_id == diagram_id and ref.category not in (
+                    FLOW_EDGE,
+                    STATE_TRANSITION,
+                ):
                     have = marks.get(ref.object_id, "")
                     if glyph not in have:
                         marks[ref.object_id] = "".join(sorted(have + glyph, reverse=True))
@@ -841,7 +845,17 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
         }
         return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, nodes=nodes))
     if isinstance(ast, StateAst):
-        return diagram  # the state renderer draws its own labels; markers need a label field
+        states = {
+            sid: msgspec.structs.replace(
+                state,
+                label=f"{markers[sid]} {state_display_label(sid, state)}",
+                descriptions=state.descriptions[1:] if state.label is None else state.descriptions,
+            )
+            if sid in markers and state.kind == "state"
+            else state
+            for sid, state in ast.states.items()
+        }
+        return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, states=states))
     participants = {}
     for pid, part in ast.participants.items():
         if pid in markers:

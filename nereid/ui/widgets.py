@@ -17,6 +17,8 @@ from nereid.model.refs import (
     FLOW_SUBGRAPH,
     SEQ_MESSAGE,
     SEQ_PARTICIPANT,
+    STATE_STATE,
+    STATE_TRANSITION,
     ObjectRef,
 )
 from nereid.render.walkthrough import node_ref
@@ -165,6 +167,8 @@ class TuiWidget(urwid.Widget):
             SEQ_PARTICIPANT: 0,
             SEQ_MESSAGE: 1,
             FLOW_EDGE: 1,
+            STATE_STATE: 0,
+            STATE_TRANSITION: 1,
             FLOW_SUBGRAPH: 2,  # a frame loses to the nodes and lines drawn inside it
         }
         for ref, spans in cells.rendered.spans.items():

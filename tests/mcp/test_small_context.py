@@ -16,7 +16,7 @@ import jsonschema
 import msgspec
 from session_kit import Agent, memory_client, memory_session
 
-from nereid.ops import FLOW_OPS, SEQ_OPS
+from nereid.ops import FLOW_OPS, SEQ_OPS, STATE_OPS
 
 #: 40,000 bytes until spec decision 24 (state diagrams, a third kind) added its three ops
 #: (`state_set_state`, `state_set_transition`, `state_remove`: ~800 bytes after reusing the
@@ -87,10 +87,10 @@ async def test_every_parameter_and_op_field_is_described_and_closed_sets_are_enu
         assert ops["properties"][field]["enum"], field
     assert "(order_key, id)" in ops["properties"]["order_key"]["description"]
     assert set(ops["properties"]["type"]["enum"]) == {
-        op.__struct_config__.tag for op in (*FLOW_OPS, *SEQ_OPS)
+        op.__struct_config__.tag for op in (*FLOW_OPS, *SEQ_OPS, *STATE_OPS)
     }
     signatures = ops["properties"]["type"]["description"]
-    for op in (*FLOW_OPS, *SEQ_OPS):
+    for op in (*FLOW_OPS, *SEQ_OPS, *STATE_OPS):
         required = [f for f in op.__struct_fields__ if f in _required(op)]
         assert f"{op.__struct_config__.tag}({', '.join(required)}" in signatures, op
     propose = listing["diagram.propose_ops"]["inputSchema"]["properties"]["ops"]

@@ -108,6 +108,14 @@ def test_multi_line_acc_descr_and_labelled_composite() -> None:
     _roundtrip(text)
 
 
+def test_front_matter_and_directives_are_kept() -> None:
+    text = "---\ntitle: T\n---\n%%{init: {'theme': 'dark'}}%%\nstateDiagram-v2\na --> b\n"
+    ast = parse_state(text)
+    assert ast.front_matter == "title: T"
+    assert ast.directives == ("%%{init: {'theme': 'dark'}}%%",)
+    _roundtrip(text)
+
+
 def test_reconcile_keeps_transition_ids_across_moves() -> None:
     first = parse_state("stateDiagram-v2\na --> b\nb --> c : go\n")
     moved = parse_state("stateDiagram-v2\nx --> a\nb --> c : go\na --> b\n")

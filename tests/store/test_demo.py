@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nereid.model import FlowchartAst, SequenceAst, iter_blocks
+from nereid.model import FlowchartAst, SequenceAst, StateAst, iter_blocks
 from nereid.store.contents import ref_exists, xref_status_in
 from nereid.store.demo import (
     demo_files,
@@ -48,6 +48,15 @@ def test_demo_is_a_showcase() -> None:
     flows = {k: d.ast for k, d in session.diagrams.items() if isinstance(d.ast, FlowchartAst)}
     seqs = {k: d.ast for k, d in session.diagrams.items() if isinstance(d.ast, SequenceAst)}
     assert len(flows) >= 4 and len(seqs) >= 3
+    states = [d.ast for d in session.diagrams.values() if isinstance(d.ast, StateAst)]
+    assert len(states) == 1 and any(s.composite for s in states[0].states.values())
+    state_links = [
+        x
+        for x in session.xrefs.values()
+        if "order-states" in (x.from_ref.diagram_id, x.to_ref.diagram_id)
+    ]
+    linked = {x.to_ref.diagram_id for x in state_links}
+    assert {"order-flow", "checkout-seq"} <= linked
     assert sum(_has_cycle(ast) for ast in flows.values()) >= 2
     assert any(ast.subgraphs and ast.class_defs for ast in flows.values())
     assert any(node.style for ast in flows.values() for node in ast.nodes.values())
