@@ -22,6 +22,7 @@ from nereid.model.refs import (
     SEQ_PARTICIPANT,
     ObjectRef,
 )
+from nereid.model.state import StateAst
 from nereid.render import Rendered
 from nereid.render.display import Emphasis, display_runs, is_markdown
 
@@ -67,6 +68,8 @@ def _labels(ast: Ast) -> Iterator[tuple[tuple[str, ...], str, str]]:
             if sub.title:
                 yield FLOW_SUBGRAPH, sid, sub.title
         return
+    if isinstance(ast, StateAst):
+        return  # state texts are plain (Mermaid's state labels are not markdown strings)
     for pid, part in ast.participants.items():
         yield SEQ_PARTICIPANT, pid, part.alias or part.mermaid_name
     for message in ast.messages:
