@@ -100,3 +100,14 @@ def test_stdin_through_the_real_command() -> None:
     assert result.returncode == 1
     assert result.stdout.startswith("<stdin>:2:")
     assert "invalid message syntax on line 2" in result.stdout
+
+
+def test_a_state_diagram_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = write(tmp_path, "s.mmd", "stateDiagram-v2\n[*] --> A\nA --> B : go\n")
+    bad = write(tmp_path, "t.mmd", "stateDiagram-v2\nA --> B; B --> C\n")
+    assert run(["--json", good]) == 0
+    summary = json.loads(capsys.readouterr().out)[0]
+    assert summary["kind"] == "state"
+    assert summary["counts"] == {"states": 3, "transitions": 2}
+    assert run([bad]) == 1
+    assert capsys.readouterr().out.startswith(f"{bad}:2:8: ")

@@ -586,7 +586,9 @@ def parse_state(text: str) -> StateAst:
         if not statement:
             continue
         line = _Line(line_no, column, statement)
-        if ";" in statement and not re.match(r"(?i)classDef\s", statement):
+        if ";" in statement and not re.match(
+            r"(?i)(classDef\s|accTitle\s*:|accDescr\s*:)", statement
+        ):
             raise _error(
                 "UnsupportedSyntax",
                 "';' is not a statement separator in a state diagram",

@@ -91,6 +91,11 @@ def state_as_flowchart(ast: StateAst, *, implied_arcs: bool = False) -> Flowchar
         if extra and state.kind == "state":
             label = "\n".join((label, *extra))
         nodes[state_id] = FlowNode(
+            mermaid_id=(
+                f"pseudo_{state_id.replace(':', '_')}"
+                if state.kind in PSEUDO_KINDS
+                else mermaid_name(state_id)
+            ),
             label=label,
             shape=STATE_SHAPES[state.kind],
             classes=state.classes,

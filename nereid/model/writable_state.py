@@ -102,6 +102,8 @@ def state_label_problem(text: str) -> str | None:
     problem = _one_line(text)
     if problem is None and '"' in text:
         problem = "contains '\"'"
+    if problem is None and ";" in text:
+        problem = "contains ';' (Mermaid's state lexer refuses it)"
     if problem is None and "%%" in text:
         problem = "contains '%%' (a comment)"
     return problem
