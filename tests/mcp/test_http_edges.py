@@ -56,9 +56,10 @@ def _port(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/")[0])
 
 
-async def _stalled_post(port: int) -> trio.SocketStream:
-    """A POST that promises 100 body bytes and sends one."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
+async def _stalled_post(port: int, stream: trio.SocketStream | None = None) -> trio.SocketStream:
+    """A POST that promises 100 body bytes and sends one (on `stream`, else a new one)."""
+    if stream is None:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
     head = (
         f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
         "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"
@@ -142,13 +143,23 @@ async def test_connections_are_capped_idle_ones_make_room_busy_ones_are_never_cu
                 assert silent[-1] in still_open  # the newest got in: the oldest made room
                 listing = await client.call_tool("diagram.list", {})  # and this one works
                 assert listing.structured_content is not None
-                # Every slot busy with a request (a body that stalls): nothing to close.
-                stalled = [await _stalled_post(port) for _ in range(cap)]
-                await trio.sleep(0.5)
-                extra = await trio.open_tcp_stream("127.0.0.1", port)
-                answer = await _until_closed(extra)
+                # Fill the slots with requests in progress (bodies that stall) until a
+                # new connection finds nothing idle to close: it gets 503, at once.
+                stalled: list[trio.SocketStream] = []
+                answer = b""
+                while not answer and len(stalled) <= cap:
+                    stream = await trio.open_tcp_stream("127.0.0.1", port)
+                    with trio.move_on_after(0.3):  # a refusal comes before any request
+                        answer = await _until_closed(stream)
+                    if answer:
+                        extra = stream
+                    else:
+                        await _stalled_post(port, stream)
+                        await trio.sleep(0.2)  # the server has read its headers: busy now
+                        stalled.append(stream)
                 assert answer.startswith(b"HTTP/1.1 503 ") and b"Retry-After: 1" in answer
-                assert not any([await _closed_by_server(s) for s in stalled])
+                assert len(stalled) < cap  # the client's event stream holds a slot too
+                assert not any([await _closed_by_server(s) for s in stalled])  # none was cut
             for stream in [*silent, *stalled, extra]:
                 await stream.aclose()
 
