@@ -21,13 +21,15 @@ from nereid.model.refs import (
     STATE_STATE,
     STATE_TRANSITION,
 )
-from nereid.model.state import PSEUDO_KINDS, StateAst, StateNode, mermaid_name
+from nereid.model.state import PSEUDO_KINDS, StateAst, StateNode, mermaid_name, region_counts
 
 __all__ = [
     "FLOW_CATEGORY_TO_STATE",
     "IMPLIED_PREFIX",
     "STATE_SHAPES",
+    "REGION_MARK",
     "flow_category",
+    "region_owner",
     "state_as_flowchart",
     "state_display_label",
 ]
@@ -47,6 +49,9 @@ FLOW_CATEGORY_TO_STATE: Final[dict[tuple[str, ...], tuple[str, ...]]] = {
     FLOW_EDGE: STATE_TRANSITION,
     FLOW_NOTE: ("state", "note"),
 }
+#: Joins a composite's id and a region number into the id of that region's frame (a `|`
+#: is in no state id); `region_owner` maps it back to the composite.
+REGION_MARK: Final = "|"
 #: Edge ids of the implied arcs (never an object id: ids hold no `~`... they may, so the
 #: prefix also holds a `/`-free marker no transition id of the parser has).
 IMPLIED_PREFIX: Final = "~implied:"
@@ -65,6 +70,11 @@ def state_display_label(state_id: str, state: StateNode) -> str:
     if state.label is not None:
         return state.label
     return state.descriptions[0] if state.descriptions else mermaid_name(state_id)
+
+
+def region_owner(object_id: str) -> str:
+    """The composite a projected object belongs to (itself, unless it is a region frame)."""
+    return object_id.split(REGION_MARK, 1)[0]
 
 
 def flow_category(ast: StateAst, category: tuple[str, ...], object_id: str) -> tuple[str, ...]:
@@ -101,18 +111,38 @@ def state_as_flowchart(ast: StateAst, *, implied_arcs: bool = False) -> Flowchar
             classes=state.classes,
             note=state.note,
         )
-    subgraphs = {
-        state_id: FlowSubgraph(
-            mermaid_id=mermaid_name(state_id),
-            title=state.label or mermaid_name(state_id),
+    subgraphs: dict[str, FlowSubgraph] = {}
+    counts = region_counts(ast.states)
+    for state_id, state in ast.states.items():
+        if not state.composite:
+            continue
+        name = mermaid_name(state_id)
+        inner_nodes = members.get(state_id, [])
+        inner_subgraphs = children.get(state_id, [])
+        regions: list[str] = []
+        if counts.get(state_id, 1) > 1:
+            # One untitled frame per concurrency region, inside the composite's frame.
+            for region in range(counts[state_id]):
+                region_id = f"{state_id}{REGION_MARK}{region}"
+                regions.append(region_id)
+                subgraphs[region_id] = FlowSubgraph(
+                    mermaid_id=f"{name}_region{region + 1}",
+                    title="",
+                    direction=state.direction,
+                    node_ids=tuple(n for n in inner_nodes if ast.states[n].region == region),
+                    subgraph_ids=tuple(
+                        c for c in inner_subgraphs if ast.states[c].region == region
+                    ),
+                )
+            inner_nodes, inner_subgraphs = [], []
+        subgraphs[state_id] = FlowSubgraph(
+            mermaid_id=name,
+            title=state.label or name,
             direction=state.direction,
-            node_ids=tuple(members.get(state_id, ())),
-            subgraph_ids=tuple(children.get(state_id, ())),
+            node_ids=tuple(inner_nodes),
+            subgraph_ids=(*regions, *inner_subgraphs),
             classes=state.classes,
         )
-        for state_id, state in ast.states.items()
-        if state.composite
-    }
     edges = {
         transition_id: FlowEdge(
             from_node_id=transition.from_state_id,

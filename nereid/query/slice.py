@@ -41,7 +41,12 @@ from nereid.model import (
     StateAst,
     iter_blocks,
 )
-from nereid.model.state_flow import FLOW_CATEGORY_TO_STATE, flow_category, state_as_flowchart
+from nereid.model.state_flow import (
+    FLOW_CATEGORY_TO_STATE,
+    flow_category,
+    region_owner,
+    state_as_flowchart,
+)
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.graph import within_hops
 from nereid.query.params import check_count, check_param_id, check_param_ref
@@ -190,7 +195,10 @@ def _state_slice(
     objects, edges = _flowchart_slice(state_as_flowchart(ast), flow_center, center_ref, hops)
 
     def back(keys: set[SliceKey]) -> set[SliceKey]:
-        return {(FLOW_CATEGORY_TO_STATE[category], object_id) for category, object_id in keys}
+        return {
+            (FLOW_CATEGORY_TO_STATE[category], region_owner(object_id))
+            for category, object_id in keys
+        }
 
     return back(objects), back(edges)
 

@@ -2,7 +2,8 @@
 
 The diagram is projected onto a flowchart (`nereid.model.state_flow`): states are rounded
 boxes, `[*]` starts and ends circles showing `●` / `◉`, choices diamonds, forks and joins
-bars, composite states titled frames (with their own direction), notes the flowchart's
+bars, composite states titled frames (with their own direction; each concurrency region
+an untitled frame inside, its cells owned by the composite), notes the flowchart's
 notes. The span map is the flowchart's with each ref mapped back to its state object
 (`state/state`, `state/transition`; notes stay render-only as `state/note`), so the TUI
 highlights, selects, hint-jumps and spotlights states and transitions as it does nodes.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from nereid.model.refs import ObjectRef
 from nereid.model.state import StateAst
-from nereid.model.state_flow import FLOW_CATEGORY_TO_STATE, state_as_flowchart
+from nereid.model.state_flow import FLOW_CATEGORY_TO_STATE, region_owner, state_as_flowchart
 from nereid.render.options import Rendered, RenderOptions
 from nereid.render.spans import Span
 
@@ -27,7 +28,8 @@ def render_state(ast: StateAst, diagram_id: str, options: RenderOptions) -> Rend
     spans: dict[ObjectRef, tuple[Span, ...]] = {}
     for ref, runs in drawn.spans.items():
         category = FLOW_CATEGORY_TO_STATE.get(ref.category, ref.category)
-        mapped = ObjectRef(diagram_id=ref.diagram_id, category=category, object_id=ref.object_id)
+        owner = region_owner(ref.object_id)  # a region's frame is drawn for its composite
+        mapped = ObjectRef(diagram_id=ref.diagram_id, category=category, object_id=owner)
         spans[mapped] = tuple(sorted({*spans.get(mapped, ()), *runs}))
     return Rendered(
         text=drawn.text, lines=drawn.lines, spans=spans, width=drawn.width, height=drawn.height
