@@ -127,3 +127,15 @@ def test_bad_walkthrough_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     path.write_text("{not json", encoding="utf-8")
     code, _, err = _run([str(path)], capsys)
     assert code == 1 and err.startswith(str(path))
+
+
+def test_renders_a_state_diagram(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "order.mmd"
+    path.write_text(
+        "stateDiagram-v2\n[*] --> Placed\nPlaced --> Paid : pay\nPaid --> [*]\n", encoding="utf-8"
+    )
+    code, out, err = _run([str(path)], capsys)
+    assert code == 0 and err == ""
+    assert "●" in out and "◉" in out and "│ Placed  │" in out and " pay" in out
+    code, out, _ = _run([str(path), "--ascii"], capsys)
+    assert code == 0 and out.isascii() and "Paid" in out

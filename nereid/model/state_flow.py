@@ -57,12 +57,15 @@ REGION_MARK: Final = "|"
 IMPLIED_PREFIX: Final = "~implied:"
 
 
-def state_display_label(state_id: str, state: StateNode) -> str:
+#: The marks of the `[*]` start and end: Unicode, and the pure-ASCII fallback.
+PSEUDO_MARKS: Final = {"start": "●", "end": "◉"}
+ASCII_PSEUDO_MARKS: Final = {"start": "*", "end": "@"}
+
+
+def state_display_label(state_id: str, state: StateNode, *, ascii: bool = False) -> str:
     """What a state box shows first: its name, else its first description, else its id."""
-    if state.kind == "start":
-        return "●"
-    if state.kind == "end":
-        return "◉"
+    if state.kind in PSEUDO_KINDS:
+        return (ASCII_PSEUDO_MARKS if ascii else PSEUDO_MARKS)[state.kind]
     if state.kind in ("fork", "join"):
         return " "
     if state.kind == "choice":
@@ -85,7 +88,9 @@ def flow_category(ast: StateAst, category: tuple[str, ...], object_id: str) -> t
     return FLOW_SUBGRAPH if state is not None and state.composite else FLOW_NODE
 
 
-def state_as_flowchart(ast: StateAst, *, implied_arcs: bool = False) -> FlowchartAst:
+def state_as_flowchart(
+    ast: StateAst, *, implied_arcs: bool = False, ascii: bool = False
+) -> FlowchartAst:
     """The projection (see the module docstring)."""
     nodes: dict[str, FlowNode] = {}
     members: dict[str, list[str]] = {}
@@ -96,7 +101,7 @@ def state_as_flowchart(ast: StateAst, *, implied_arcs: bool = False) -> Flowchar
             target.setdefault(state.parent, []).append(state_id)
         if state.composite:
             continue
-        label = state_display_label(state_id, state)
+        label = state_display_label(state_id, state, ascii=ascii)
         extra = state.descriptions[1:] if state.label is None else state.descriptions
         if extra and state.kind == "state":
             label = "\n".join((label, *extra))

@@ -24,7 +24,7 @@ def render_state(ast: StateAst, diagram_id: str, options: RenderOptions) -> Rend
     """Render a state diagram (raises what the flowchart renderer raises)."""
     from nereid.render.flowchart import render_flowchart
 
-    drawn = render_flowchart(state_as_flowchart(ast), diagram_id, options)
+    drawn = render_flowchart(state_as_flowchart(ast, ascii=options.ascii), diagram_id, options)
     spans: dict[ObjectRef, tuple[Span, ...]] = {}
     for ref, runs in drawn.spans.items():
         category = FLOW_CATEGORY_TO_STATE.get(ref.category, ref.category)

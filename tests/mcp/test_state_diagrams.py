@@ -72,6 +72,23 @@ async def test_state_diagram_end_to_end(tmp_path: Path) -> None:
         assert "d:order/state/state/s:Refunded" in sliced["objects"]
         rendered = await agent.ok("diagram.render_text", {"diagram_id": "order"})
         assert "Refunded" in str(rendered)
+        diff = await agent.ok("diagram.diff", {"diagram_id": "order", "since_rev": 0})
+        assert "d:order/state/state/s:Refunded" in str(diff)
+        stale = await agent.err(
+            "diagram.apply_ops",
+            {"diagram_id": "order", "base_rev": 0,
+             "ops": [{"type": "state_remove", "transition_id": "t:refund"}]},
+        )  # fmt: skip
+        assert "stale" in stale.message or "conflict" in stale.message, stale
+        await agent.ok("walkthrough.create", {"title": "Order tour", "walkthrough_id": "wt:o"})
+        await agent.ok(
+            "walkthrough.apply_ops",
+            {"walkthrough_id": "wt:o", "base_rev": 0,
+             "ops": [{"type": "add_node", "node_id": "wn:1", "title": "Paid",
+                      "refs": ["d:order/state/state/s:Paid"]}]},
+        )  # fmt: skip
+        xrefs = await agent.ok("xref.list", {})
+        assert [x["status"] for x in xrefs["xrefs"] if x["xref_id"] == "x:refund"] == ["ok"]
     loaded = load_session(FolderFiles(tmp_path))
     assert not loaded.issues
     order = loaded.session.diagrams["order"]

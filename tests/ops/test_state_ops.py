@@ -175,3 +175,26 @@ def test_any_accepted_batch_exports_and_reads_back_equal(ops: list[dict[str, Any
     back = parse_state(export_state(new))
     assert list(back.states.items()) == list(new.states.items())
     assert list(back.transitions.values()) == list(new.transitions.values())
+
+
+def test_three_way_merge_keeps_both_sides() -> None:
+    """The TUI editor's merge (`merge_asts`) on a state diagram: the person's text edit and an
+    agent's op meanwhile both survive; a transition to a state the other side removed is a
+    conflict."""
+    from nereid.mermaid import StateIdHints, reconcile_state
+    from nereid.ops.merge3 import merge_asts
+
+    base = SEED
+    current, _ = _apply(base, {"type": "state_set_state", "state_id": "s:Agent"})
+    edited = reconcile_state(
+        parse_state(export_state(base).replace("Idle --> Busy : go", "Idle --> Busy : start")),
+        StateIdHints.from_ast(base),
+    )
+    merged = merge_asts(base, current, edited)
+    assert not merged.conflicts
+    assert "s:Agent" in merged.ast.states
+    assert [t.label for t in merged.ast.transitions.values()].count("start") == 1
+    gone, _ = _apply(base, {"type": "state_remove", "state_id": "s:Work"})
+    added = parse_state(export_state(base).replace("}", "  Work --> Extra\n}"))
+    clash = merge_asts(base, gone, reconcile_state(added, StateIdHints.from_ast(base)))
+    assert clash.conflicts
