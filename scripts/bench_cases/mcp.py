@@ -21,7 +21,9 @@ so they hold timed calls only.
 The floor is `bare.ping`: a bare MCP SDK server (the SDK's low-level `Server` with one tool
 answering "pong", its `StreamableHTTPSessionManager`, hypercorn, trio: Nereid's stack
 without Nereid), in its own process, measured in the same run, the same way (its ASGI app
-timed from entry to response sent), called by the same agents with the same client.
+timed from entry to response sent), called by the same agents with the same client, both
+sessions opened with the initialize handshake (`mode="legacy"`, the protocol era Nereid
+serves).
 `nereid.ping` (no actor work) shows what Nereid's transport guard, tool framework and
 codec add on top of that floor. Targets: `diagram.stat` and `diagram.apply_ops` server p50
 <= 1.2x the floor's, and every workload's p99 <= 3x its own p50. Exit status 1 if one is
@@ -384,7 +386,10 @@ async def _agent(
     """
     from mcp import Client
 
-    async with Client(url) as nereid, Client(bare_url) as bare:
+    # Both with the initialize handshake: Nereid serves only handshake-era sessions (what
+    # every host speaks), and a bare server reached with the 2026 sessionless protocol would
+    # take the SDK's other request path (JSON replies, no SSE stream): no floor at all.
+    async with Client(url, mode="legacy") as nereid, Client(bare_url, mode="legacy") as bare:
         arguments: dict[str, dict[str, Any]] = {}
         client = nereid
 
@@ -542,7 +547,10 @@ def _conduct(options: argparse.Namespace) -> int:
     server = _spawn(
         ["--serve"] + ([] if options.profile is None else ["--profile", options.profile])
     )
-    bare = _spawn(["--serve-bare"])
+    bare = _spawn(
+        ["--serve-bare"]
+        + ([] if options.profile_bare is None else ["--profile", options.profile_bare])
+    )
     for child in (server, bare):
         if server_cpus is not None:
             os.sched_setaffinity(child.pid, server_cpus)
@@ -618,6 +626,9 @@ def main(argv: list[str]) -> int:
         "--no-pin", dest="pin", action="store_false", help="do not pin server and agents to CPUs"
     )
     parser.add_argument("--profile", help="write the server's cProfile stats to this file")
+    parser.add_argument(
+        "--profile-bare", help="write the bare floor server's cProfile stats to this file"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--serve-bare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds (default 10)")
