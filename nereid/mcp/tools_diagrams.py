@@ -129,9 +129,11 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
 
 
 class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
-    mermaid: Annotated[str, param("Mermaid text: flowchart / graph or sequenceDiagram.")]
+    mermaid: Annotated[
+        str, param("Mermaid text: flowchart / graph, sequenceDiagram, stateDiagram.")
+    ]
     diagram_id: Annotated[
-        str | None, param("Id for the new diagram; absent: flow / seq, then -2, -3, ...")
+        str | None, param("Id for the new diagram; absent: flow / seq / state, then -2, -3, ...")
     ] = None
     name: Annotated[str | None, param("Display name; absent: the id.")] = None
     make_active: Annotated[bool, param("Make it the active diagram (default true).")] = True
@@ -144,7 +146,7 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 @tool(
     "diagram.create_from_mermaid",
-    "Import Mermaid text (flowchart/graph or sequenceDiagram) as a new diagram at rev 0; "
+    "Import Mermaid text (flowchart/graph, sequenceDiagram, stateDiagram) as a new diagram at rev 0; "
     "the id defaults to flow / seq (then -2, -3, ...).",
     params=CreateParams,
     result=CreateResult,

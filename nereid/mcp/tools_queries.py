@@ -260,14 +260,15 @@ class FlowUnreachableParams(msgspec.Struct, frozen=True, kw_only=True):
 
 flow_reachable_tool = _diagram_query(
     "flow.reachable",
-    "Nodes reachable from a node (following edges out, in, or the union of both).",
+    "Nodes (or states) reachable from a node (following edges out, in, or both).",
     params=FlowReachableParams,
     result=NodesResult,
     query=flow_reachable,
 )
 flow_unreachable_tool = _diagram_query(
     "flow.unreachable",
-    "Nodes that cannot be reached from the start node (default: every node without inputs).",
+    "Nodes that cannot be reached from the start node (default: every node without inputs; "
+    "a state diagram's [*]).",
     params=FlowUnreachableParams,
     result=NodesResult,
     query=flow_unreachable,
@@ -282,7 +283,8 @@ flow_paths_tool = _diagram_query(
 )
 flow_cycles_tool = _diagram_query(
     "flow.cycles",
-    "Cyclic regions (strongly connected components and self-loops) of a flowchart.",
+    "Cyclic regions (strongly connected components and self-loops) of a flowchart or "
+    "state diagram.",
     params=DiagramParams,
     result=CyclesResult,
     query=flow_cycles,
