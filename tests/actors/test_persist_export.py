@@ -30,3 +30,17 @@ async def test_big_diagrams_are_exported_in_a_worker_and_small_ones_left_here() 
     assert done["big"] == encode_diagram(big)
     problem = done["bad"]
     assert isinstance(problem, Exception) and "no-such-shape" in str(problem)
+
+
+async def test_workers_run_at_a_lower_priority_than_the_event_loop() -> None:
+    """A worker takes its CPU from other background work, not from the loop's process."""
+    import os
+
+    import trio_parallel
+
+    from nereid.jobs import WORKER_NICENESS, call_encoded
+
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    payload = msgspec.msgpack.encode(os.PRIO_PROCESS)
+    theirs = await trio_parallel.run_sync(call_encoded, os.getpriority, int, payload, 0)
+    assert theirs == min(19, mine + WORKER_NICENESS)
