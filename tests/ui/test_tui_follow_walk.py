@@ -189,7 +189,7 @@ def test_walkthrough_view_keeps_the_diagram_camera_and_refuses_diagram_keys() ->
     assert vm.selection == load_demo_session().selected_object_refs
     screen.press("w")
     assert not vm.walk_open and (vm.pan_x, vm.pan_y) == pan
-    assert "[1]─ Diagram [3/7] index" in screen.render()[0]
+    assert "[1]─ Diagram [3/8] index" in screen.render()[0]
 
 
 def test_without_walkthroughs_w_says_so() -> None:

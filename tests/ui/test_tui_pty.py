@@ -31,7 +31,7 @@ def tui() -> object:
 
 
 def test_keys_panes_help_and_quit(tui: PtyScreen) -> None:
-    tui.wait_for("Diagram [3/7] index")
+    tui.wait_for("Diagram [3/8] index")
     tui.send("2")
     tui.wait_for("[2]─ Objects")
     tui.send("?")
@@ -39,7 +39,7 @@ def test_keys_panes_help_and_quit(tui: PtyScreen) -> None:
     tui.send("\x1b")
     tui.wait_for(lambda t: "--- Global ---" not in t)
     tui.send("]")
-    tui.wait_for("Diagram [4/7] order-flow")
+    tui.wait_for("Diagram [4/8] order-flow")
     tui.send("q")
     tui.child.expect(pexpect.EOF, timeout=10)
     tui.child.close()
@@ -47,7 +47,7 @@ def test_keys_panes_help_and_quit(tui: PtyScreen) -> None:
 
 
 def test_resize_relayouts(tui: PtyScreen) -> None:
-    tui.wait_for("Diagram [3/7] index")
+    tui.wait_for("Diagram [3/8] index")
     tui.send("2")
     tui.wait_for("[2]─ Objects")
     tui.resize(80, 24)
@@ -70,7 +70,7 @@ else sed 's/Browse the catalog/Browse the shop/' "$EDIT_DIR/seen-1.mmd" > "$1"; 
     script.chmod(0o755)
     tui = launch({"EDITOR": str(script), "VISUAL": "", "EDIT_DIR": str(tmp_path)})
     try:
-        tui.wait_for("Diagram [3/7] index")
+        tui.wait_for("Diagram [3/8] index")
         tui.send("e")
         text = tui.wait_for("not applied")
         assert "Browse the catalog" in text  # the diagram is unchanged
@@ -86,11 +86,11 @@ else sed 's/Browse the catalog/Browse the shop/' "$EDIT_DIR/seen-1.mmd" > "$1"; 
 
 
 def test_sigterm_restores_the_terminal_and_exits(tui: PtyScreen) -> None:
-    tui.wait_for("Diagram [3/7] index")
+    tui.wait_for("Diagram [3/8] index")
     tui.child.kill(signal.SIGTERM)
     tui.child.expect(pexpect.EOF, timeout=10)
     tui.stream.feed(tui.child.before or b"")
     tui.child.close()
     assert tui.child.exitstatus == 128 + signal.SIGTERM
     # The alternate screen was left: the normal buffer (blank here) is back.
-    assert "Diagram [3/7]" not in tui.text()
+    assert "Diagram [3/8]" not in tui.text()

@@ -27,7 +27,7 @@ ORDER = ref("d:index/flow/node/n:order")
 def test_startup_shows_diagram_title_status_and_mcp_url() -> None:
     screen = Screen()
     lines = screen.render()
-    assert lines[0].startswith("┌─[1]─ Diagram [3/7] index")
+    assert lines[0].startswith("┌─[1]─ Diagram [3/8] index")
     assert "Browse the catalog" in screen.text()
     assert "MCP http://127.0.0.1:5555/mcp" in lines[-1]  # the start-up message says where
     screen.clock.now += 10
@@ -323,11 +323,11 @@ def test_an_agent_opening_a_diagram_is_announced_not_followed() -> None:
     screen = Screen()
     screen.press("]", "]")  # two quick switches; their echoes arrive late
     screen.vm.apply(ActiveDiagramChanged("order-flow"))
-    screen.vm.apply(ActiveDiagramChanged("payment-retry"))
+    screen.vm.apply(ActiveDiagramChanged("order-states"))
     message = screen.vm.current_toast()
     assert message is None or "opened" not in message.text
     screen.vm.apply(ActiveDiagramChanged("refund-seq"))
-    assert screen.vm.active_id == "payment-retry"
+    assert screen.vm.active_id == "order-states"
     assert "Another client opened refund-seq" in screen.render()[-1]
 
 
