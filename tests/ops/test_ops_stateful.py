@@ -29,7 +29,7 @@ from nereid.ops import (
     object_signatures,
 )
 from nereid.ops.apply_flow import effective_mermaid_id
-from nereid.ops.rules import flow_ident_problem, subgraph_ident_problem
+from nereid.ops.rules import node_name_problem, subgraph_ident_problem
 from nereid.ops.seq_blocks import check_blocks, thaw_blocks
 
 SETTINGS = settings(
@@ -257,7 +257,7 @@ class FlowchartMachine(_OpsMachine):
         for e in ast.edges.values():
             assert ast.end_kind(e.from_node_id) and ast.end_kind(e.to_node_id)
             for sg_end in {e.from_node_id, e.to_node_id} & set(ast.subgraphs):
-                assert flow_ident_problem(ast.subgraphs[sg_end].mermaid_id) is None
+                assert node_name_problem(ast.subgraphs[sg_end].mermaid_id) is None
         owners: dict[str, str] = {}
         parents: dict[str, str] = {}
         for sid, sg in ast.subgraphs.items():
@@ -274,7 +274,7 @@ class FlowchartMachine(_OpsMachine):
                 seen.add(current)
                 current = parents[current]
         names = [effective_mermaid_id(i, n) for i, n in ast.nodes.items()]
-        assert all(n is not None and flow_ident_problem(n) is None for n in names)
+        assert all(n is not None and node_name_problem(n) is None for n in names)
         names += [sg.mermaid_id for sg in ast.subgraphs.values()]
         assert all(subgraph_ident_problem(sg.mermaid_id) is None for sg in ast.subgraphs.values())
         names += [e.mermaid_id for e in ast.edges.values() if e.mermaid_id is not None]
