@@ -23,7 +23,7 @@ async def test_xref_list_filters() -> None:
     async with demo_endpoint() as (_, endpoint), memory_client(endpoint) as client:
         everything = (await structured(client, "xref.list"))["xrefs"]
         ids = [x["xref_id"] for x in everything]
-        assert len(ids) == 11 and ids == sorted(ids)
+        assert len(ids) == 16 and ids == sorted(ids)
         assert await structured(client, "xref.list", {"dangling_only": True}) == {
             "xrefs": [GIFTWRAP]
         }
@@ -143,7 +143,7 @@ async def test_xref_add_refusals_in_order() -> None:
             assert (error.code, error.message, error.data) == (-32602, message, data)
         missing_kind = await error_of(client, "xref.add", {k: base[k] for k in base if k != "kind"})
         assert missing_kind.message.startswith("failed to deserialize parameters: ")
-        assert len((await structured(client, "xref.list"))["xrefs"]) == 11
+        assert len((await structured(client, "xref.list"))["xrefs"]) == 16
 
 
 async def test_xref_mutations_bump_the_ui_session_rev() -> None:
