@@ -9,6 +9,7 @@ import textwrap
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quality_checks import frames_off_boxes, labels_apart
 
 from nereid.mermaid import parse_mermaid
 from nereid.model.flowchart import FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
@@ -117,6 +118,8 @@ def test_edges_to_frames_stop_at_the_border(ast: FlowchartAst) -> None:
         ast.subgraphs
     )
     _no_edge_through_a_box(geometry)
+    frames_off_boxes(geometry)
+    labels_apart(geometry)
 
 
 def _cells(pieces: list[list[tuple[int, int]]]) -> set[tuple[int, int]]:

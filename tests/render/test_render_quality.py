@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from quality_checks import frames_off_boxes, labels_apart
 
 from nereid.mermaid import parse_mermaid
 from nereid.model.flowchart import FlowchartAst
@@ -23,7 +24,7 @@ from nereid.model.sequence import SequenceAst
 from nereid.render import RenderOptions, render_flowchart, render_sequence
 from nereid.render.display import display_text
 from nereid.render.flowchart.layout import layout_flowchart
-from nereid.render.flowchart.quality import drawn_crossings, edge_cells, frame_crossings
+from nereid.render.flowchart.quality import drawn_crossings, edge_cells, frame_crossings, u_turns
 from nereid.render.sequence_layout import layout_sequence
 from nereid.render.text import wrap_text
 
@@ -208,6 +209,14 @@ FLOW_CASES: dict[str, tuple[str, int, int]] = {
     ),
 }
 
+#: Routes that turn back on themselves, where some remain (channel doglegs); 0 elsewhere.
+U_TURNS: dict[str, int] = {
+    "microservices": 1,
+    "state-machine": 1,
+    "graph-40": 15,
+    "service-groups": 2,
+}
+
 SEQ_CASES: dict[str, tuple[str, int]] = {
     "seq-nested-notes": (
         """
@@ -306,6 +315,10 @@ def test_flowchart_quality(name: str) -> None:
     assert crossings <= max_crossings, f"{crossings} crossings\n{rendered.text}"
     passes = frame_crossings(ast, geometry)
     assert passes == 0, f"{passes} needless frame passes\n{rendered.text}"
+    turns = u_turns(ast, geometry)
+    assert turns <= U_TURNS.get(name, 0), f"{turns} routes turn back\n{rendered.text}"
+    labels_apart(geometry)
+    frames_off_boxes(geometry)
     assert rendered.width <= max_width
     _assert_visible(_labels(ast), rendered.lines)
     lines = edge_cells(geometry)

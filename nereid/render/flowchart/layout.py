@@ -94,7 +94,9 @@ class _Layout:
         self.edge_ids: list[str] = list(ast.edges)
         # As written (ends may be subgraphs) until ranking picks the members they run between.
         self.edges: list[FlowEdge] = list(ast.edges.values())
-        self.port_gap = 1 if self.horizontal else 2
+        # Ports two cells apart: the items between layers (dummies, labels) need a cell
+        # between them too, so edges leaving one side run straight instead of jogging a row.
+        self.port_gap = 2
         self.item_gap = 1 if self.horizontal else 2
         self.layers: list[list[int]] = []
 
@@ -414,7 +416,7 @@ class _Layout:
             if self.horizontal:
                 # Ports sit on the side rows between the lid (if any) and the bottom border.
                 low, _ = self._side_rows(n)
-                self.box_h[n] = max(self.box_h[n], low + ports + 1)
+                self.box_h[n] = max(self.box_h[n], low + 2 * ports)
                 if loops:
                     self.box_w[n] = max(self.box_w[n], 2 * len(loops) + 3)
             else:
@@ -426,6 +428,8 @@ class _Layout:
             loop_lines: list[str] = []
             for edge in loops:
                 if self.edges[edge].label:
+                    if loop_lines:
+                        loop_lines.append("")  # a blank line between two loops' labels
                     loop_lines.extend(
                         wrap_text(
                             display_text(self.edges[edge].label or ""), self.options.max_label_width
@@ -911,6 +915,7 @@ class _Layout:
                 heads.append((row, col, toward_box[self.direction], e.head_end))
             labels: list[LabelDraw] = []
             if e.label:
+                label_line += 1 if label_line else 0  # apart from the previous loop's label
                 for line in wrap_text(display_text(e.label), self.options.max_label_width):
                     w = text_width(line)
                     if self.horizontal:

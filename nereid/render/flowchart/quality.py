@@ -9,7 +9,7 @@ from __future__ import annotations
 from nereid.model.flowchart import FlowchartAst
 from nereid.render.flowchart.geometry import Geometry
 
-__all__ = ["drawn_crossings", "edge_cells", "frame_crossings"]
+__all__ = ["drawn_crossings", "edge_cells", "frame_crossings", "u_turns"]
 
 Rect = tuple[int, int, int, int]
 
@@ -114,3 +114,22 @@ def frame_crossings(ast: FlowchartAst, geometry: Geometry) -> int:
                 state = inside
             excess += max(0, passes - needed)
     return excess
+
+
+def u_turns(ast: FlowchartAst, geometry: Geometry) -> int:
+    """Edges whose route turns back on itself: along one axis it goes one way, then the
+    other (a detour around a neighbour, a dogleg past the target). Self-loops are loops."""
+    count = 0
+    for draw in geometry.edges:
+        edge = ast.edges.get(draw.edge_id)
+        if edge is None or edge.from_node_id == edge.to_node_id or draw.line == "invisible":
+            continue
+        points = [point for piece in draw.pieces for point in piece]
+        if not _monotone([p[0] for p in points]) or not _monotone([p[1] for p in points]):
+            count += 1
+    return count
+
+
+def _monotone(values: list[int]) -> bool:
+    steps = [b - a for a, b in zip(values, values[1:], strict=False) if b != a]
+    return all(step > 0 for step in steps) or all(step < 0 for step in steps)
