@@ -40,18 +40,21 @@ from nereid.actors.protocol import (
     ApplyDiagramOps,
     ApplyDiagramOpsReply,
     DiagramChanged,
+    DiagramFileProblem,
     DiagramObserved,
     DiagramRequest,
     DiagramSummary,
     DiffDiagram,
     GetDiagram,
     GetDiagramSummary,
+    ImportFile,
+    ImportFileReply,
     ReplaceFromMermaid,
     ReplaceFromMermaidReply,
     ResendToPersister,
 )
 from nereid.actors.refusals import from_mermaid_error, from_op_error
-from nereid.errors import ActorError, InvalidParams, PersistFailed
+from nereid.errors import ActorError, InvalidParams, InvalidRequest, PersistFailed
 from nereid.mermaid import (
     FlowIdHints,
     MermaidError,
@@ -65,7 +68,16 @@ from nereid.mermaid import (
     reconcile_sequence,
     reconcile_state,
 )
-from nereid.model import Ast, Diagram, DiagramKind, FlowchartAst, SequenceAst, StateAst
+from nereid.model import (
+    Ast,
+    Diagram,
+    DiagramKind,
+    FlowchartAst,
+    SequenceAst,
+    StateAst,
+    ast_kind,
+    empty_ast,
+)
 from nereid.ops import Delta, DiagramState, OpError, ast_digest
 from nereid.ops.state import conflict
 from nereid.store.diagram_files import (
@@ -74,6 +86,8 @@ from nereid.store.diagram_files import (
     restore_block_ids,
     restore_order_keys,
 )
+from nereid.store.naming import diagram_paths
+from nereid.store.schema import FileProblem
 
 __all__ = [
     "DiagramActor",
@@ -122,6 +136,10 @@ class DiagramActorState(msgspec.Struct, frozen=True, kw_only=True):
     kind: DiagramKind
     state: DiagramState
     persisted_rev: int | None = None
+    #: The diagram's file does not parse (an edit by another program): writes are refused.
+    file_problem: FileProblem | None = None
+    #: False for a diagram whose file did not parse at load: its AST is empty, not its own.
+    loaded: bool = True
 
     @classmethod
     def of(cls, diagram: Diagram, *, persisted: bool) -> DiagramActorState:
@@ -131,6 +149,20 @@ class DiagramActorState(msgspec.Struct, frozen=True, kw_only=True):
             kind=diagram.kind,
             state=DiagramState(diagram_id=diagram.diagram_id, ast=diagram.ast, rev=diagram.rev),
             persisted_rev=diagram.rev if persisted else None,
+        )
+
+    @classmethod
+    def unloaded(
+        cls, diagram_id: str, *, name: str, kind: DiagramKind, rev: int, problem: FileProblem
+    ) -> DiagramActorState:
+        """A listed diagram whose file does not parse: empty, visible, not writable."""
+        return cls(
+            name=name,
+            kind=kind,
+            state=DiagramState(diagram_id=diagram_id, ast=empty_ast(kind), rev=rev),
+            persisted_rev=rev,
+            file_problem=problem,
+            loaded=False,
         )
 
     def diagram(self) -> Diagram:
@@ -171,12 +203,21 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
             case GetDiagramSummary():
                 s = self.current
                 return DiagramSummary(
-                    diagram_id=s.state.diagram_id, name=s.name, kind=s.kind, rev=s.state.rev
+                    diagram_id=s.state.diagram_id,
+                    name=s.name,
+                    kind=s.kind,
+                    rev=s.state.rev,
+                    file_problem=s.file_problem,
                 )
             case ApplyDiagramOps():
+                if not message.dry_run:
+                    self._refuse_while_unparsable()
                 return await self._apply(message)
             case ReplaceFromMermaid():
+                self._refuse_while_unparsable()
                 return await self._replace(message)
+            case ImportFile():
+                return await self._import_file(message)
             case DiffDiagram(since_rev=since_rev):
                 try:
                     return self.current.state.diff(since_rev)
@@ -226,6 +267,70 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
         durable = await self._commit_rev(new_state, delta)
         return ReplaceFromMermaidReply(
             new_rev=new_state.rev, changed=True, delta=delta, durable=durable
+        )
+
+    def _refuse_while_unparsable(self) -> None:
+        """Writes wait until the person's file parses: saving them would overwrite it."""
+        problem = self.current.file_problem
+        if problem is None:
+            return
+        raise InvalidRequest(
+            f"diagram file does not parse: {problem}; nothing is changed until it is fixed "
+            "(the folder is watched) or the diagram is deleted (diagram.delete removes the "
+            "file) and created again",
+            data={
+                "diagram_id": self.current.state.diagram_id,
+                "file_problem": msgspec.to_builtins(problem),
+            },
+        )
+
+    async def _import_file(self, message: ImportFile) -> ImportFileReply:
+        """The watcher's import of the `.mmd` (see `ImportFile`)."""
+        current = self.current
+        state = current.state
+        problem = message.problem
+        ast: Ast | None = None
+        if problem is None and message.ast is not None:
+            if ast_kind(message.ast) != current.kind:
+                problem = self._problem(
+                    f"mermaid kind does not match the diagram kind: the file holds a "
+                    f"{ast_kind(message.ast)} diagram, not a {current.kind}"
+                )
+            else:
+                ast = reconcile_parse(message.ast, state.ast) if current.loaded else message.ast
+        if ast is None:
+            problem = problem or self._problem("nothing to import")
+            if problem != current.file_problem:
+                self._set(msgspec.structs.replace(current, file_problem=problem))
+                self.commit(self.current)
+                self._publish_problem()
+            return ImportFileReply(new_rev=state.rev, changed=False, file_problem=problem)
+        was_unparsable = current.file_problem is not None
+        if was_unparsable or not current.loaded:
+            self._set(msgspec.structs.replace(current, file_problem=None, loaded=True))
+            self.commit(self.current)
+        try:
+            new_state, delta = state.replace_ast(ast)
+        except OpError as err:  # pragma: no cover - the kind was checked above
+            raise from_op_error(err) from None
+        changed = new_state is not state
+        if changed:
+            await self._commit_rev(new_state, delta)
+        if was_unparsable:
+            self._publish_problem()
+        return ImportFileReply(new_rev=self.current.state.rev, changed=changed)
+
+    def _problem(
+        self, text: str, *, line: int | None = None, column: int | None = None
+    ) -> FileProblem:
+        path = diagram_paths(self.current.state.diagram_id)[0]
+        return FileProblem(file=path, message=text, line=line, column=column)
+
+    def _publish_problem(self) -> None:
+        self.runtime.bus.publish(
+            DiagramFileProblem(
+                diagram_id=self.current.state.diagram_id, problem=self.current.file_problem
+            )
         )
 
     async def _commit_rev(self, new_state: DiagramState, delta: Delta) -> bool:

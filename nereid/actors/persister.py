@@ -52,6 +52,8 @@ from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
 from nereid.store.files import SessionFiles
+from nereid.store.naming import StorePathError, diagram_paths
+from nereid.store.recording import release_files
 from nereid.store.session_io import (
     META_KEY,
     Kept,
@@ -275,7 +277,10 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
         case PersistDiagram(diagram=diagram):
             d_id = diagram.diagram_id
             before = session.diagrams.get(d_id)
-            if before is not None and diagram.rev < before.rev:
+            replaced = d_id in deleted or any(e.diagram_id == d_id for e in kept.diagram_entries)
+            if replaced or (before is not None and diagram.rev < before.rev):
+                # Its rev went back, or it replaces a deleted / unloaded diagram of that id:
+                # the files on disk hold other content under a rev that may be the same.
                 force = force | {diagram_key(d_id)}
             session = replace(session, diagrams={**session.diagrams, d_id: diagram})
             kept, deleted = kept.without([d_id], []), deleted - {d_id}
@@ -431,11 +436,20 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
                 | DeleteWalkthrough()
                 | PersistIndex()
             ):
+                if isinstance(message, DeleteDiagram):
+                    self._release(message.diagram_id)
                 self._commit(_with_change(self.state, message))
                 await self._arm()
                 return None
             case _:
                 assert_never(message)
+
+    def _release(self, diagram_id: str) -> None:
+        """Deleted on purpose: its files may be replaced even if a person changed them."""
+        try:
+            release_files(self._files, diagram_paths(diagram_id))
+        except StorePathError:  # such an id never had files
+            pass
 
     def _commit(self, state: PersisterState) -> None:
         self._state = state

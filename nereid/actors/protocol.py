@@ -20,7 +20,7 @@ Who answers what (registry names):
 - ``xref`` (`XrefRequest`): xrefs and their derived status, and object existence.
 
 Events (`SessionEvent`), published after the change is committed and acknowledged to the
-persister: `DiagramCreated`, `DiagramChanged` (one per rev), `DiagramDeleted`,
+persister: `DiagramCreated`, `DiagramChanged` (one per rev), `DiagramDeleted`, `DiagramFileProblem`,
 `WalkthroughCreated`, `WalkthroughChanged`, `WalkthroughDeleted`, `ActiveChanged`,
 `SelectionChanged`, `XrefsChanged`, `AttentionChanged`. An event says what changed and the
 new rev; subscribers re-read what they mirror (and do so after `ResyncNeeded`).
@@ -36,10 +36,11 @@ from typing import Any, Literal
 import msgspec
 
 from nereid.actors._messages import Event, Message, Request
-from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
+from nereid.model import Ast, Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
 from nereid.model.xref import XRefStatus
 from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
 from nereid.query.results import NeighborsResult, XRefListResult
+from nereid.store.schema import FileProblem
 
 __all__ = [
     "ActiveChanged",
@@ -72,13 +73,20 @@ __all__ = [
     "DiagramDeleted",
     "DiagramObserved",
     "DiagramRemoved",
+    "DiagramFileProblem",
     "DiagramRequest",
     "DiagramSummary",
     "DiffDiagram",
     "DiffWalkthrough",
     "GetActive",
     "GetAttention",
+    "AdoptDiagram",
+    "AdoptWalkthrough",
+    "ImportWalkthrough",
+    "ImportWalkthroughReply",
     "GetDiagram",
+    "ImportFile",
+    "ImportFileReply",
     "GetDiagramSummary",
     "GetReadContext",
     "GetSpotlight",
@@ -146,6 +154,9 @@ class DiagramSummary(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     kind: DiagramKind
     rev: int
+    #: Set while the diagram's file in the folder does not parse (the diagram keeps its
+    #: last good state, or is empty if it never loaded; writes are refused until fixed).
+    file_problem: FileProblem | None = None
 
 
 class WalkthroughSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -249,11 +260,44 @@ class DiffDiagram(Request[DiffResult], frozen=True):
     since_rev: int
 
 
+class ImportFileReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`changed`: a new rev was committed; `file_problem`: the file did not parse."""
+
+    new_rev: int
+    changed: bool
+    file_problem: FileProblem | None = None
+
+
+class ImportFile(Request[ImportFileReply], frozen=True):
+    """The folder watcher: the diagram's `.mmd` was changed by another program.
+
+    `ast` is the file's parse (for a diagram that never loaded, with its side-car's ids):
+    it is reconciled against the current AST (ids kept) and committed as a new rev. With
+    `problem` (the file does not parse) nothing changes but the diagram's `file_problem`:
+    writes are refused until the file parses again.
+    """
+
+    ast: Ast | None = None
+    problem: FileProblem | None = None
+
+
+class AdoptDiagram(Request[DiagramSummary], frozen=True):
+    """The folder watcher: a diagram file appeared (with a side-car, or listed in the meta).
+
+    `problem`: it does not parse; the diagram is listed (empty, with the problem) so that
+    nobody overwrites it, and takes its content once it parses.
+    """
+
+    diagram: Diagram
+    problem: FileProblem | None = None
+
+
 DiagramRequest = (
     GetDiagram
     | GetDiagramSummary
     | ApplyDiagramOps
     | ReplaceFromMermaid
+    | ImportFile
     | DiffDiagram
     | ResendToPersister
 )
@@ -304,6 +348,24 @@ class ApplyWalkthroughOps(Request[ApplyWalkthroughOpsReply], frozen=True):
     dry_run: bool = False
 
 
+class ImportWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    new_rev: int
+    changed: bool
+
+
+class ImportWalkthrough(Request[ImportWalkthroughReply], frozen=True):
+    """The folder watcher: the walkthrough's file was changed by another program; its
+    content (id and rev are the actor's) becomes the next rev if it differs."""
+
+    walkthrough: Walkthrough
+
+
+class AdoptWalkthrough(Request[WalkthroughSummary], frozen=True):
+    """The folder watcher: a walkthrough file appeared in the folder."""
+
+    walkthrough: Walkthrough
+
+
 class DiffWalkthrough(Request[DiffResult], frozen=True):
     """`walkthrough.diff`: changes since `since_rev`."""
 
@@ -316,6 +378,7 @@ WalkthroughRequest = (
     | GetWalkthroughNode
     | StatWalkthrough
     | ApplyWalkthroughOps
+    | ImportWalkthrough
     | DiffWalkthrough
     | ResendToPersister
 )
@@ -489,6 +552,8 @@ SessionRequest = (
     | ListWalkthroughs
     | GetActive
     | CreateDiagramFromMermaid
+    | AdoptDiagram
+    | AdoptWalkthrough
     | OpenDiagram
     | DeleteDiagram
     | CreateWalkthrough
@@ -819,6 +884,13 @@ class DiagramDeleted(Event, frozen=True):
     diagram_id: str
 
 
+class DiagramFileProblem(Event, frozen=True):
+    """The diagram's file stopped parsing (`problem`) or parses again (None)."""
+
+    diagram_id: str
+    problem: FileProblem | None = None
+
+
 class WalkthroughCreated(Event, frozen=True):
     walkthrough: WalkthroughSummary
 
@@ -864,6 +936,7 @@ SessionEvent = (
     DiagramCreated
     | DiagramChanged
     | DiagramDeleted
+    | DiagramFileProblem
     | WalkthroughCreated
     | WalkthroughChanged
     | WalkthroughDeleted

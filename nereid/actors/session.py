@@ -55,6 +55,8 @@ from nereid.actors.persister import DeleteWalkthrough as PersisterDeleteWalkthro
 from nereid.actors.protocol import (
     ActiveChanged,
     ActiveIds,
+    AdoptDiagram,
+    AdoptWalkthrough,
     CheckRefs,
     CreateDiagramFromMermaid,
     CreateDiagramReply,
@@ -145,6 +147,8 @@ class SessionState(msgspec.Struct, frozen=True, kw_only=True):
     active_walkthrough_id: str | None = None
     selection: tuple[ObjectRef, ...] = ()
     startup_diagrams: tuple[Diagram, ...] = ()
+    #: Listed diagrams whose file did not parse at load (empty, with their problem).
+    startup_unloaded: tuple[DiagramActorState, ...] = ()
     startup_walkthroughs: tuple[Walkthrough, ...] = ()
     pending_diagram_deletes: frozenset[str] = frozenset()
     pending_walkthrough_deletes: frozenset[str] = frozenset()
@@ -186,11 +190,18 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         for diagram in snapshot.startup_diagrams:
             if diagram_actor_name(diagram.diagram_id) not in self.runtime.registry:
                 await self._spawn_diagram(DiagramActorState.of(diagram, persisted=True))
+        for unloaded in snapshot.startup_unloaded:
+            if diagram_actor_name(unloaded.state.diagram_id) not in self.runtime.registry:
+                await self._spawn_diagram(unloaded)
         for walkthrough in snapshot.startup_walkthroughs:
             if walkthrough_actor_name(walkthrough.walkthrough_id) not in self.runtime.registry:
                 await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=True))
         await self._reconcile()
-        self._commit(msgspec.structs.replace(self._s, startup_diagrams=(), startup_walkthroughs=()))
+        self._commit(
+            msgspec.structs.replace(
+                self._s, startup_diagrams=(), startup_unloaded=(), startup_walkthroughs=()
+            )
+        )
         for diagram_id in sorted(self._s.pending_diagram_deletes):
             await self._persist_diagram_delete(diagram_id)
         for walkthrough_id in sorted(self._s.pending_walkthrough_deletes):
@@ -245,6 +256,10 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 return self._active()
             case CreateDiagramFromMermaid():
                 return await self._create_diagram(message)
+            case AdoptDiagram():
+                return await self._adopt_diagram(message)
+            case AdoptWalkthrough(walkthrough=walkthrough):
+                return await self._adopt_walkthrough(walkthrough)
             case OpenDiagram(diagram_id=diagram_id):
                 self._require_diagram(diagram_id)
                 await self._set_active(diagram_id=diagram_id)
@@ -299,7 +314,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         if message.diagram_id is not None:
             diagram_id = self._check_new_id("diagram_id", message.diagram_id)
             if diagram_id in self._s.diagrams:
-                raise InvalidParams("diagram_id already exists", data={"diagram_id": diagram_id})
+                await self._refuse_existing(diagram_id)
         else:
             base = {"sequence": "seq", "state": "state"}.get(kind, "flow")
             diagram_id = allocate_id(base, self._s.diagrams)
@@ -322,6 +337,55 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self.runtime.bus.publish(DiagramCreated(diagram=summary))
         self._publish_active_if_changed(before)
         return CreateDiagramReply(diagram=summary, active_diagram_id=self._s.active_diagram_id)
+
+    async def _refuse_existing(self, diagram_id: str) -> None:
+        """`diagram_id already exists`; for a diagram whose file does not parse, data also
+        says so (the person's file is never replaced by a create: delete it first)."""
+        data: dict[str, Any] = {"diagram_id": diagram_id}
+        address = self.runtime.registry.get(diagram_actor_name(diagram_id))
+        if address is not None:
+            summary = await address.call(GetDiagramSummary(), timeout=self._call_timeout)
+            if summary.file_problem is not None:
+                data["file_problem"] = msgspec.to_builtins(summary.file_problem)
+                data["hint"] = (
+                    "its file does not parse and is kept as it is; fix it, or call "
+                    "diagram.delete (which removes the file) before creating it again"
+                )
+        raise InvalidParams("diagram_id already exists", data=data)
+
+    async def _adopt_diagram(self, message: AdoptDiagram) -> DiagramSummary:
+        """A diagram file that appeared in the folder joins the session (the watcher)."""
+        diagram = message.diagram
+        diagram_id = self._check_new_id("diagram_id", diagram.diagram_id)
+        if diagram_id in self._s.diagrams:
+            await self._refuse_existing(diagram_id)
+        if message.problem is None:
+            initial = DiagramActorState.of(diagram, persisted=False)
+        else:
+            initial = DiagramActorState.unloaded(
+                diagram_id,
+                name=diagram.name,
+                kind=diagram.kind,
+                rev=diagram.rev,
+                problem=message.problem,
+            )
+        await self._spawn_diagram(initial)
+        entry = DirectoryEntry(name=diagram.name, kind=diagram.kind)
+        self._commit(
+            msgspec.structs.replace(
+                self._s, diagrams={**self._s.diagrams, diagram_id: entry}, index_stored=False
+            )
+        )
+        await self._store_index()
+        summary = DiagramSummary(
+            diagram_id=diagram_id,
+            name=diagram.name,
+            kind=diagram.kind,
+            rev=diagram.rev,
+            file_problem=message.problem,
+        )
+        self.runtime.bus.publish(DiagramCreated(diagram=summary))
+        return summary
 
     async def _delete_diagram(self, diagram_id: str) -> DeleteDiagramReply:
         self._require_diagram(diagram_id)
@@ -445,6 +509,24 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
         self._publish_active_if_changed(before)
         return CreateWalkthroughReply(walkthrough=summary, active_walkthrough_id=active)
+
+    async def _adopt_walkthrough(self, walkthrough: Walkthrough) -> WalkthroughSummary:
+        """A walkthrough file that appeared in the folder joins the session (the watcher)."""
+        walkthrough_id = self._check_new_id("walkthrough_id", walkthrough.walkthrough_id)
+        if walkthrough_id in self._s.walkthroughs:
+            raise InvalidParams(
+                "walkthrough_id already exists", data={"walkthrough_id": walkthrough_id}
+            )
+        await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=False))
+        self._commit(
+            msgspec.structs.replace(
+                self._s, walkthroughs=self._s.walkthroughs | {walkthrough_id}, index_stored=False
+            )
+        )
+        await self._store_index()
+        summary = walkthrough_summary(walkthrough)
+        self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
+        return summary
 
     async def _delete_walkthrough(self, walkthrough_id: str) -> DeleteWalkthroughReply:
         self._require_walkthrough(walkthrough_id)

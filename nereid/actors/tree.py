@@ -28,7 +28,7 @@ fails at once instead of waiting out its timeout.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, final
@@ -42,7 +42,7 @@ from nereid.actors._runtime import Runtime, open_runtime
 from nereid.actors._supervisor import RestartIntensity, Supervisor
 from nereid.actors._trace import Tracer
 from nereid.actors.attention import AttentionActor, AttentionState
-from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.diagram import DiagramActorState, diagram_actor_name
 from nereid.actors.persist_export import no_offload
 from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
 from nereid.actors.persister import (
@@ -140,6 +140,7 @@ async def open_session(
     durable: bool,
     tracer: Tracer | None = None,
     kept: Kept | None = None,
+    unloaded: Sequence[DiagramActorState] = (),
     unsaved: bool = False,
     debounce: float = DEFAULT_DEBOUNCE,
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] | None = None,
@@ -148,7 +149,8 @@ async def open_session(
     """Build the tree for `session` and yield its handle; tear it all down on exit.
 
     `files` None: memory-only. `durable`: apply/create replies wait for the disk (bounded).
-    `kept`: entries of the folder that failed to load (kept by saves). `unsaved`: the
+    `kept`: entries of the folder that failed to load (kept by saves); `unloaded`: the
+    actors that list those diagrams (empty, with their file problem). `unsaved`: the
     session is not on disk yet (a seed or demo copy): the first save writes all of it.
     `run_blocking` (tests) runs the persister's file work, big exports included (no worker
     process); `config` overrides timeouts.
@@ -219,14 +221,21 @@ async def open_session(
             lambda: SessionActor(config, diagrams=diagrams, walkthroughs=walkthroughs),
             initial=SessionState(
                 diagrams={
-                    d.diagram_id: DirectoryEntry(name=d.name, kind=d.kind)
-                    for d in session.diagrams.values()
+                    **{
+                        u.state.diagram_id: DirectoryEntry(name=u.name, kind=u.kind)
+                        for u in unloaded
+                    },
+                    **{
+                        d.diagram_id: DirectoryEntry(name=d.name, kind=d.kind)
+                        for d in session.diagrams.values()
+                    },
                 },
                 walkthroughs=frozenset(session.walkthroughs),
                 active_diagram_id=session.active_diagram_id,
                 active_walkthrough_id=session.active_walkthrough_id,
                 selection=session.selected_object_refs,
                 startup_diagrams=tuple(session.diagrams[k] for k in sorted(session.diagrams)),
+                startup_unloaded=tuple(unloaded),
                 startup_walkthroughs=tuple(
                     session.walkthroughs[k] for k in sorted(session.walkthroughs)
                 ),

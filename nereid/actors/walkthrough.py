@@ -24,6 +24,8 @@ from nereid.actors.protocol import (
     GetWalkthrough,
     GetWalkthroughNode,
     GetWalkthroughSummary,
+    ImportWalkthrough,
+    ImportWalkthroughReply,
     ResendToPersister,
     StatWalkthrough,
     WalkthroughChanged,
@@ -34,7 +36,7 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import check_id_param, from_op_error
 from nereid.errors import PersistFailed, ResourceNotFound
 from nereid.model import Walkthrough, WalkthroughNode
-from nereid.ops import OpError, WalkthroughState
+from nereid.ops import OpError, WalkthroughDelta, WalkthroughState
 
 __all__ = [
     "WalkthroughActor",
@@ -107,6 +109,12 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
                 return WalkthroughStat(rev=w.rev, nodes=len(w.nodes), edges=len(w.edges))
             case ApplyWalkthroughOps():
                 return await self._apply(message)
+            case ImportWalkthrough(walkthrough=walkthrough):
+                new_state, delta = self.current.state.replace(walkthrough)
+                if new_state is self.current.state:
+                    return ImportWalkthroughReply(new_rev=new_state.rev, changed=False)
+                await self._commit_rev(new_state, delta)
+                return ImportWalkthroughReply(new_rev=new_state.rev, changed=True)
             case DiffWalkthrough(since_rev=since_rev):
                 try:
                     return self.current.state.diff(since_rev)
@@ -137,23 +145,7 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
         )
         durable = False
         if new_state is not None and new_state is not state:
-            previous = self.current
-            self._s = msgspec.structs.replace(previous, state=new_state)
-            self.commit(self._s)
-            try:
-                durable = await self._persist(confirm=True)
-            except PersistFailed as err:  # durable mode: not on disk, so not applied
-                self._s = previous
-                self.commit(previous)
-                await self._persist(wait=False)
-                raise not_applied(err, previous.state.rev) from None
-            self.runtime.bus.publish(
-                WalkthroughChanged(
-                    walkthrough_id=new_state.walkthrough.walkthrough_id,
-                    rev=new_state.rev,
-                    delta=outcome.delta,
-                )
-            )
+            durable = await self._commit_rev(new_state, outcome.delta)
         return ApplyWalkthroughOpsReply(
             new_rev=outcome.new_rev,
             applied=outcome.applied,
@@ -161,6 +153,25 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
             dry_run=message.dry_run,
             durable=durable,
         )
+
+    async def _commit_rev(self, new_state: WalkthroughState, delta: WalkthroughDelta) -> bool:
+        """Commit, hand to the persister (durable: roll back if not on disk), publish."""
+        previous = self.current
+        self._s = msgspec.structs.replace(previous, state=new_state)
+        self.commit(self._s)
+        try:
+            durable = await self._persist(confirm=True)
+        except PersistFailed as err:  # durable mode: not on disk, so not applied
+            self._s = previous
+            self.commit(previous)
+            await self._persist(wait=False)
+            raise not_applied(err, previous.state.rev) from None
+        self.runtime.bus.publish(
+            WalkthroughChanged(
+                walkthrough_id=new_state.walkthrough.walkthrough_id, rev=new_state.rev, delta=delta
+            )
+        )
+        return durable
 
     async def _persist(self, *, confirm: bool = False, wait: bool = True) -> bool:
         durable = await self._link.send(

@@ -33,7 +33,8 @@ from typing import Final, TypeVar
 import trio
 
 from nereid.actors import Tracer
-from nereid.actors.folder_watch import watch_diagrams
+from nereid.actors.diagram import DiagramActorState
+from nereid.actors.folder_watch import watch_folder
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.cli import MainOptions
 from nereid.commands.folder_owner import claim, refusal, run_bridge
@@ -52,7 +53,7 @@ from nereid.store.naming import (
     diagram_paths,
 )
 from nereid.store.recording import RecordingFiles
-from nereid.store.schema import StoreFileError
+from nereid.store.schema import FileProblem, StoreFileError
 from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_session
 
 __all__ = [
@@ -134,10 +135,33 @@ def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
 def _report_issues(result: LoadResult) -> None:
     for issue in result.issues:
         print(
-            f"nereid: warning: {issue} (left out of the session; its files are kept as they are)",
+            f"nereid: warning: {issue} (listed with the problem; its files are left as they are until they load)",
             file=sys.stderr,
             flush=True,
         )
+
+
+def unloaded_diagrams(result: LoadResult) -> list[DiagramActorState]:
+    """The listed diagrams that did not load: still listed (empty, with their problem),
+    so that nobody takes their id and overwrites the person's file."""
+    problems: dict[str, FileProblem] = {}
+    for issue in result.issues:
+        if issue.diagram_id is not None:
+            problems[issue.diagram_id] = issue.file_problem or FileProblem(
+                file=issue.path, message=issue.problem
+            )
+    return [
+        DiagramActorState.unloaded(
+            entry.diagram_id,
+            name=entry.name,
+            kind=entry.kind,
+            rev=entry.rev,
+            problem=problems.get(entry.diagram_id)
+            or FileProblem(file=entry.mmd_path, message="did not load"),
+        )
+        for entry in result.kept.diagram_entries
+        if entry.diagram_id not in result.session.diagrams
+    ]
 
 
 def _files_of_issues(result: LoadResult) -> set[str]:
@@ -176,7 +200,7 @@ async def open_session_handle(
 
     A new folder gets the seed session, written before this yields. Raises
     SessionOpenError when the folder cannot be used. `watch`: import edits made to the
-    folder's diagram files by other programs (`watch_diagrams`).
+    folder's files by other programs (`watch_folder`).
     """
     if demo:
         if session_dir is not None:
@@ -199,6 +223,7 @@ async def open_session_handle(
         durable=durable_writes,
         tracer=tracer,
         kept=kept,
+        unloaded=unloaded_diagrams(result),
         unsaved=fresh,
     ) as handle:
         if fresh:
@@ -207,7 +232,7 @@ async def open_session_handle(
             yield handle
             return
         async with trio.open_nursery() as nursery:
-            await nursery.start(watch_diagrams, handle, folder, files)
+            await nursery.start(watch_folder, handle, folder, files)
             yield handle
             nursery.cancel_scope.cancel()
 

@@ -18,7 +18,7 @@ import msgspec
 
 from nereid.actors.diagram import diagram_actor_name
 from nereid.actors.persister import ItemSaveState
-from nereid.actors.protocol import DiffDiagram, GetDiagram
+from nereid.actors.protocol import DiffDiagram, GetDiagram, GetDiagramSummary
 from nereid.actors.refusals import check_id_param, parse_ref_param
 from nereid.errors import NereidError, ResourceNotFound
 from nereid.mermaid import MermaidExportError
@@ -41,6 +41,7 @@ from .session_calls import (
     save_states,
 )
 from .tools import READ_ONLY, Tool, ToolCall, tool
+from .tools_diagrams import FileError
 
 __all__ = [
     "TOOLS",
@@ -94,6 +95,7 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     context: ReadContext
     saved_rev: U64 | None = None
     save_error: str | None = None
+    file_error: FileError | None = None
 
 
 @tool(
@@ -109,6 +111,7 @@ async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
     digest: dict[str, Any] = stat_digest(diagram.ast, diagram.rev)
     key = diagram_actor_name(diagram.diagram_id)
     saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
+    summary = await ask_diagram(call, diagram.diagram_id, GetDiagramSummary())
     return StatResult(
         rev=digest["rev"],
         counts=Counts(**digest["counts"]),
@@ -116,6 +119,7 @@ async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
         context=context,
         saved_rev=saved.saved_rev,
         save_error=saved.save_error,
+        file_error=FileError.of(summary.file_problem),
     )
 
 

@@ -33,6 +33,7 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.refusals import check_id_param
 from nereid.ops import DiagramOp, ignored_fields
+from nereid.store.schema import FileProblem
 
 from .op_schema import DIAGRAM_OP_ENUMS, DIAGRAM_OP_FIELDS, ops_schema, same_ops_as
 from .schema import U64, param
@@ -56,6 +57,7 @@ __all__ = [
     "TOOLS",
     "DeltaOut",
     "DiagramSummaryOut",
+    "FileError",
     "diagram_apply_ops",
     "diagram_create_from_mermaid",
     "diagram_current",
@@ -87,11 +89,31 @@ class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
 # -- diagram.list ----------------------------------------------------------------------
 
 
+class FileError(msgspec.Struct, frozen=True, kw_only=True):
+    """Why the diagram's file in the folder does not parse (additive `file_error`): the
+    diagram keeps its last good state and writes are refused until the file is fixed."""
+
+    file: str
+    line: U64 | None
+    column: U64 | None
+    message: str
+
+    @classmethod
+    def of(cls, problem: FileProblem | None) -> FileError | None:
+        if problem is None:
+            return None
+        return cls(
+            file=problem.file, line=problem.line, column=problem.column, message=problem.message
+        )
+
+
 class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=True):
-    """A summary plus `saved_rev` / `save_error` (additive; absent in memory-only mode)."""
+    """A summary plus `saved_rev` / `save_error` (additive; absent in memory-only mode)
+    and `file_error` (additive; present while the diagram's file does not parse)."""
 
     saved_rev: U64 | None = None
     save_error: str | None = None
+    file_error: FileError | None = None
 
 
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,6 +142,7 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
                 **msgspec.structs.asdict(DiagramSummaryOut.of(summary)),
                 saved_rev=state.saved_rev,
                 save_error=state.save_error,
+                file_error=FileError.of(summary.file_problem),
             )
         )
     return ListResult(diagrams=listed, context=context)

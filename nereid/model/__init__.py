@@ -9,6 +9,7 @@ from nereid.model.diagram import (
     Diagram,
     DiagramKind,
     ast_kind,
+    empty_ast,
     iter_blocks,
     object_exists,
     object_ids,
@@ -85,7 +86,7 @@ __all__ = [
     "MessageKind", "ObjectRef", "ObjectRefError", "SeqActivation", "SeqAutonumber", "SeqAutonumberChange", "SeqBlock",
     "SeqBox", "SeqMessage", "SeqNote", "SeqParticipant", "SeqSection", "SequenceAst", "Session", "StateAst", "StateNode", "StateTransition",
     "Walkthrough", "WalkthroughEdge", "WalkthroughNode", "XRef", "XRefStatus", "arrow_kind",
-    "ast_kind", "canonical_shape", "check_id", "check_mermaid_ident", "format_connector",
+    "ast_kind", "canonical_shape", "empty_ast", "check_id", "check_mermaid_ident", "format_connector",
     "iter_blocks", "mermaid_ident_problem", "node_ident_problem", "object_exists", "object_ids", "parse_connector",
     "parse_ref", "ref_sort_key", "xref_status",
 ]  # fmt: skip

@@ -30,6 +30,7 @@ __all__ = [
     "Diagram",
     "DiagramKind",
     "ast_kind",
+    "empty_ast",
     "iter_blocks",
     "object_exists",
     "object_ids",
@@ -51,6 +52,13 @@ def ast_kind(ast: Ast) -> DiagramKind:
     if isinstance(ast, FlowchartAst):
         return "flowchart"
     return "state" if isinstance(ast, StateAst) else "sequence"
+
+
+def empty_ast(kind: DiagramKind) -> Ast:
+    """A diagram of `kind` with nothing in it (a listed diagram whose file did not load)."""
+    if kind == "sequence":
+        return SequenceAst()
+    return StateAst() if kind == "state" else FlowchartAst()
 
 
 def iter_blocks(blocks: tuple[SeqBlock, ...]) -> Iterator[SeqBlock]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 import msgspec
 
@@ -39,6 +39,10 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 _ABSENT: Final = object()
+
+
+Keep = Literal["yours", "theirs"]
+"""Whose version a conflicting object keeps in a merge."""
 
 
 class MergeConflict(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,7 +95,12 @@ def _same(a: object, b: object) -> bool:
 
 
 def _pick(
-    what: str, base: object, current: object, yours: object, conflicts: list[MergeConflict]
+    what: str,
+    base: object,
+    current: object,
+    yours: object,
+    conflicts: list[MergeConflict],
+    keep: Keep = "yours",
 ) -> object:
     """The three-way choice for one value (see the module docstring)."""
     if _same(yours, base):
@@ -110,7 +119,7 @@ def _pick(
             what=what, base=_show(base), current=_show(current), yours=_show(yours), reason=reason
         )
     )
-    return yours
+    return yours if keep == "yours" else current
 
 
 def _merged_order(current: Sequence[K], edited: Sequence[K], keep: set[K]) -> list[K]:
@@ -133,6 +142,7 @@ def _merge_keyed(
     current: Mapping[K, V],
     yours: Mapping[K, V],
     conflicts: list[MergeConflict],
+    keep: Keep = "yours",
 ) -> dict[K, V]:
     merged: dict[K, Any] = {}
     for key in {**base, **current, **yours}:
@@ -142,6 +152,7 @@ def _merge_keyed(
             current.get(key, _ABSENT),
             yours.get(key, _ABSENT),
             conflicts,
+            keep,
         )
         if value is not _ABSENT:
             merged[key] = value
@@ -249,8 +260,12 @@ def _renamed(value: Any, renames: Mapping[str, str]) -> Any:
     return value
 
 
-def merge_asts(base: Ast, current: Ast, edited: Ast) -> MergeResult:
-    """Merge the change `base` → `edited` into `current` (see the module docstring)."""
+def merge_asts(base: Ast, current: Ast, edited: Ast, *, keep: Keep = "yours") -> MergeResult:
+    """Merge the change `base` → `edited` into `current` (see the module docstring).
+
+    Where both changed the same object the result holds `keep`'s version: the person's
+    (`yours`, the default) or the current one (`theirs`: the same merge otherwise, in the
+    same order, so the two texts differ exactly where they conflict)."""
     if not (type(base) is type(current) is type(edited)):
         raise ValueError("a three-way merge needs three ASTs of one diagram kind")
     edited = _rekey_additions(base, current, edited)
@@ -261,7 +276,7 @@ def merge_asts(base: Ast, current: Ast, edited: Ast) -> MergeResult:
         b, c, y = getattr(base, name), getattr(current, name), getattr(edited, name)
         id_field = _keyed_tuple(b) or _keyed_tuple(c) or _keyed_tuple(y)
         if isinstance(b, dict) and isinstance(c, dict) and isinstance(y, dict):
-            fields[name] = _merge_keyed(_singular(name), b, c, y, conflicts)
+            fields[name] = _merge_keyed(_singular(name), b, c, y, conflicts, keep)
         elif id_field is not None:
             merged = _merge_keyed(
                 _singular(name),
@@ -269,12 +284,13 @@ def merge_asts(base: Ast, current: Ast, edited: Ast) -> MergeResult:
                 _by_id(c, id_field),
                 _by_id(y, id_field),
                 conflicts,
+                keep,
             )
             fields[name] = tuple(merged.values())
             if any(hasattr(item, "order_key") for item in merged.values()):
                 timeline.append(name)
         else:
-            fields[name] = _pick(f"diagram {name}", b, c, y, conflicts)
+            fields[name] = _pick(f"diagram {name}", b, c, y, conflicts, keep)
     if timeline:
         _renumber(fields, timeline, current, edited)
     ast = type(base)(**fields)

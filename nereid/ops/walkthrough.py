@@ -332,5 +332,29 @@ class WalkthroughState(msgspec.Struct, frozen=True, kw_only=True):
         state = WalkthroughState(walkthrough=outcome.walkthrough, history=self.history.push(entry))
         return state, outcome
 
+    def replace(self, walkthrough: Walkthrough) -> tuple[WalkthroughState, WalkthroughDelta]:
+        """Take a whole new content (an external edit of its file; id and rev are ours);
+        bump `rev` only if something changed."""
+        current = self.walkthrough
+        incoming = msgspec.structs.replace(
+            walkthrough, walkthrough_id=current.walkthrough_id, rev=current.rev
+        )
+        if incoming == current:
+            return self, WalkthroughDelta()
+        touched: set[_Key] = {("meta",)}
+        for version in (current, incoming):
+            touched |= {("node", n.node_id) for n in version.nodes}
+            touched |= {("edge", e.from_node_id, e.to_node_id, e.kind) for e in version.edges}
+        after = msgspec.structs.replace(incoming, rev=bump(self.rev))
+        delta = walkthrough_delta(current, after, touched)
+        entry = HistoryEntry(
+            from_rev=self.rev,
+            to_rev=after.rev,
+            added=delta.added,
+            removed=delta.removed,
+            updated=delta.updated,
+        )
+        return WalkthroughState(walkthrough=after, history=self.history.push(entry)), delta
+
     def diff(self, since_rev: int) -> DiffResult:
         return self.history.diff(since_rev, self.rev, "walkthrough.read")

@@ -42,6 +42,7 @@ from nereid.store.naming import diagram_paths
 from nereid.store.schema import (
     MAX_REV,
     DiagramEntry,
+    FileProblem,
     FlowEdgeEntry,
     SequenceActivationEntry,
     SequenceMessageEntry,
@@ -50,6 +51,7 @@ from nereid.store.schema import (
     StableIdMap,
     StateTransitionEntry,
     StoreFileError,
+    UnparsableFile,
     encode_sidecar,
 )
 
@@ -342,7 +344,8 @@ def decode_diagram(
     try:
         text = mmd.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise StoreFileError(mmd_path, f"not UTF-8 text (byte {err.start})") from None
+        problem = FileProblem(file=mmd_path, message=f"not UTF-8 text (byte {err.start})")
+        raise UnparsableFile(problem) from None
     try:
         ast: FlowchartAst | SequenceAst | StateAst
         if entry.kind == "flowchart":
@@ -360,7 +363,13 @@ def decode_diagram(
                 ast = restore_order_keys(ast, sidecar.sequence_order_keys)
                 ast = restore_block_ids(ast, sidecar.sequence_block_ids)
     except MermaidError as err:
-        raise StoreFileError(mmd_path, f"{entry.kind} does not parse: {err}") from None
+        problem = FileProblem(
+            file=mmd_path,
+            message=f"{entry.kind} does not parse: {err}",
+            line=err.line if err.line is not None else 1,
+            column=err.column,
+        )
+        raise UnparsableFile(problem) from None
     return Diagram(
         diagram_id=entry.diagram_id,
         name=entry.name,

@@ -10,9 +10,11 @@ content hash of its current bytes:
   them (`remember(..., imported=True)`). Saves may replace them, and the saver keeps a
   person's `.mmd` text as it is when it still reads back as the revision (`imported_text`).
 - **foreign**: anything else, e.g. an edit the watcher has not imported yet, or one that
-  does not parse. Such a file is never overwritten: `write` / `write_many` raise
+  does not parse; and a file Nereid had that someone else deleted (the watcher deletes
+  its item: writing it back would undo the person's delete). Such a file is never
+  overwritten: `write` / `write_many` raise
   `ForeignContent` (the save of that one item fails and is retried) until the watcher
-  imports it, or the item is deleted on purpose (`remove` is not guarded).
+  imports it, or the item is deleted on purpose (`release`; `remove` is not guarded).
 
 Thread-safe: the persister writes from worker threads while the watcher reads in the loop.
 """
@@ -30,7 +32,7 @@ from nereid.store.files import SessionFiles
 from nereid.store.naming import LEGACY_META_FILE, META_FILE, WALKTHROUGH_SUFFIX, sidecar_path
 from nereid.store.schema import StoreFileError, decode_sidecar
 
-__all__ = ["ForeignContent", "RecordingFiles", "imported_text", "is_guarded"]
+__all__ = ["ForeignContent", "RecordingFiles", "imported_text", "is_guarded", "release_files"]
 
 #: How many recent contents per path are remembered (a burst of saves, then the event).
 _KEPT_PER_PATH: Final = 16
@@ -58,6 +60,7 @@ class RecordingFiles:
         self._written: dict[str, collections.deque[bytes]] = {}
         self._known: dict[str, collections.deque[bytes]] = {}
         self._read: dict[str, bytes] = {}
+        self._released: set[str] = set()
 
     @staticmethod
     def _add(table: dict[str, collections.deque[bytes]], path: str, digest: bytes) -> None:
@@ -91,12 +94,26 @@ class RecordingFiles:
                 if path not in skip:
                     self._add(self._known, path, digest)
 
+    def release(self, paths: Iterable[str]) -> None:
+        """The item of these files was deleted on purpose: whatever they hold now may be
+        replaced (an explicit `diagram.delete`, then a create with that id)."""
+        with self._lock:
+            self._released.update(paths)
+
     def _check_writable(self, path: str) -> None:
         if not is_guarded(path):
             return
+        with self._lock:
+            if path in self._released:
+                self._released.discard(path)
+                return
         try:
             current = self.inner.read(path)
         except FileNotFoundError:
+            if self._had_content(path) and path not in (META_FILE, LEGACY_META_FILE):
+                raise ForeignContent(
+                    path, "deleted outside nereid; not written again (the item goes too)"
+                ) from None
             return
         if not self.is_own(path, current) and not self._sidecar_vouches(path, current):
             raise ForeignContent(
@@ -104,6 +121,11 @@ class RecordingFiles:
                 "changed outside nereid and not imported (it does not parse, or the import "
                 "is still on its way); left as it is",
             )
+
+    def _had_content(self, path: str) -> bool:
+        """Whether Nereid believes `path` holds something (it wrote or took it in)."""
+        with self._lock:
+            return bool(self._written.get(path)) or bool(self._known.get(path))
 
     def _sidecar_vouches(self, path: str, current: bytes) -> bool:
         """A `.mmd` whose side-car records its hash was written by a Nereid (an earlier
@@ -147,6 +169,9 @@ class RecordingFiles:
         self.inner.write_many(items)
 
     def remove(self, path: str) -> bool:
+        with self._lock:  # gone on purpose: writing it again later is no resurrection
+            self._written.pop(path, None)
+            self._known.pop(path, None)
         return self.inner.remove(path)
 
 
@@ -160,3 +185,9 @@ def imported_text(files: SessionFiles, path: str) -> bytes | None:
     except OSError:
         return None
     return data if files.is_imported(path, data) else None
+
+
+def release_files(files: SessionFiles, paths: Iterable[str]) -> None:
+    """`RecordingFiles.release` for folders that record (nothing to do for the others)."""
+    if isinstance(files, RecordingFiles):
+        files.release(paths)

@@ -74,6 +74,28 @@ class StoreFileError(Exception):
         self.problem = problem
 
 
+class FileProblem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Why a session file cannot be taken in: the file, where (1-based, None when the
+    whole file is meant) and what; shown in `diagram.list` / `diagram.stat` and the TUI."""
+
+    file: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = "" if self.line is None else f":{self.line}:{self.column or 1}"
+        return f"{self.file}{where}: {self.message}"
+
+
+class UnparsableFile(StoreFileError):
+    """A session file that does not parse; `problem` says where."""
+
+    def __init__(self, problem: FileProblem) -> None:
+        super().__init__(problem.file, problem.message)
+        self.file_problem = problem
+
+
 class DiagramEntry(msgspec.Struct, kw_only=True):
     diagram_id: str
     name: str

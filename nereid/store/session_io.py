@@ -51,9 +51,11 @@ from nereid.store.naming import (
 from nereid.store.recording import imported_text
 from nereid.store.schema import (
     DiagramEntry,
+    FileProblem,
     SessionMetaFile,
     SidecarFile,
     StoreFileError,
+    UnparsableFile,
     decode_meta,
     decode_sidecar,
     decode_walkthrough,
@@ -90,6 +92,8 @@ class LoadIssue(msgspec.Struct, frozen=True, kw_only=True):
     problem: str
     diagram_id: str | None = None
     walkthrough_id: str | None = None
+    #: Where the file does not parse (a `.mmd`), when that is the problem.
+    file_problem: FileProblem | None = None
 
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}"
@@ -204,7 +208,14 @@ def load_session(files: SessionFiles) -> LoadResult:
         except (StoreFileError, StorePathError) as err:
             path = err.path if isinstance(err, StoreFileError) else entry.mmd_path
             problem = err.problem if isinstance(err, StoreFileError) else str(err)
-            issues.append(LoadIssue(path=path, problem=problem, diagram_id=entry.diagram_id))
+            issues.append(
+                LoadIssue(
+                    path=path,
+                    problem=problem,
+                    diagram_id=entry.diagram_id,
+                    file_problem=err.file_problem if isinstance(err, UnparsableFile) else None,
+                )
+            )
             failed[entry.diagram_id] = entry
     walkthroughs: dict[str, Walkthrough] = {}
     failed_walkthroughs: list[str] = []

@@ -220,7 +220,7 @@ class TuiApp:
                 outcome.message,
                 reason=outcome.reason,
                 base=merged_into or base,
-                conflict=merged_into is not None,
+                conflict=merged_into is not None or outcome.conflict,
             )
         elif outcome.kind == "unchanged":
             vm.toast(outcome.message, error=True)

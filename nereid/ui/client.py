@@ -26,6 +26,7 @@ from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
 from nereid.ops.merge3 import MergeConflict, merge_asts
 from nereid.ui import effects as fx
+from nereid.ui.conflict_marks import mark_conflicts
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
     ActiveWalkthroughChanged,
@@ -33,6 +34,7 @@ from nereid.ui.session_state import (
     DiagramRemoved,
     DiagramUpdated,
     EditRejected,
+    FileProblemChanged,
     Resynced,
     SaveStateChanged,
     SelectionChanged,
@@ -53,6 +55,7 @@ EVENTS: tuple[type[Any], ...] = (
     p.DiagramCreated,
     p.DiagramChanged,
     p.DiagramDeleted,
+    p.DiagramFileProblem,
     p.ActiveChanged,
     p.WalkthroughCreated,
     p.WalkthroughChanged,
@@ -204,6 +207,9 @@ class ActorClient:
             follow_ai=follow_ai,
             human_ref=human,
             save_errors=await self.save_errors(),
+            file_problems={
+                d.diagram_id: d.file_problem for d in listing.diagrams if d.file_problem is not None
+            },
         )
 
     async def save_errors(self) -> dict[str, str]:
@@ -228,7 +234,14 @@ class ActorClient:
             case ResyncNeeded():
                 return [Resynced(await self.snapshot())]
             case p.DiagramCreated(diagram=summary):
-                return [DiagramUpdated(await self.diagram(summary.diagram_id))]
+                updates: list[SessionUpdate] = [
+                    DiagramUpdated(await self.diagram(summary.diagram_id))
+                ]
+                if summary.file_problem is not None:
+                    updates.append(FileProblemChanged(summary.diagram_id, summary.file_problem))
+                return updates
+            case p.DiagramFileProblem(diagram_id=diagram_id, problem=problem):
+                return [FileProblemChanged(diagram_id, problem)]
             case p.DiagramChanged(diagram_id=diagram_id):
                 try:
                     return [DiagramUpdated(await self.diagram(diagram_id))]
@@ -328,9 +341,11 @@ class ActorClient:
         result = merge_asts(base.ast, current.ast, edited)
         merged = export_ast(result.ast)
         if result.conflicts:
+            theirs = export_ast(merge_asts(base.ast, current.ast, edited, keep="theirs").ast)
+            marked, _ = mark_conflicts(merged, theirs)
             raise EditRejected(
                 conflict_report(diagram_id, base.rev, current.rev, result.conflicts),
-                text=merged,
+                text=marked,
                 base=current,
             )
         return merged
@@ -356,8 +371,8 @@ def conflict_report(
     lines = [
         f"{count} conflict{'s' if count != 1 else ''} with changes made to {diagram_id} "
         f"while you edited (rev {base_rev} -> {current_rev}); nothing was applied.",
-        "The text below is the current diagram with YOUR changes merged in, and your "
-        "version wherever you both changed the same object:",
+        "The text below is the current diagram with YOUR changes merged in; where you both "
+        "changed the same object, both versions are marked in place (<<<<<<< ... >>>>>>>):",
     ]
     for number, conflict in enumerate(conflicts, 1):
         lines.append(f"<<< conflict {number}: {conflict.what}: {conflict.reason}")
@@ -368,6 +383,7 @@ def conflict_report(
         lines.append(f"    yours:   {conflict.yours}   (in the text below)")
         lines.append(f">>> end of conflict {number}")
     lines.append(
-        "Edit the text to what you want (or keep yours), delete these nereid lines and save."
+        "Keep the version you want at each marker, delete the marker lines and save; "
+        "nothing is applied while a marker is left."
     )
     return "\n".join(lines)

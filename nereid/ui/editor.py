@@ -24,6 +24,7 @@ from typing import Generic, Literal, TypeVar
 
 import trio
 
+from nereid.ui.conflict_marks import unresolved
 from nereid.ui.session_state import EditRejected
 
 __all__ = [
@@ -55,6 +56,8 @@ class EditOutcome(Generic[T]):
     reason: str | None = None
     #: For `rejected` after a merge conflict: the revision `text` is now based on.
     base: object | None = None
+    #: For `rejected`: `text` still holds a conflict (markers left), `reason` its report.
+    conflict: bool = False
 
 
 def editor_command(environ: Mapping[str, str]) -> str:
@@ -179,6 +182,18 @@ async def edit_round_trip(
         )
     if text == original:
         return EditOutcome("cancelled", f"Edit cancelled (no changes): {diagram_id}")
+    left = unresolved(text)
+    if left:
+        where = header_length(edited)
+        lines = ", ".join(str(n + where) for n in left[:6]) + (", ..." if len(left) > 6 else "")
+        return EditOutcome(
+            "rejected",
+            f"Edit of {diagram_id} not applied: conflict markers are left (lines {lines}); "
+            "keep the version you want, delete the marker lines and save",
+            text,
+            reason=kept_error,
+            conflict=kept_conflict,
+        )
     try:
         result = await apply(text)
     except EditRejected as err:

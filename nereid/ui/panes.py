@@ -376,9 +376,9 @@ def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
     # A message shortens the URL to its port: what just happened matters more then.
     right = _mcp_entry(vm.mcp_url, width if message is None else 0)
     right.append(("brand", BRAND))
-    problem = vm.save_problem()
-    if problem is not None:  # stays until the folder has everything again
-        right = [("status_error", f" {problem} "), *right]
+    for problem in (vm.file_problem(), vm.save_problem()):
+        if problem is not None:  # stays until the folder has everything again
+            right = [("status_error", f" {problem} "), *right]
     room = width - runs_width(right)
     if vm.search is not None:
         mode = vm.search

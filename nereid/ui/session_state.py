@@ -13,6 +13,7 @@ from nereid.model.diagram import Diagram
 from nereid.model.refs import ObjectRef
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
+from nereid.store.schema import FileProblem
 
 __all__ = [
     "ActiveDiagramChanged",
@@ -22,6 +23,7 @@ __all__ = [
     "DiagramUpdated",
     "EditRejected",
     "Resynced",
+    "FileProblemChanged",
     "SaveStateChanged",
     "SelectionChanged",
     "SessionState",
@@ -71,6 +73,8 @@ class SessionState:
     walkthroughs: Mapping[str, Walkthrough] = field(default_factory=dict)
     active_walkthrough_id: str | None = None
     save_errors: Mapping[str, str] = field(default_factory=dict)
+    #: Diagrams whose file in the folder does not parse (diagram id → where and why).
+    file_problems: Mapping[str, FileProblem] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,14 @@ class SaveStateChanged:
 
 
 @dataclass(frozen=True)
+class FileProblemChanged:
+    """The diagram's file stopped parsing (`problem`), or parses again (None)."""
+
+    diagram_id: str
+    problem: FileProblem | None
+
+
+@dataclass(frozen=True)
 class Resynced:
     """The subscriber fell behind: here is everything again."""
 
@@ -144,6 +156,7 @@ SessionUpdate = (
     | WalkthroughRemoved
     | ActiveWalkthroughChanged
     | SaveStateChanged
+    | FileProblemChanged
     | Resynced
 )
 

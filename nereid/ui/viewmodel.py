@@ -33,6 +33,7 @@ from nereid.model.xref import XRef
 from nereid.render import RenderError, RenderOptions, render_diagram, render_walkthrough
 from nereid.render.display import is_markdown
 from nereid.render.walkthrough import node_ref
+from nereid.store.schema import FileProblem
 from nereid.ui.dispatch import handle_key
 from nereid.ui.effects import (
     Effect,
@@ -66,6 +67,7 @@ from nereid.ui.session_state import (
     AttentionChanged,
     DiagramRemoved,
     DiagramUpdated,
+    FileProblemChanged,
     Resynced,
     SaveStateChanged,
     SelectionChanged,
@@ -115,6 +117,7 @@ class ViewModel:
         self.spotlights: tuple[Spotlight, ...] = state.spotlights
         self.follow_ai = state.follow_ai
         self.save_errors: dict[str, str] = dict(state.save_errors)
+        self.file_problems: dict[str, FileProblem] = dict(state.file_problems)
         ids = sorted(self.diagrams)
         active = state.active_diagram_id
         self.active_id: str | None = (
@@ -430,6 +433,17 @@ class ViewModel:
         more = len(self.save_errors) - 1
         return f"not saved: {reason}" + (f" (+{more} more)" if more else "")
 
+    def file_problem(self) -> str | None:
+        """The status line's `diagrams/x.mmd:3: does not parse` (the shown diagram's first,
+        else any; + how many more), None when every file parses."""
+        if not self.file_problems:
+            return None
+        shown = self.active_id if self.active_id in self.file_problems else None
+        problem = self.file_problems[shown or min(self.file_problems)]
+        where = problem.file if problem.line is None else f"{problem.file}:{problem.line}"
+        more = len(self.file_problems) - 1
+        return f"{where}: does not parse" + (f" (+{more} more)" if more else "")
+
     def toast_expiry(self) -> float | None:
         """When the newest transient message stops showing (None: nothing to expire)."""
         if not self.messages or self.messages[-1].sticky:
@@ -529,7 +543,19 @@ class ViewModel:
                 if self.active_id is None:
                     self.active_id = diagram.diagram_id
                     self.recenter_pending = True
+            case FileProblemChanged(diagram_id=diagram_id, problem=problem):
+                if problem is None:
+                    if self.file_problems.pop(diagram_id, None) is not None:
+                        self.toast(f"Diagram {diagram_id}: its file parses again, taken in")
+                elif self.file_problems.get(diagram_id) != problem:
+                    self.file_problems[diagram_id] = problem
+                    self.toast(
+                        f"{problem} — diagram {diagram_id} keeps its last good state; "
+                        "the file is left as it is",
+                        error=True,
+                    )
             case DiagramRemoved(diagram_id=diagram_id):
+                self.file_problems.pop(diagram_id, None)
                 self.diagrams.pop(diagram_id, None)
                 self.cursors.pop(diagram_id, None)
                 if self.active_id == diagram_id:
@@ -572,6 +598,7 @@ class ViewModel:
                 self.save_errors = dict(errors)
             case Resynced(state=state):
                 self.save_errors = dict(state.save_errors)
+                self.file_problems = dict(state.file_problems)
                 self.walkthroughs = dict(state.walkthroughs)
                 self.active_walkthrough_id = state.active_walkthrough_id
                 if self.walk_id not in self.walkthroughs:

@@ -110,7 +110,9 @@ async def test_a_broken_meta_is_refused_and_a_broken_diagram_is_reported(
     (folder / "diagrams" / "flow.mmd").write_text("flowchart TD\n  a -->\n")
     async with open_session_handle(folder, demo=False, durable_writes=False) as handle:
         reply = await handle.session.call(ListDiagrams())
-        assert reply.diagrams == ()
+        (listed,) = reply.diagrams  # listed, with where its file does not parse
+        assert listed.diagram_id == "flow" and listed.file_problem is not None
+        assert listed.file_problem.file == "diagrams/flow.mmd" and listed.file_problem.line == 2
     err = capsys.readouterr().err
     assert "nereid: warning: diagrams/flow.mmd" in err
 

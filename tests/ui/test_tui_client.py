@@ -7,10 +7,12 @@ import trio
 
 from nereid.actors import ResyncNeeded
 from nereid.actors import protocol as p
+from nereid.actors.diagram import parse_mermaid_text
 from nereid.actors.tree import open_session
 from nereid.store import load_demo_session
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient
+from nereid.ui.conflict_marks import unresolved
 from nereid.ui.session_state import (
     AttentionChanged,
     DiagramRemoved,
@@ -98,6 +100,17 @@ async def test_replace_text_applies_and_refuses_with_a_reason() -> None:
             assert info.value.text is not None and "Browse the mall" in info.value.text
             assert "zed" in info.value.text  # the others' work is in the re-opened text
             assert (await client.diagram("index")).rev == merged.rev
+            # Both versions are marked in place, as comments: the file still parses.
+            lines = info.value.text.splitlines()
+            opened = next(i for i, line in enumerate(lines) if "<<<<<<< nereid conflict 1" in line)
+            block = lines[opened : opened + 5]
+            assert "Browse the shop" in block[1] and block[1].lstrip().startswith("%%")
+            assert "=======" in block[2] and "Browse the mall" in block[3]
+            assert ">>>>>>> end of conflict 1" in block[4]
+            assert not block[3].lstrip().startswith("%%")
+            parse_mermaid_text(info.value.text)
+            assert unresolved(info.value.text) == [opened + 1, opened + 3, opened + 5]
+            assert unresolved(info.value.text.replace("%% <<<<<<<", "%% resolved")) != []
 
 
 async def test_resync_rereads_everything_and_deletion_moves_off_the_diagram() -> None:
