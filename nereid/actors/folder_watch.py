@@ -205,6 +205,13 @@ class _Sync:
     def __init__(self, handle: SessionHandle, files: RecordingFiles) -> None:
         self.handle = handle
         self.files = files
+        #: The grace for deletes was waited in this burst already (one wait per burst).
+        self.graced = False
+
+    async def _grace(self) -> None:
+        if not self.graced:
+            await trio.sleep(_GONE_GRACE)  # an editor's rename or a checkout in progress
+            self.graced = True
 
     async def _read(self, path: str) -> bytes | None:
         try:
@@ -269,7 +276,7 @@ class _Sync:
         data = await self._read(path)
         if data is None:
             if actor is not None:
-                await trio.sleep(_GONE_GRACE)
+                await self._grace()
                 if await trio.to_thread.run_sync(self.files.is_file, path):
                     await self.walkthrough(walkthrough_id)
                     return
@@ -363,7 +370,7 @@ class _Sync:
                 _log.warning("xref %s from the session meta not taken in: %s", entry.xref_id, err)
 
     async def _gone(self, diagram_id: str, mmd_path: str) -> None:
-        await trio.sleep(_GONE_GRACE)  # an editor's rename or a checkout in progress
+        await self._grace()
         if await trio.to_thread.run_sync(self.files.is_file, mmd_path):
             await self.diagram(diagram_id)
             return
@@ -421,6 +428,7 @@ async def watch_folder(
             }
         )
         _log.debug("folder changes: %s -> %s", sorted(map(str, paths)), work)
+        sync.graced = False
         for kind, item_id in work:
             try:
                 if kind == "meta":

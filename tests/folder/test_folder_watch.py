@@ -41,7 +41,7 @@ async def test_external_edits_become_revisions_and_own_writes_are_not_reimported
             assert isinstance(diagram.ast, FlowchartAst)
             assert diagram.ast.nodes["n:hello"].label == "Hello there"  # the same id, kept
             assert "n:b" in diagram.ast.nodes
-            # Nereid writes the new revision back (canonical form): not an external change.
+            # Nereid saves the new revision (the side-car; the text is kept): not re-imported.
             await handle.flush()
             await trio.sleep(0.5)
             assert (await _diagram(handle)).rev == 1
