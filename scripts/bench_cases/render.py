@@ -115,7 +115,17 @@ def _prepare(path: Path) -> tuple[Callable[[], object] | None, Callable[[], obje
     from nereid.render import RenderError, render_flowchart, render_sequence
 
     text = path.read_text(encoding="utf-8")
-    ast = parse_mermaid(text)
+    try:
+        ast = parse_mermaid(text)
+    except MermaidError as err:
+
+        def parse_only() -> object:
+            try:
+                return parse_mermaid(text)
+            except MermaidError as again:
+                return again
+
+        return None, parse_only, f"cannot parse: {err}"
     render: Callable[[object], object] = (
         render_sequence if isinstance(ast, SequenceAst) else render_flowchart  # type: ignore[assignment]
     )
