@@ -3,6 +3,9 @@
 Contract keys are kept exactly (mcp-tools.md §13.3). What our model holds beyond them is
 added as extra keys in the same style, so nothing a client may need is hidden:
 
+- both: `acc_title`, `acc_descr` (null when absent; a description may hold line breaks),
+  `front_matter` (the YAML between the `---` lines, verbatim, or null) and `directives`
+  (`%%{init: ...}%%` texts, verbatim);
 - flowchart: `direction`, `subgraphs` (`{subgraph_id, mermaid_id, title, direction,
   node_ids, subgraph_ids, classes, style}`), `class_defs` (`{name: css}`), `default_edge_style`; nodes
   also carry `classes`, `style`, `click` and `attrs` (the Mermaid v11 attributes of an
@@ -17,9 +20,15 @@ added as extra keys in the same style, so nothing a client may need is hidden:
 - sequence: `title`, `autonumber` (`{start, step}` or null), `notes`
   (`{note_id, placement, participant_ids, text, order_key}`), `activations`
   (`{activation_id, participant_id, active, order_key}`), `boxes` (participant boxes in
-  text order: `{participant_ids, color, label}`, `[]` when none); participants also carry
-  `alias` and `links` (`[{label, url}]`); messages also carry `activation` (`"+"`, `"-"`,
-  null).
+  text order: `{participant_ids, color, label}`, `[]` when none), `autonumber_changes`
+  (later `autonumber` statements: `{message_id, on, start, step}`, taking effect at that
+  message; message_id null: after the last); participants also carry `alias`, `links`
+  (`[{label, url}]`), `created_by` / `destroyed_by` (the message at which a `create`d
+  lifeline starts / a `destroy`ed one ends, or null); messages also carry `activation`
+  (`"+"`, `"-"`, null), `from_central` / `to_central` (`A()->>B` / `A->>()B`) and `wrap`
+  (`wrap:` true, `nowrap:` false, else null; notes carry it too); the arrow token, half
+  arrows included (`-|\\`, `/|-`, ...), is `arrow`; sections also carry `note_ids` (the
+  notes written in the section, nested blocks included).
 
 Order (decision 10): document order everywhere — nodes and edges as written,
 participants in declaration order, messages in sequence, blocks and sections as stored —
@@ -90,6 +99,10 @@ class FlowAstView(msgspec.Struct, frozen=True, kw_only=True, tag="flowchart", ta
     subgraphs: list[FlowSubgraphView]
     class_defs: dict[str, str]
     default_edge_style: str | None
+    acc_title: str | None
+    acc_descr: str | None
+    front_matter: str | None
+    directives: list[str]
 
 
 class SeqLinkView(msgspec.Struct, frozen=True, kw_only=True):
@@ -104,6 +117,8 @@ class SeqParticipantView(msgspec.Struct, frozen=True, kw_only=True):
     note: str | None
     alias: str | None
     links: list[SeqLinkView]
+    created_by: str | None
+    destroyed_by: str | None
 
 
 class SeqMessageView(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,6 +130,9 @@ class SeqMessageView(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     order_key: int
     activation: Literal["+", "-"] | None
+    from_central: bool
+    to_central: bool
+    wrap: bool | None
 
 
 class SeqSectionView(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,6 +140,7 @@ class SeqSectionView(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     header: str | None
     message_ids: list[str]
+    note_ids: list[str]
 
 
 class SeqBlockView(msgspec.Struct, frozen=True, kw_only=True):
@@ -138,6 +157,7 @@ class SeqNoteView(msgspec.Struct, frozen=True, kw_only=True):
     participant_ids: list[str]
     text: str
     order_key: int
+    wrap: bool | None
 
 
 class SeqActivationView(msgspec.Struct, frozen=True, kw_only=True):
@@ -150,6 +170,13 @@ class SeqActivationView(msgspec.Struct, frozen=True, kw_only=True):
 class SeqAutonumberView(msgspec.Struct, frozen=True, kw_only=True):
     start: int
     step: int
+
+
+class SeqAutonumberChangeView(msgspec.Struct, frozen=True, kw_only=True):
+    message_id: str | None
+    on: bool
+    start: int | None
+    step: int | None
 
 
 class SeqBoxView(msgspec.Struct, frozen=True, kw_only=True):
@@ -167,6 +194,11 @@ class SeqAstView(msgspec.Struct, frozen=True, kw_only=True, tag="sequence", tag_
     notes: list[SeqNoteView]
     activations: list[SeqActivationView]
     boxes: list[SeqBoxView]
+    autonumber_changes: list[SeqAutonumberChangeView]
+    acc_title: str | None
+    acc_descr: str | None
+    front_matter: str | None
+    directives: list[str]
 
 
 class StateView(msgspec.Struct, frozen=True, kw_only=True):
@@ -288,6 +320,10 @@ def _flow_view(ast: FlowchartAst) -> FlowAstView:
         ],
         class_defs=dict(ast.class_defs),
         default_edge_style=ast.default_edge_style,
+        acc_title=ast.acc_title,
+        acc_descr=ast.acc_descr,
+        front_matter=ast.front_matter,
+        directives=list(ast.directives),
     )
 
 
@@ -302,6 +338,7 @@ def _block_view(block: SeqBlock) -> SeqBlockView:
                 kind=s.kind,
                 header=s.header,
                 message_ids=list(s.message_ids),
+                note_ids=list(s.note_ids),
             )
             for s in block.sections
         ],
@@ -320,6 +357,8 @@ def _seq_view(ast: SequenceAst) -> SeqAstView:
                 note=p.note,
                 alias=p.alias,
                 links=[SeqLinkView(label=label, url=url) for label, url in p.links],
+                created_by=p.created_by,
+                destroyed_by=p.destroyed_by,
             )
             for pid, p in ast.participants.items()
         ],
@@ -333,6 +372,9 @@ def _seq_view(ast: SequenceAst) -> SeqAstView:
                 text=m.text,
                 order_key=m.order_key,
                 activation=m.activation,
+                from_central=m.from_central,
+                to_central=m.to_central,
+                wrap=m.wrap,
             )
             for m in ast.messages
         ],
@@ -350,6 +392,7 @@ def _seq_view(ast: SequenceAst) -> SeqAstView:
                 participant_ids=list(n.participant_ids),
                 text=n.text,
                 order_key=n.order_key,
+                wrap=n.wrap,
             )
             for n in ast.notes
         ],
@@ -366,6 +409,14 @@ def _seq_view(ast: SequenceAst) -> SeqAstView:
             SeqBoxView(participant_ids=list(b.participant_ids), color=b.color, label=b.label)
             for b in ast.boxes
         ],
+        autonumber_changes=[
+            SeqAutonumberChangeView(message_id=c.message_id, on=c.on, start=c.start, step=c.step)
+            for c in ast.autonumber_changes
+        ],
+        acc_title=ast.acc_title,
+        acc_descr=ast.acc_descr,
+        front_matter=ast.front_matter,
+        directives=list(ast.directives),
     )
 
 

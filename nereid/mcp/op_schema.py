@@ -83,13 +83,15 @@ DIAGRAM_OP_FIELDS: Final[Mapping[str, str]] = {
     "start": "First autonumber value (absent: 1).",
     "step": "Autonumber increment (absent: 1).",
     "block_id": "Sequence block id.",
-    "sections": "The block's sections in order: {section_id, message_ids, header?}; the "
+    "sections": "The block's sections in order: {section_id, message_ids, note_ids?, header?}; the "
     "first is the main one, later ones else / and / option by kind.",
     "header": "Block or section header text; null clears it.",
     "parent_block_id": "Block to nest in; null: top level; absent: the innermost block "
     "holding all its messages.",
     "section_id": "Block section id.",
     "message_ids": "Member message ids of the section, in timeline order.",
+    "note_ids": "Member note ids of the section (a note placed between two members joins "
+    "it anyway).",
     "state_id": "s:<Mermaid id>; [*]: start/end (start:<C>/end:<C> in s:C).",
     "descriptions": "State text lines.",
     "parent_id": "Composite to move into; null: top.",

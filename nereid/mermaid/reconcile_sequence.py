@@ -164,7 +164,11 @@ def reconcile_sequence(parsed: SequenceAst, hints: SeqIdHints) -> SequenceAst:
             msgspec.structs.replace(a, activation_id=new)
             for a, new in zip(activations, activation_ids, strict=True)
         ),
-        blocks=_remap_blocks(parsed.blocks, new_message_ids),
+        blocks=_remap_blocks(
+            parsed.blocks,
+            new_message_ids,
+            dict(zip((n.note_id for n in notes), note_ids, strict=True)),
+        ),
         autonumber_changes=tuple(
             msgspec.structs.replace(c, message_id=mid(c.message_id))
             for c in parsed.autonumber_changes
@@ -269,17 +273,21 @@ def _max_number(ids: Iterable[str]) -> int:
     return best
 
 
-def _remap_blocks(blocks: tuple[SeqBlock, ...], new_ids: dict[str, str]) -> tuple[SeqBlock, ...]:
+def _remap_blocks(
+    blocks: tuple[SeqBlock, ...], new_ids: dict[str, str], new_note_ids: dict[str, str]
+) -> tuple[SeqBlock, ...]:
     return tuple(
         msgspec.structs.replace(
             block,
             sections=tuple(
                 msgspec.structs.replace(
-                    section, message_ids=tuple(new_ids.get(m, m) for m in section.message_ids)
+                    section,
+                    message_ids=tuple(new_ids.get(m, m) for m in section.message_ids),
+                    note_ids=tuple(new_note_ids.get(n, n) for n in section.note_ids),
                 )
                 for section in block.sections
             ),
-            blocks=_remap_blocks(block.blocks, new_ids),
+            blocks=_remap_blocks(block.blocks, new_ids, new_note_ids),
         )
         for block in blocks
     )

@@ -113,6 +113,7 @@ class _OpenSection:
     kind: str
     header: str | None
     message_ids: list[str] = field(default_factory=list)
+    note_ids: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -143,6 +144,7 @@ class _OpenBlock:
                     kind=s.kind,
                     header=s.header,
                     message_ids=tuple(s.message_ids),
+                    note_ids=tuple(s.note_ids),
                 )
                 for s in self.sections
             ),
@@ -669,9 +671,12 @@ class _Importer:
                 expected="text after ':'",
             )
         wrap, text = self.wrapped(st, "note", parts.text)
+        note_id = f"note:{len(self.notes) + 1:04d}"
+        for block in self.open_blocks:
+            block.sections[-1].note_ids.append(note_id)
         self.notes.append(
             SeqNote(
-                note_id=f"note:{len(self.notes) + 1:04d}",
+                note_id=note_id,
                 placement=cast(Literal["left_of", "right_of", "over"], parts.placement),
                 participant_ids=ids,
                 text=text,
@@ -853,14 +858,15 @@ class _Importer:
 
     def check_section_not_empty(self, st: _Statement, block: _OpenBlock) -> None:
         section = block.sections[-1]
-        if not section.message_ids:
+        if not section.message_ids and not section.note_ids:
             raise MermaidError(
                 "EmptyBlockSection",
+                # the spec's text (mermaid.md §9); a note alone makes a section non-empty
                 f"empty block section on line {st.line}: {section.section_id} contains no messages",
                 line=st.line,
                 column=st.column,
                 text=st.text,
-                expected="at least one message in every block section",
+                expected="at least one message or note in every block section",
             )
 
 

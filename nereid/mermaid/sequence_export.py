@@ -5,8 +5,8 @@ in declaration order (`participant X`, `actor X`, `participant X@{ "type": "data
 with ` as <alias>` when set; the declarations of a box's participants between `box [colour]
 [label]` and `end`), `links X: {...}` for participants with menu links, then the timeline
 (messages, notes, activations by
-`(order_key, id)`) with block lines around messages: sections and openings right before the
-first message of their run, `end` right after the last. One statement per line, no indent.
+`(order_key, id)`) with block lines around messages and notes: sections and openings right
+before the first message or note of their run, `end` right after the last. One statement per line, no indent.
 
 Anything that would not read back as the same AST is refused with `MermaidExportError`
 (§9 texts): bad names or texts, unknown participants, and blocks whose sections are not
@@ -99,26 +99,29 @@ def export_sequence(ast: SequenceAst) -> str:
             link_slot = lines if pid not in slots else before_message[slots[pid]]
             link_slot.append(_links_line(pid, names[pid], participant.links))
 
-    layout = _BlockLayout.build(ast.blocks, messages)
     timeline: list[tuple[int, str, SeqMessage | SeqNote | SeqActivation]] = [
         (m.order_key, m.message_id, m) for m in messages
     ]
     timeline += [(n.order_key, n.note_id, n) for n in ast.notes]
     timeline += [(a.order_key, a.activation_id, a) for a in ast.activations]
     timeline.sort(key=lambda item: (item[0], item[1]))
+    # Blocks frame messages and notes (the anchors); activations sit where their key puts them.
+    anchors = [item_id for _key, item_id, item in timeline if not isinstance(item, SeqActivation)]
+    layout = _BlockLayout.build(ast.blocks, anchors)
     position = 0
     for _key, _id, item in timeline:
-        if isinstance(item, SeqMessage):
-            lines.extend(layout.before.get(position, ()))
-            lines.extend(before_message.get(item.message_id, ()))
-            lines.append(_message_line(item, names))
-            lines.extend(["end"] * layout.ends_after.get(position, 0))
-            position += 1
-        elif isinstance(item, SeqNote):
-            lines.append(_note_line(item, names))
-        else:
+        if isinstance(item, SeqActivation):
             name = _endpoint(names, item.participant_id, item.activation_id)
             lines.append(f"{'activate' if item.active else 'deactivate'} {name}")
+            continue
+        lines.extend(layout.before.get(position, ()))
+        if isinstance(item, SeqMessage):
+            lines.extend(before_message.get(item.message_id, ()))
+            lines.append(_message_line(item, names))
+        else:
+            lines.append(_note_line(item, names))
+        lines.extend(["end"] * layout.ends_after.get(position, 0))
+        position += 1
     lines.extend(before_message.get("", ()))
     return "\n".join(lines) + "\n"
 
@@ -351,18 +354,19 @@ class _BlockLayout:
     ends_after: dict[int, int]
 
     @classmethod
-    def build(cls, blocks: tuple[SeqBlock, ...], messages: list[SeqMessage]) -> _BlockLayout:
+    def build(cls, blocks: tuple[SeqBlock, ...], anchors: list[str]) -> _BlockLayout:
+        """`anchors`: the ids of every message and note, in timeline order."""
         layout = cls({}, {})
         if not blocks:
             return layout
-        if not messages:
+        if not anchors:
             raise MermaidExportError(
                 "InvalidBlockMembership",
                 f"cannot export block {blocks[0].block_id}: diagram contains blocks but no "
                 f"messages",
                 object_id=blocks[0].block_id,
             )
-        positions = {m.message_id: i for i, m in enumerate(messages)}
+        positions = {item_id: i for i, item_id in enumerate(anchors)}
         splits: list[tuple[int, int, str, str]] = []
         openings: list[tuple[int, int, str, str]] = []
         layout._walk(blocks, positions, None, 1, splits, openings, "root blocks")
@@ -456,18 +460,20 @@ def _section_ranges(
             )
         if section.header is not None:
             _check_text("section header", section.section_id, section.header)
-        if not section.message_ids:
+        members = section.member_ids
+        if not members:
             raise _block_error(block, f"section {section.section_id} is empty")
         found: set[int] = set()
-        for message_id in section.message_ids:
-            if message_id not in positions:
+        for member_id in members:
+            if member_id not in positions:
+                what = "message" if member_id in section.message_ids else "note"
                 raise _block_error(
                     block,
-                    f"section {section.section_id} references missing message id {message_id}",
+                    f"section {section.section_id} references missing {what} id {member_id}",
                 )
-            found.add(positions[message_id])
+            found.add(positions[member_id])
         first, last = min(found), max(found)
-        if last - first + 1 != len(found):
+        if last - first + 1 != len(found) or len(found) != len(members):
             raise _block_error(
                 block, f"section {section.section_id} message membership is not contiguous"
             )

@@ -2,7 +2,8 @@
 
 Participants keep declaration / first-appearance order (decision 4). The timeline is the
 messages, notes and activation statements merged by `(order_key, id)`; blocks group messages
-into sections (a section's `message_ids` include those of nested blocks).
+and notes into sections (a section's `message_ids` / `note_ids` include those of nested
+blocks); activation statements belong to no section.
 """
 
 from __future__ import annotations
@@ -172,10 +173,23 @@ class SeqAutonumberChange(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SeqSection(msgspec.Struct, frozen=True, kw_only=True):
+    """One run of a block (`main`, then `else` / `and` / `option`).
+
+    `message_ids` and `note_ids` are the messages and notes written inside the section,
+    nested blocks included, in timeline order. Notes are members so that a note written as
+    the first or last statement of a section (or as its only one) stays inside it.
+    """
+
     section_id: str
     kind: str
     header: str | None = None
     message_ids: tuple[str, ...] = ()
+    note_ids: tuple[str, ...] = ()
+
+    @property
+    def member_ids(self) -> tuple[str, ...]:
+        """Messages, then notes: every timeline item the section holds."""
+        return self.message_ids + self.note_ids
 
 
 class SeqBlock(msgspec.Struct, frozen=True, kw_only=True):

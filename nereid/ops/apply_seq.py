@@ -51,7 +51,7 @@ from nereid.ops.seq_blocks import (
     freeze_blocks,
     iter_tree,
     promote_first_section,
-    prune_message,
+    prune_member,
     thaw_blocks,
 )
 from nereid.ops.seq_ops import (
@@ -81,7 +81,7 @@ from nereid.ops.seq_ops import (
 __all__ = ["SeqDraft"]
 
 replace = msgspec.structs.replace
-_TIMELINE = (SEQ_MESSAGE, SEQ_BLOCK, SEQ_SECTION)
+_TIMELINE = (SEQ_MESSAGE, SEQ_NOTE, SEQ_BLOCK, SEQ_SECTION)
 
 
 def _single_section(block_id: str, kind: str) -> OpError:
@@ -114,7 +114,11 @@ class SeqDraft:
         needs_check = self._tree is not None or any(c in _TIMELINE for c, _ in self.touched)
         if needs_check and (blocks or self._tree):
             tree = self.tree()
-            check_blocks(tree, [m.message_id for m in messages], self._touch)
+            anchors = [(m.order_key, m.message_id) for m in messages]
+            anchors += [(n.order_key, n.note_id) for n in self.notes.values()]
+            anchors.sort()
+            order = [item_id for _, item_id in anchors]
+            check_blocks(tree, order, self._touch, frozenset(self.notes))
             blocks = freeze_blocks(tree)
         self._settle_lifelines(messages)
         changes = self._settle_numbering(messages)
@@ -279,6 +283,14 @@ class SeqDraft:
             raise invalid_value("message_ids", list(message_ids), "lists a message twice")
         return list(message_ids)
 
+    def _member_note_ids(self, note_ids: tuple[str, ...]) -> list[str]:
+        for note_id in note_ids:
+            if note_id not in self.notes:
+                raise not_found("SeqNote", note_id)
+        if len(set(note_ids)) != len(note_ids):
+            raise invalid_value("note_ids", list(note_ids), "lists a note twice")
+        return list(note_ids)
+
     def _note_participants(self, placement: str, participant_ids: tuple[str, ...]) -> None:
         for participant_id in participant_ids:
             self._participant(participant_id)
@@ -368,6 +380,8 @@ class SeqDraft:
                     raise not_found("SeqNote", op.note_id)
                 del self.notes[op.note_id]
                 self._touch((SEQ_NOTE, op.note_id))
+                if self.base.blocks or self._tree:
+                    self._tree = prune_member(self.tree(), op.note_id, self._touch)
             case SeqAddActivation():
                 if op.activation_id in self.activations:
                     raise already_exists("SeqActivation", op.activation_id)
@@ -455,7 +469,7 @@ class SeqDraft:
         del self.messages[message_id]
         self._touch((SEQ_MESSAGE, message_id))
         if self.base.blocks or self._tree:
-            self._tree = prune_message(self.tree(), message_id, self._touch)
+            self._tree = prune_member(self.tree(), message_id, self._touch)
 
     def _add_message(self, op: SeqAddMessage) -> None:
         if op.message_id in self.messages:
@@ -532,7 +546,8 @@ class SeqDraft:
                     )
                 header = clean_seq_text("header", spec.header)
             members = self._member_ids(spec.message_ids)
-            sections.append(SectionNode(spec.section_id, section_kind, header, members))
+            notes = self._member_note_ids(spec.note_ids)
+            sections.append(SectionNode(spec.section_id, section_kind, header, members, notes))
         return sections
 
     def _add_block(self, op: SeqAddBlock) -> None:
@@ -545,7 +560,7 @@ class SeqDraft:
         sections = self._sections_from(op.block_id, op.kind, op.sections)
         header = clean_seq_text("header", op.header) if given(op.header) else None
         block = BlockNode(op.block_id, op.kind, header, sections)
-        members = block.message_ids()
+        members = block.member_ids()
         parent: BlockNode | None
         if op.parent_block_id is UNSET:
             parent = _innermost(self.tree(), members)
@@ -555,8 +570,8 @@ class SeqDraft:
             parent = self._find_block(op.parent_block_id)[0]
         siblings = parent.blocks if parent is not None else self.tree()
         for sibling in list(siblings):
-            inner = sibling.message_ids()
-            if any(inner <= set(s.message_ids) for s in sections):
+            inner = sibling.member_ids()
+            if any(inner <= s.members() for s in sections):
                 siblings.remove(sibling)
                 block.blocks.append(sibling)
         siblings.append(block)
@@ -585,7 +600,8 @@ class SeqDraft:
             raise _single_section(block.block_id, block.kind)
         header = clean_seq_text("header", op.header) if given(op.header) else None
         members = self._member_ids(op.message_ids)
-        block.sections.append(SectionNode(op.section_id, kind, header, members))
+        notes = self._member_note_ids(op.note_ids)
+        block.sections.append(SectionNode(op.section_id, kind, header, members, notes))
         self._touch((SEQ_BLOCK, block.block_id))
         self._touch((SEQ_SECTION, op.section_id))
 
@@ -601,6 +617,8 @@ class SeqDraft:
             section.header = clean_seq_text("header", op.header) if op.header is not None else None
         if given(op.message_ids):
             section.message_ids = self._member_ids(op.message_ids)
+        if given(op.note_ids):
+            section.note_ids = self._member_note_ids(op.note_ids)
         self._touch((SEQ_SECTION, op.section_id))
 
     def _remove_section(self, section_id: str) -> None:
@@ -615,8 +633,8 @@ class SeqDraft:
         del block.sections[index]
         self._touch((SEQ_SECTION, section_id))
         self._touch((SEQ_BLOCK, block.block_id))
-        leaving = set(section.message_ids)
-        lifted = [c for c in block.blocks if c.message_ids() <= leaving]
+        leaving = section.members()
+        lifted = [c for c in block.blocks if c.member_ids() <= leaving]
         if lifted:
             block.blocks = [c for c in block.blocks if c not in lifted]
             position = container.index(block) + 1
@@ -628,9 +646,9 @@ class SeqDraft:
 
 
 def _innermost(blocks: list[BlockNode], members: set[str]) -> BlockNode | None:
-    """The deepest block with a section holding every message in `members`."""
+    """The deepest block with a section holding every message and note in `members`."""
     for block in blocks:
         for section in block.sections:
-            if members <= set(section.message_ids):
+            if members <= section.members():
                 return _innermost(block.blocks, members) or block
     return None

@@ -385,9 +385,10 @@ def _drop_dangling(ast: Ast, conflicts: list[MergeConflict]) -> Ast:
                     )
                 )
         messages = {m.message_id for m in ast.messages}
+        notes = {n.note_id for n in ast.notes}
         return replace(
             ast,
-            blocks=tuple(_prune_block(block, messages) for block in ast.blocks),
+            blocks=tuple(_prune_block(block, messages, notes) for block in ast.blocks),
             boxes=tuple(
                 replace(box, participant_ids=tuple(p for p in box.participant_ids if p in people))
                 for box in ast.boxes
@@ -396,15 +397,19 @@ def _drop_dangling(ast: Ast, conflicts: list[MergeConflict]) -> Ast:
     return ast
 
 
-def _prune_block(block: Any, messages: set[str]) -> Any:
+def _prune_block(block: Any, messages: set[str], notes: set[str]) -> Any:
     replace: Callable[..., Any] = msgspec.structs.replace
     return replace(
         block,
         sections=tuple(
-            replace(s, message_ids=tuple(m for m in s.message_ids if m in messages))
+            replace(
+                s,
+                message_ids=tuple(m for m in s.message_ids if m in messages),
+                note_ids=tuple(n for n in s.note_ids if n in notes),
+            )
             for s in block.sections
         ),
-        blocks=tuple(_prune_block(inner, messages) for inner in block.blocks),
+        blocks=tuple(_prune_block(inner, messages, notes) for inner in block.blocks),
     )
 
 

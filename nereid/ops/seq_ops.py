@@ -154,11 +154,12 @@ class SeqSetTitle(DiagramOpBase, tag="seq_set_title", frozen=True):
 
 
 class SectionSpec(msgspec.Struct, frozen=True, kw_only=True):
-    """One section of a new block: its id, optional header and member messages."""
+    """One section of a new block: its id, optional header, member messages and notes."""
 
     section_id: str
     message_ids: tuple[str, ...]
     header: str | None = None
+    note_ids: tuple[str, ...] = ()
 
 
 class SeqAddBlock(DiagramOpBase, tag="seq_add_block", frozen=True):
@@ -196,6 +197,7 @@ class SeqAddSection(DiagramOpBase, tag="seq_add_section", frozen=True):
     section_id: str
     message_ids: tuple[str, ...]
     header: Maybe[str] = UNSET
+    note_ids: tuple[str, ...] = ()
 
 
 class SeqUpdateSection(DiagramOpBase, tag="seq_update_section", frozen=True):
@@ -204,6 +206,7 @@ class SeqUpdateSection(DiagramOpBase, tag="seq_update_section", frozen=True):
     section_id: str
     header: Maybe[str] = UNSET
     message_ids: Maybe[tuple[str, ...]] = UNSET
+    note_ids: Maybe[tuple[str, ...]] = UNSET
 
 
 class SeqRemoveSection(DiagramOpBase, tag="seq_remove_section", frozen=True):

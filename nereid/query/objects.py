@@ -64,15 +64,21 @@ class _Object(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class SeqParticipantObject(_Object, tag="seq_participant", frozen=True, kw_only=True):
-    """`display`: Nereid addition, the name as the drawing shows it (alias, else the name)."""
+    """Nereid additions: `display`, the name as the drawing shows it (alias, else the name);
+    `alias`; `created_by` / `destroyed_by` (`create` / `destroy`: the message at which the
+    lifeline starts / ends, or null)."""
 
     mermaid_name: str
     role: str | None
     display: str
+    alias: str | None
+    created_by: str | None
+    destroyed_by: str | None
 
 
 class SeqMessageObject(_Object, tag="seq_message", frozen=True, kw_only=True):
-    """`display`: Nereid addition, the text as the drawing shows it."""
+    """Nereid additions: `display`, the text as the drawing shows it; `from_central` /
+    `to_central` (`A()->>B`, `A->>()B`) and `wrap` (`wrap:` true, `nowrap:` false, null)."""
 
     from_participant_id: str
     to_participant_id: str
@@ -81,6 +87,9 @@ class SeqMessageObject(_Object, tag="seq_message", frozen=True, kw_only=True):
     text: str
     order_key: int
     display: str
+    from_central: bool
+    to_central: bool
+    wrap: bool | None
 
 
 class SeqBlockObject(_Object, tag="seq_block", frozen=True, kw_only=True):
@@ -91,19 +100,23 @@ class SeqBlockObject(_Object, tag="seq_block", frozen=True, kw_only=True):
 
 
 class SeqSectionObject(_Object, tag="seq_section", frozen=True, kw_only=True):
+    """Nereid addition: `note_ids`, the notes written inside the section."""
+
     kind: str
     header: str | None
     message_ids: list[str]
+    note_ids: list[str]
 
 
 class SeqNoteObject(_Object, tag="seq_note", frozen=True, kw_only=True):
-    """Nereid addition: `placement` is `left_of`, `right_of` or `over`."""
+    """Nereid addition: `placement` is `left_of`, `right_of` or `over`; `wrap` as messages."""
 
     placement: str
     participant_ids: list[str]
     text: str
     order_key: int
     display: str
+    wrap: bool | None
 
 
 class SeqActivationObject(_Object, tag="seq_activation", frozen=True, kw_only=True):
@@ -348,6 +361,9 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
             mermaid_name=participant.mermaid_name,
             role=participant.role,
             display=display_text(participant.alias or participant.mermaid_name),
+            alias=participant.alias,
+            created_by=participant.created_by,
+            destroyed_by=participant.destroyed_by,
         )
     if category == SEQ_MESSAGE:
         for message in ast.messages:
@@ -360,6 +376,9 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
                     text=message.text,
                     order_key=message.order_key,
                     display=display_text(message.text),
+                    from_central=message.from_central,
+                    to_central=message.to_central,
+                    wrap=message.wrap,
                 )
         return None
     if category == SEQ_BLOCK:
@@ -380,6 +399,7 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
                         kind=section.kind,
                         header=section.header,
                         message_ids=list(section.message_ids),
+                        note_ids=list(section.note_ids),
                     )
         return None
     if category == SEQ_NOTE:
@@ -391,6 +411,7 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
                     text=note.text,
                     order_key=note.order_key,
                     display=display_text(note.text),
+                    wrap=note.wrap,
                 )
         return None
     assert category == SEQ_ACTIVATION

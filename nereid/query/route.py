@@ -188,6 +188,8 @@ class RouteGraph:
                 self._link(block_key, section_key)
                 for message_id in section.message_ids:
                     self._link(section_key, (diagram_id, SEQ_MESSAGE, message_id))
+                for note_id in section.note_ids:
+                    self._link(section_key, (diagram_id, SEQ_NOTE, note_id))
             self._add_blocks(diagram_id, block.blocks, block_key)
 
 

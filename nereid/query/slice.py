@@ -248,6 +248,8 @@ def _sequence_graph(ast: SequenceAst) -> dict[SliceKey, set[SliceKey]]:
                 link(block_key, section_key)
                 for message_id in section.message_ids:
                     link(section_key, (SEQ_MESSAGE, message_id))
+                for note_id in section.note_ids:
+                    link(section_key, (SEQ_NOTE, note_id))
             add_blocks(block.blocks, block_key)
 
     add_blocks(ast.blocks, None)

@@ -313,8 +313,9 @@ class _RowBuilder:
         timeline.extend((n.order_key, n.note_id, n) for n in self.ast.notes)
         timeline.extend((a.order_key, a.activation_id, a) for a in self.ast.activations)
         timeline.sort(key=lambda item: (item[0], item[1]))
+        # Frames open before the first message or note of their run and close after the last.
         position = {
-            item[1]: i for i, item in enumerate(timeline) if isinstance(item[2], SeqMessage)
+            item[1]: i for i, item in enumerate(timeline) if not isinstance(item[2], SeqActivation)
         }
         before: dict[int, list[tuple[int, int, SeqBlock, SeqSection | None]]] = {}
         after: dict[int, list[tuple[int, SeqBlock]]] = {}
@@ -367,17 +368,17 @@ class _RowBuilder:
             raise _err(f"invalid block membership (block_id={block.block_id}): has no sections")
         first = last = -1
         for n, section in enumerate(block.sections):
-            if not section.message_ids:
+            if not section.member_ids:
                 raise _err(
                     f"invalid block membership (block_id={block.block_id}): "
                     f"section {section.section_id} is empty"
                 )
             spots = []
-            for mid in section.message_ids:
+            for mid in section.member_ids:
                 if mid not in position:
                     raise _err(
                         f"invalid block membership (block_id={block.block_id}): section "
-                        f"{section.section_id} references missing message id {mid}"
+                        f"{section.section_id} references missing message or note id {mid}"
                     )
                 spots.append(position[mid])
             start = min(spots)

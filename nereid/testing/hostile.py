@@ -267,6 +267,17 @@ def _seq_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
         b(lambda v: {"type": "seq_update_section", "section_id": "sec:0001:01", "header": v},
           value),
         b(lambda v: {"type": "seq_update_note", "note_id": "note:0001", "text": v}, value),
+        b(lambda v, k: {"type": "seq_add_note", "note_id": "note:in", "placement": "over",
+                        "participant_ids": ["p:A"], "text": v, "order_key": k},
+          value, st.sampled_from((2500, 3000, 3500, 4000, 4500))),  # in, at and between sections
+        b(lambda v: {"type": "seq_add_block", "block_id": "b:n", "kind": "opt", "header": v,
+                     "sections": [{"section_id": "s:n", "message_ids": [],
+                                   "note_ids": ["note:0001"]}]}, value),
+        b(lambda v: {"type": "seq_add_section", "block_id": "b:0001", "section_id": "s:n2",
+                     "header": v, "message_ids": [], "note_ids": ["note:0001"]}, value),
+        b(lambda k: {"type": "seq_update_note", "note_id": "note:0001", "order_key": k},
+          st.sampled_from((500, 3500, 4500))),
+        b(lambda v: {"type": "seq_remove_note", "note_id": v}, st.sampled_from(("note:0001",))),
     )  # fmt: skip
 
 

@@ -188,6 +188,9 @@ async def reads(agent: Agent) -> None:
         "text": "POST /login",
         "order_key": seq["messages"][0]["order_key"],
         "activation": None,
+        "from_central": False,
+        "to_central": False,
+        "wrap": None,
     }
     (block,) = seq["blocks"]
     assert (block["kind"], block["header"]) == ("alt", "user exists")

@@ -58,6 +58,9 @@ async def test_object_read_returns_each_object_in_input_order_with_context() -> 
             "text": "reserved",
             "order_key": 4000,
             "display": "reserved",
+            "from_central": False,
+            "to_central": False,
+            "wrap": None,
         }
         assert objects[1]["type"] == "seq_block" and objects[1]["kind"] == "alt"
         assert objects[1]["section_ids"] == ["sec:0001:00", "sec:0001:01"]

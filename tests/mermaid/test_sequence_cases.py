@@ -476,3 +476,52 @@ def test_central_connection_column() -> None:
     assert export_sequence(ast).splitlines()[-1] == "A()-)+()B: x"
     ast = roundtrip("sequenceDiagram\nA->>B: call max() and f()")
     assert ast.messages[0].text == "call max() and f()"
+
+
+def test_notes_stay_in_the_section_they_are_written_in() -> None:
+    text = (
+        "sequenceDiagram\n"
+        "participant A\n"
+        "participant B\n"
+        "Note over A: outside, before\n"
+        "loop retry\n"
+        "Note over A: first of loop\n"
+        "A->>B: ping\n"
+        "alt ok\n"
+        "A->>B: yes\n"
+        "Note right of B: last of ok\n"
+        "else failed\n"
+        "Note over A,B: opens else\n"
+        "B->>A: no\n"
+        "end\n"
+        "Note left of A: last of loop\n"
+        "end\n"
+        "opt only a note\n"
+        "Note over B: alone\n"
+        "end\n"
+        "critical c\n"
+        "A->>B: x\n"
+        "option notes only\n"
+        "Note over A: just me\n"
+        "end\n"
+        "Note over B: outside, after\n"
+    )
+    ast = roundtrip(text)
+    assert export_sequence(ast) == text  # written back exactly where it was
+    loop, opt, critical = ast.blocks
+    (alt,) = loop.blocks
+    assert loop.sections[0].note_ids == ("note:0002", "note:0003", "note:0004", "note:0005")
+    assert [s.note_ids for s in alt.sections] == [("note:0003",), ("note:0004",)]
+    assert [s.note_ids for s in opt.sections] == [("note:0006",)]
+    assert [(s.message_ids, s.note_ids) for s in critical.sections] == [
+        (("m:0004",), ()),
+        ((), ("note:0007",)),
+    ]
+    outside = {"note:0001", "note:0008"}
+    members = {n for b in (loop, alt, opt, critical) for s in b.sections for n in s.note_ids}
+    assert not outside & members
+
+
+def test_a_section_of_an_activation_only_is_still_empty() -> None:
+    err = error("sequenceDiagram\nA->>B: x\nloop l\nactivate A\nend")
+    assert (err.kind, err.line) == ("EmptyBlockSection", 5)

@@ -67,9 +67,10 @@ def timeline_item(draw: st.DrawFn, known: list[str]) -> list[str]:
         keyword = draw(st.sampled_from(["Note", "note", "NOTE"]))
         wrap = draw(st.sampled_from(["", "wrap:"]))
         return [f"{keyword} {placement} {who}: {wrap}{draw(texts)}"]
-    if choice == 1 and known:
+    alive = [name for name in known if not name.startswith("gone:")]
+    if choice == 1 and alive:
         return [
-            f"{draw(st.sampled_from(['activate', 'Deactivate']))} {draw(st.sampled_from(known))}"
+            f"{draw(st.sampled_from(['activate', 'Deactivate']))} {draw(st.sampled_from(alive))}"
         ]
     if choice == 2:
         return [
@@ -79,15 +80,16 @@ def timeline_item(draw: st.DrawFn, known: list[str]) -> list[str]:
         ]
     if choice == 3:
         made = f"Made {draw(st.integers(0, 10**6))}"
-        if made in known:
+        if made in known or f"gone:{made}" in known:  # Mermaid never re-creates a name
             return []
         known.append(made)
         keyword = draw(st.sampled_from(["participant", "actor", "Participant"]))
         alias = draw(st.sampled_from(["", " as New one"]))
         return [f"create {keyword} {made}{alias}", draw(message(target=made))]
-    if choice == 4 and known:
-        who = draw(st.sampled_from(known))
+    if choice == 4 and alive:
+        who = draw(st.sampled_from(alive))
         known.remove(who)  # destroyed once
+        known.append(f"gone:{who}")
         ends = draw(st.sampled_from([{"source": who}, {"target": who}]))
         return [f"destroy {who}", draw(message(**ends))]
     return [draw(message())]
@@ -95,7 +97,7 @@ def timeline_item(draw: st.DrawFn, known: list[str]) -> list[str]:
 
 @st.composite
 def body(draw: st.DrawFn, depth: int, known: list[str]) -> list[str]:
-    """Statements where every block section holds at least one message."""
+    """Statements where every block section holds at least one message or note."""
     lines: list[str] = []
     for _ in range(draw(st.integers(1, 4))):
         if depth < 3 and draw(st.integers(0, 4)) == 0:
@@ -112,7 +114,7 @@ def body(draw: st.DrawFn, depth: int, known: list[str]) -> list[str]:
             extra = {"alt": "else", "par": "and", "par_over": "and", "critical": "option"}.get(kind)
             for _ in range(draw(st.integers(0, 2)) if extra else 0):
                 lines.append(extra + draw(st.sampled_from(["", " other"])))
-                lines += [draw(message())]
+                lines += [draw(st.sampled_from([draw(message()), f"Note over A: {draw(texts)}"]))]
             lines.append(draw(st.sampled_from(["end", "End"])))
         else:
             lines += draw(timeline_item(known))

@@ -351,7 +351,14 @@ class SequenceMachine(_OpsMachine):
         for box in ast.boxes:  # and each one a consecutive run
             first = order.index(box.participant_ids[0])
             assert list(box.participant_ids) == order[first : first + len(box.participant_ids)]
-        check_blocks(thaw_blocks(ast.blocks), [m.message_id for m in ast.messages])
+        timeline = sorted(
+            [(m.order_key, m.message_id) for m in ast.messages]
+            + [(n.order_key, n.note_id) for n in ast.notes]
+        )
+        notes = frozenset(n.note_id for n in ast.notes)
+        tree = thaw_blocks(ast.blocks)
+        check_blocks(tree, [item_id for _, item_id in timeline], notes=notes)
+        assert tree == thaw_blocks(ast.blocks)  # already settled: nothing left to adopt
 
 
 TestFlowchartOps = FlowchartMachine.TestCase

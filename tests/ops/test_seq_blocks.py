@@ -6,6 +6,7 @@ from typing import Any
 
 from ops_testkit import login_seq, refuse, run
 
+from nereid.mermaid import export_sequence, parse_mermaid
 from nereid.model import SeqBlock, SequenceAst
 
 L = "d:login/seq"
@@ -246,3 +247,81 @@ def test_nesting_depth_limit() -> None:
                                        "kind": "opt", "sections": [
                                            {"section_id": "s:deep", "message_ids": ["m:0001"]}]})  # fmt: skip
     assert error.data == {"block_id": "b:deep", "reason": "blocks are nested more than 8 deep"}
+
+
+def note(note_id: str, order_key: int) -> dict:
+    return {"type": "seq_add_note", "note_id": note_id, "placement": "over",
+            "participant_ids": ["p:api"], "text": "n", "order_key": order_key}  # fmt: skip
+
+
+def notes_of(blocks: tuple[SeqBlock, ...]) -> dict[str, list[str]]:
+    """Section id -> its note ids, over the whole tree."""
+    found: dict[str, list[str]] = {}
+    for block in blocks:
+        found |= {s.section_id: list(s.note_ids) for s in block.sections}
+        found |= notes_of(block.blocks)
+    return found
+
+
+def test_a_note_placed_inside_a_section_joins_it_as_the_text_reads() -> None:
+    wide, _ = run(
+        login_seq(),
+        {"type": "seq_update_section", "section_id": "sec:0000:00",
+         "message_ids": ["m:0002", "m:0003"]},
+    )  # fmt: skip
+    ast, delta = run(
+        wide,
+        note("note:in", 2500),  # between two members of the main section
+        note("note:gap", 3500),  # between the sections: the earlier one, as exported
+        note("note:out", 4500),  # after the block: outside
+        note("note:before", 1500),
+        diagram_id="login",
+    )
+    assert isinstance(ast, SequenceAst)
+    assert notes_of(ast.blocks) == {"sec:0000:00": ["note:in", "note:gap"], "sec:0000:01": []}
+    assert f"{L}/section/sec:0000:00" in delta.to_json()["updated"]
+    text = export_sequence(ast)
+    assert (
+        text.index("Note over Api: n")
+        < text.index("alt user exists")
+        < text.index("else no")
+        < text.rindex("Note over Api: n")
+    )
+    back = parse_mermaid(text)  # the same members read back (ids are the parser's)
+    assert isinstance(back, SequenceAst)
+    assert [len(n) for n in notes_of(back.blocks).values()] == [2, 0]
+
+
+def test_sections_of_notes_only_and_their_upkeep() -> None:
+    ast, _ = run(
+        login_seq(),
+        note("note:a", 4700),
+        note("note:b", 4600),
+        {"type": "seq_add_block", "block_id": "b:n", "kind": "loop", "header": "notes",
+         "sections": [{"section_id": "s:n", "message_ids": [], "note_ids": ["note:a"]}]},
+        {"type": "seq_add_section", "block_id": "b:0000", "section_id": "s:e2", "message_ids": [],
+         "note_ids": ["note:b"]},
+        diagram_id="login",
+    )  # fmt: skip
+    assert isinstance(ast, SequenceAst)
+    text = export_sequence(ast)
+    assert "loop notes\nNote over Api: n\nend\n" in text  # a section holding only a note
+    back = parse_mermaid(text)
+    assert isinstance(back, SequenceAst)
+    assert [len(n) for n in notes_of(back.blocks).values()] == [0, 0, 1, 1]
+    # Removing the only member drops the section (and a block left empty).
+    gone, _ = run(ast, {"type": "seq_remove_note", "note_id": "note:a"}, diagram_id="login")
+    assert isinstance(gone, SequenceAst)
+    assert [b.block_id for b in gone.blocks] == ["b:0000"]
+    error = refuse(
+        ast,
+        {"type": "seq_update_section", "section_id": "s:n", "note_ids": ["note:nope"]},
+        diagram_id="login",
+    )
+    assert error.code == "not_found"
+    # A member note moved out of its section is refused, as a moved message is.
+    error = refuse(
+        ast, {"type": "seq_update_note", "note_id": "note:b", "order_key": 500},
+        diagram_id="login",
+    )  # fmt: skip
+    assert error.message == "invalid block structure"

@@ -155,6 +155,9 @@ def test_object_read_reference_types() -> None:
         "text": "m:0002",
         "order_key": 2000,
         "display": "m:0002",
+        "from_central": False,
+        "to_central": False,
+        "wrap": None,
     }
     assert decoded["objects"][1]["object"] == {
         "type": "seq_block",
@@ -188,6 +191,7 @@ def test_object_read_reference_types() -> None:
         "kind": "main",
         "header": "yes",
         "message_ids": ["m:0002"],
+        "note_ids": [],
     }
 
 

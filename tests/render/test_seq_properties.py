@@ -100,8 +100,10 @@ def sequences(draw: st.DrawFn) -> SequenceAst:
     notes: list[SeqNote] = []
     key = [0]
 
-    def build(items: list[object]) -> tuple[list[str], list[SeqBlock]]:
+    def build(items: list[object]) -> tuple[list[str], list[str], list[SeqBlock]]:
+        """Message ids, note ids (members of the enclosing section) and blocks of `items`."""
         ids: list[str] = []
+        note_ids: list[str] = []
         blocks: list[SeqBlock] = []
         for item in items:
             key[0] += 1000
@@ -126,7 +128,7 @@ def sequences(draw: st.DrawFn) -> SequenceAst:
                 sections = []
                 children: list[SeqBlock] = []
                 for s, content in enumerate(item.sections):
-                    s_ids, s_blocks = build(content)
+                    s_ids, s_notes, s_blocks = build(content)
                     kind = (
                         "main" if s == 0 else {"alt": "else", "par": "and"}.get(item.kind, "option")
                     )
@@ -136,9 +138,11 @@ def sequences(draw: st.DrawFn) -> SequenceAst:
                             kind=kind,
                             header=item.header if s else None,
                             message_ids=tuple(s_ids),
+                            note_ids=tuple(s_notes),
                         )
                     )
                     ids.extend(s_ids)
+                    note_ids.extend(s_notes)
                     children.extend(s_blocks)
                 blocks.append(
                     SeqBlock(
@@ -153,20 +157,21 @@ def sequences(draw: st.DrawFn) -> SequenceAst:
                 assert isinstance(item, _Note)
                 placement, text = item.placement, item.text
                 targets = (pids[0],) if placement != "over" or count == 1 else (pids[0], pids[-1])
+                note_ids.append(f"note:{len(notes) + 1:04d}")
                 notes.append(
                     SeqNote(
-                        note_id=f"note:{len(notes) + 1:04d}",
+                        note_id=note_ids[-1],
                         placement=placement,
                         participant_ids=targets,
                         text=text,
                         order_key=key[0],
                     )
                 )
-        return ids, blocks
+        return ids, note_ids, blocks
 
     blocks_all: list[None] = []
-    _, blocks = build(tree)
-    # Sections must hold messages: drop blocks whose sections came out empty.
+    _, _, blocks = build(tree)
+    # Sections must hold messages or notes: drop blocks whose sections came out empty.
     blocks = [b for b in blocks if _all_sections_filled(b)]
     autonumber = draw(st.sampled_from((None, SeqAutonumber(), SeqAutonumber(start=10, step=5))))
     return SequenceAst(
@@ -207,7 +212,7 @@ def _box_cells(ast: SequenceAst) -> set[tuple[int, int]]:
 
 
 def _all_sections_filled(block: SeqBlock) -> bool:
-    return all(s.message_ids for s in block.sections) and all(
+    return all(s.member_ids for s in block.sections) and all(
         _all_sections_filled(child) for child in block.blocks
     )
 
@@ -314,6 +319,14 @@ def _frame_box(rendered: Rendered, ref: ObjectRef) -> tuple[int, int, int, int]:
 @given(sequences())
 def test_frames_enclose_their_messages(ast: SequenceAst) -> None:
     rendered = _render(ast)
+    layout = layout_sequence(ast, RenderOptions(max_label_width=16))
+    notes = {plan.note.note_id: plan for plan in layout.notes}
+    for frame in layout.frames:  # a note stays in its section: below its tab, above the next
+        for section in frame.sections:
+            for note_id in section.section.note_ids:
+                note = notes[note_id]
+                assert section.start < note.top and note.bottom < section.end, note_id
+                assert frame.left < note.left and note.right < frame.right, note_id
 
     def check(block: SeqBlock) -> None:
         top, bottom, left, right = _frame_box(

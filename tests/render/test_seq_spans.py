@@ -30,10 +30,10 @@ PICTURE = """\
      ├─── Hi ───▶│
 ┌────┤ alt [ok] ─┼─┐
 │    │◀┄┄┄ Yo ┄┄┄┨ │
+├┄┄┄┄┤ else [no] ├┄┤
 │ ╭──┴──╮        ┃ │
 │ │ hmm │        ┃ │
 │ ╰──┬──╯        ┃ │
-├┄┄┄┄┤ else [no] ├┄┤
 │    ├── Bye ───✕┃ │
 └────┼───────────┼─┘
      │           │"""
@@ -75,22 +75,22 @@ def test_exact_cells(rendered: Rendered) -> None:
     assert spans[ref("message", "m:0002")] == [(6, 6, 17)]
     # A participant: the box, then the lifeline cells still showing (not under the note).
     assert spans[ref("participant", "p:A")] == [(0, 3, 7), (1, 3, 7), (2, 3, 7)] + [
-        (row, 5, 5) for row in (3, 4, 5, 6, 7, 9, 10, 11, 12, 13)
+        (row, 5, 5) for row in (3, 4, 5, 6, 7, 8, 10, 11, 12, 13)
     ]
     # The activation bar, owned by both the activate and the deactivate statement.
     bar = [(row, 17, 17) for row in range(6, 12)]
     assert spans[ref("activation", "act:0001")] == bar
     assert spans[ref("activation", "act:0002")] == bar
-    assert spans[ref("note", "note:0001")] == [(7, 2, 8), (8, 2, 8), (9, 2, 8)]
+    # The note opens the `else` branch, so it is drawn below that branch's divider.
+    assert spans[ref("note", "note:0001")] == [(8, 2, 8), (9, 2, 8), (10, 2, 8)]
     # Block: its frame; sections: their band, sharing the separator row.
     frame = spans[ref("block", "b:0001")]
     assert frame[0] == (5, 0, 19) and frame[-1] == (12, 0, 19)
     assert spans[ref("section", "sec:0001:00")][0] == (5, 0, 19)
-    assert spans[ref("section", "sec:0001:00")][-1] == (10, 0, 19)
+    assert spans[ref("section", "sec:0001:00")][-1] == (7, 0, 19)
     assert spans[ref("section", "sec:0001:01")] == [
-        (10, 0, 19),
-        (11, 0, 0),
-        (11, 19, 19),
+        (7, 0, 19),
+        *[(row, col, col) for row in (8, 9, 10, 11) for col in (0, 19)],
         (12, 0, 19),
     ]
 
