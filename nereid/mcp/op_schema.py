@@ -90,8 +90,7 @@ DIAGRAM_OP_FIELDS: Final[Mapping[str, str]] = {
     "holding all its messages.",
     "section_id": "Block section id.",
     "message_ids": "Member message ids of the section, in timeline order.",
-    "note_ids": "Member note ids of the section (a note placed between two members joins "
-    "it anyway).",
+    "note_ids": "Member note ids of the section.",
     "state_id": "s:<Mermaid id>; [*]: start/end (start:<C>/end:<C> in s:C).",
     "descriptions": "State text lines.",
     "parent_id": "Composite to move into; null: top.",
