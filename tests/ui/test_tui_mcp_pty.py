@@ -151,12 +151,12 @@ async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_repo
             assert tui_view["mcp_url"] == match.group(1) and tui_view["mouse"] is False
             # The person navigates: follow-AI pauses, then catches up with the newest.
             tui.send("]")
-            tui.wait_for(lambda t: "payment-retry" in _title(t))
+            tui.wait_for(lambda t: "order-states" in _title(t))
             await beta.call_tool(
                 "attention.agent.set", {"object_ref": "d:refund-seq/seq/participant/p:customer"}
             )
             view = await _view(alpha, lambda v: (v["tui"] or {}).get("follow_paused") is True)
-            assert view["tui"]["diagram_id"] == "payment-retry"
+            assert view["tui"]["diagram_id"] == "order-states"
             tui.wait_for(lambda t: "refund-seq" in _title(t), timeout=10)
             # The walkthrough view is reported too.
             tui.send("w")
