@@ -217,6 +217,10 @@ async def _round(
 
                 for k in range(config.writers):
                     writers.start_soon(run_writer, k, rng.randrange(2**32))
+                # The kill comes a random moment after the writers are writing, however
+                # long connecting took on a loaded machine (bounded by the start timeout).
+                with trio.move_on_after(config.start_timeout):
+                    await ready.wait()
                 await trio.sleep(rng.uniform(config.min_s, config.max_s))
                 os.kill(server.process.pid, signal.SIGKILL)
                 report.kills += 1
