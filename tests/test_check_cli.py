@@ -8,8 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
-from nereid.commands.check import run
+from nereid.commands.check import check_text, run
+from nereid.mermaid import MermaidError, parse_mermaid
+from nereid.testing.hostile import mermaid_texts
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -111,3 +114,23 @@ def test_a_state_diagram_is_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert summary["counts"] == {"states": 3, "transitions": 2}
     assert run([bad]) == 1
     assert capsys.readouterr().out.startswith(f"{bad}:2:8: ")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mermaid_texts())
+def test_check_accepts_exactly_what_the_importer_accepts(text: str) -> None:
+    """Issue 16: `nereid check` and an import agree on every text (hostile ones too), and a
+    refusal names its line and column."""
+    try:
+        parse_mermaid(text)
+    except MermaidError as error:
+        imported: MermaidError | None = error
+    else:
+        imported = None
+    summary, errors = check_text(text)
+    if imported is None:
+        assert summary is not None and errors == []
+    else:
+        ((found,),) = (errors,)
+        assert (found["kind"], found["line"]) == (imported.kind, imported.line or 1)
+        assert found["column"] >= 1 and found["message"] == str(imported)

@@ -216,7 +216,10 @@ def _has_link(prefix: str) -> bool:
 def _syntax_failure(text: str, offset: int, expected: set[str]) -> _Fail:
     """Map a Lark failure at `offset` to the spec's error kinds (mermaid.md §4.3-4.6)."""
     if offset >= len(text):
-        return _Fail("UnsupportedSyntax", offset, "", "", "a node after the link")
+        return _Fail(
+            "UnsupportedSyntax", offset, text, "it ends where a node should follow the link",
+            "a node after the link",
+        )  # fmt: skip
     char = text[offset]
     word = _word_at(text, offset)
     if _EDGE_ID.match(word):
