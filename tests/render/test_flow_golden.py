@@ -204,6 +204,27 @@ CASES: dict[str, tuple[str | FlowchartAst, RenderOptions]] = {
         """,
         RenderOptions(),
     ),
+    "subgraph-ends-forms": (
+        """
+        flowchart LR
+            client & admin --> api
+            api -.->|events| bus ==> workers
+            subgraph api [API]
+                direction TB
+                rest[REST] --> rpc[RPC]
+            end
+            subgraph bus [Event bus]
+            end
+            subgraph workers
+                w1[Worker 1]
+                w2[Worker 2]
+            end
+            workers <--> store[(Store)]
+            api o--o audit[Audit]
+            bus x--x dlq[Dead letters]
+        """,
+        RenderOptions(),
+    ),
     "notes": (
         FlowchartAst(
             direction="LR",

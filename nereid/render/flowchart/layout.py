@@ -222,8 +222,14 @@ class _Layout:
         self.boxes: list[_Box] = []
         for node_id in self.node_ids:
             node = self.ast.nodes.get(node_id)
-            if node is None:  # an empty subgraph's stand-in: one blank cell wide
-                self.boxes.append(_Box(3, 1, [], None, shape_style("text"), 0))
+            if node is None:  # an empty subgraph's stand-in: blank, as wide as its title in LR
+                width = 3
+                if self.horizontal:
+                    sub = self.ast.subgraphs[node_id[1:]]
+                    title = display_text(sub.title if sub.title is not None else sub.mermaid_id)
+                    lines = wrap_text(title, self.options.max_label_width) if title else []
+                    width = max([3] + [text_width(line) - 1 for line in lines])
+                self.boxes.append(_Box(width, 1, [], None, shape_style("text"), 0))
                 continue
             if node_id in self.blocks:  # a subgraph laid out on its own (blocks.py)
                 width, height = self.blocks[node_id]
@@ -732,6 +738,8 @@ class _Layout:
             self.track_row[layer] = v
             v += track_count[layer]
             if tops.get(layer + 1):
+                if self.horizontal and cut_ends[layer] and not track_count[layer]:
+                    v += 1  # an edge cut at the frame it enters keeps a shaft (`├─▶│`)
                 if v == self.band_start[layer] + band_depth[layer] and (
                     band_depth[layer] or not track_count[layer - 1] if layer else band_depth[0]
                 ):
