@@ -19,7 +19,9 @@ re-imported:
   `file_error`, the TUI status line), its writes are refused, and the file is left as it
   is (`RecordingFiles` never overwrites foreign bytes) until it parses again;
 - a **walkthrough** file changed, new or deleted: the same (`ImportWalkthrough`,
-  `AdoptWalkthrough`, delete); one that does not load is logged and left as it is;
+  `AdoptWalkthrough`, delete); one that does not load is left as it is, and the
+  walkthrough keeps its state with a `file_problem` (`walkthrough.stat` `file_error`,
+  writes refused) until it loads again;
 - the **session meta** changed (a checkout): the diagrams and walkthroughs it lists are
   taken in, its xrefs replace the session's, and then Nereid may rewrite it.
 
@@ -298,6 +300,9 @@ class _Sync:
             )
         except StoreFileError as err:
             _log.warning("%s; the walkthrough keeps its state, the file is left as it is", err)
+            if actor is not None:
+                problem = FileProblem(file=path, message=err.problem)
+                await actor.call(p.ImportWalkthrough(problem=problem))
             return
         self.files.remember(path, data, imported=True)
         if actor is None:

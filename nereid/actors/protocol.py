@@ -175,6 +175,8 @@ class WalkthroughStat(msgspec.Struct, frozen=True, kw_only=True):
     rev: int
     nodes: int
     edges: int
+    #: Set while the walkthrough's file does not load (as `DiagramSummary.file_problem`).
+    file_problem: FileProblem | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"rev": self.rev, "counts": {"nodes": self.nodes, "edges": self.edges}}
@@ -355,9 +357,12 @@ class ImportWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
 
 class ImportWalkthrough(Request[ImportWalkthroughReply], frozen=True):
     """The folder watcher: the walkthrough's file was changed by another program; its
-    content (id and rev are the actor's) becomes the next rev if it differs."""
+    content (id and rev are the actor's) becomes the next rev if it differs. `problem`:
+    the file does not load; the walkthrough keeps its state, writes are refused until
+    it loads again."""
 
-    walkthrough: Walkthrough
+    walkthrough: Walkthrough | None = None
+    problem: FileProblem | None = None
 
 
 class AdoptWalkthrough(Request[WalkthroughSummary], frozen=True):

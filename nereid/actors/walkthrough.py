@@ -34,9 +34,10 @@ from nereid.actors.protocol import (
     WalkthroughSummary,
 )
 from nereid.actors.refusals import check_id_param, from_op_error
-from nereid.errors import PersistFailed, ResourceNotFound
+from nereid.errors import InvalidRequest, PersistFailed, ResourceNotFound
 from nereid.model import Walkthrough, WalkthroughNode
 from nereid.ops import OpError, WalkthroughDelta, WalkthroughState
+from nereid.store.schema import FileProblem
 
 __all__ = [
     "WalkthroughActor",
@@ -66,6 +67,8 @@ class WalkthroughActorState(msgspec.Struct, frozen=True, kw_only=True):
 
     state: WalkthroughState
     persisted_rev: int | None = None
+    #: The walkthrough's file does not load (an edit by another program): writes refused.
+    file_problem: FileProblem | None = None
 
     @classmethod
     def of(cls, walkthrough: Walkthrough, *, persisted: bool) -> WalkthroughActorState:
@@ -106,15 +109,26 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
                 return self._node(node_id)
             case StatWalkthrough():
                 w = self.walkthrough
-                return WalkthroughStat(rev=w.rev, nodes=len(w.nodes), edges=len(w.edges))
+                return WalkthroughStat(
+                    rev=w.rev,
+                    nodes=len(w.nodes),
+                    edges=len(w.edges),
+                    file_problem=self.current.file_problem,
+                )
             case ApplyWalkthroughOps():
+                problem = self.current.file_problem
+                if problem is not None and not message.dry_run:
+                    raise InvalidRequest(
+                        f"walkthrough file does not load: {problem}; nothing is changed until "
+                        "it is fixed (the folder is watched) or the walkthrough is deleted",
+                        data={
+                            "walkthrough_id": self.walkthrough.walkthrough_id,
+                            "file_problem": msgspec.to_builtins(problem),
+                        },
+                    )
                 return await self._apply(message)
-            case ImportWalkthrough(walkthrough=walkthrough):
-                new_state, delta = self.current.state.replace(walkthrough)
-                if new_state is self.current.state:
-                    return ImportWalkthroughReply(new_rev=new_state.rev, changed=False)
-                await self._commit_rev(new_state, delta)
-                return ImportWalkthroughReply(new_rev=new_state.rev, changed=True)
+            case ImportWalkthrough():
+                return await self._import(message)
             case DiffWalkthrough(since_rev=since_rev):
                 try:
                     return self.current.state.diff(since_rev)
@@ -153,6 +167,22 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
             dry_run=message.dry_run,
             durable=durable,
         )
+
+    async def _import(self, message: ImportWalkthrough) -> ImportWalkthroughReply:
+        current = self.current
+        if message.walkthrough is None or message.problem is not None:
+            if message.problem != current.file_problem:
+                self._s = msgspec.structs.replace(current, file_problem=message.problem)
+                self.commit(self._s)
+            return ImportWalkthroughReply(new_rev=current.state.rev, changed=False)
+        if current.file_problem is not None:
+            self._s = msgspec.structs.replace(current, file_problem=None)
+            self.commit(self._s)
+        new_state, delta = self.current.state.replace(message.walkthrough)
+        if new_state is self.current.state:
+            return ImportWalkthroughReply(new_rev=new_state.rev, changed=False)
+        await self._commit_rev(new_state, delta)
+        return ImportWalkthroughReply(new_rev=new_state.rev, changed=True)
 
     async def _commit_rev(self, new_state: WalkthroughState, delta: WalkthroughDelta) -> bool:
         """Commit, hand to the persister (durable: roll back if not on disk), publish."""

@@ -47,6 +47,7 @@ from .session_calls import (
     save_states,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
+from .tools_diagrams import FileError
 
 __all__ = [
     "TOOLS",
@@ -322,6 +323,7 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     context: ReadContext
     saved_rev: U64 | None = None
     save_error: str | None = None
+    file_error: FileError | None = None
 
 
 @tool(
@@ -340,7 +342,11 @@ async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatR
     key = walkthrough_actor_name(params.walkthrough_id)
     saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
     return StatResult(
-        digest=digest, context=context, saved_rev=saved.saved_rev, save_error=saved.save_error
+        digest=digest,
+        context=context,
+        saved_rev=saved.saved_rev,
+        save_error=saved.save_error,
+        file_error=FileError.of(stat.file_problem),
     )
 
 

@@ -220,3 +220,43 @@ async def test_a_broken_file_fixed_after_start_loads_with_its_side_car_ids(tmp_p
         labels = {n["node_id"]: n["label"] for n in ast["ast"]["nodes"]}
         assert labels == {"n:a": "Alpha", "n:b": "Beta two"}
     shutil.rmtree(folder)
+
+
+async def test_a_walkthrough_file_that_does_not_load_keeps_its_state_and_refuses_writes(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "proj"
+    async with memory_session(folder) as endpoint, memory_client(endpoint) as client:
+        agent = Agent(client)
+        await agent.ok("walkthrough.create", {"walkthrough_id": "tour", "title": "Tour"})
+        path = folder / "walkthroughs" / "tour.wt.json"
+        await _until(lambda: trio.to_thread.run_sync(path.exists))
+        good = path.read_text(encoding="utf-8")
+        path.write_text("{ not json", encoding="utf-8")
+
+        async def broken() -> dict[str, Any] | None:
+            stat = await agent.ok("walkthrough.stat", {"walkthrough_id": "tour"})
+            return stat.get("file_error")
+
+        error = await _until(broken)
+        assert error["file"] == "walkthroughs/tour.wt.json"
+        refused = await agent.err(
+            "walkthrough.apply_ops",
+            {
+                "walkthrough_id": "tour",
+                "base_rev": 0,
+                "ops": [{"type": "set_title", "title": "Other"}],
+            },
+        )
+        assert refused.code == -32600 and "does not load" in refused.message
+        await trio.sleep(0.3)
+        assert path.read_text(encoding="utf-8") == "{ not json"
+        _replace(path, good.replace('"Tour"', '"Tour, fixed by hand"'))
+
+        async def fixed() -> bool:
+            stat = await agent.ok("walkthrough.stat", {"walkthrough_id": "tour"})
+            return "file_error" not in stat and stat["digest"]["rev"] == 1
+
+        await _until(fixed)
+        walk = await agent.ok("walkthrough.read", {"walkthrough_id": "tour"})
+        assert walk["walkthrough"]["title"] == "Tour, fixed by hand"
