@@ -90,8 +90,7 @@ class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FileError(msgspec.Struct, frozen=True, kw_only=True):
-    """Why the diagram's file in the folder does not parse (additive `file_error`): the
-    diagram keeps its last good state and writes are refused until the file is fixed."""
+    """The item's file does not parse: writes wait until it is fixed (additive)."""
 
     file: str
     line: U64 | None
