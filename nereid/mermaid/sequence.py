@@ -598,7 +598,9 @@ class _Importer:
             text=text,
             order_key=self.next_order_key(),
             arrow=None if CANONICAL_ARROW[kind] == parts.arrow else parts.arrow,
-            activation=cast(Literal["+", "-"] | None, parts.activation),
+            activation=cast(
+                "Literal['+', '-'] | None", parts.activation
+            ),  # a string: no per-call typing cost
             from_central=parts.from_central,
             to_central=parts.to_central,
             wrap=wrap,
@@ -677,7 +679,7 @@ class _Importer:
         self.notes.append(
             SeqNote(
                 note_id=note_id,
-                placement=cast(Literal["left_of", "right_of", "over"], parts.placement),
+                placement=cast("Literal['left_of', 'right_of', 'over']", parts.placement),
                 participant_ids=ids,
                 text=text,
                 order_key=self.next_order_key(),
