@@ -91,10 +91,10 @@ DIAGRAM_OP_FIELDS: Final[Mapping[str, str]] = {
     "section_id": "Block section id.",
     "message_ids": "Member message ids of the section, in timeline order.",
     "note_ids": "Member note ids of the section.",
-    "state_id": "s:<Mermaid id>; [*]: start/end (start:<C>/end:<C> in s:C).",
+    "state_id": "s:<id>; [*] is start/end, start:<C>/end:<C> in s:C.",
     "descriptions": "State text lines.",
     "parent_id": "Composite to move into; null: top.",
-    "region": "Region (--) in the parent, 0-based.",
+    "region": "Region (--) in parent, from 0.",
     "note_side": "left of / right of.",
     "transition_id": "Transition id.",
 }
