@@ -149,14 +149,18 @@ def valid_diagrams(draw: st.DrawFn) -> str:
             lines.append(name)
     depth = 0
     subgraphs = 0
+    sg_names: list[str] = []  # subgraph ids an edge, style or class may name
     edges = 0
     edge_ids: list[str] = []
     for _ in range(draw(st.integers(0, 10))):
         kind = draw(st.integers(0, 7))
         if kind == 0:
             subgraphs += 1
-            header = draw(st.sampled_from(["sg{}", "sg{} [T]", 'sg{} ["a [b]"]', '"Q{}"', "t {}"]))
+            header = draw(st.sampled_from(["sg{}", "sg{} [T]", 'sg{} ["a [b]"]', '"Q{}"', "t {}",
+                                           "api-sg{}", "sg.{} [Dot]", "Über{}"]))  # fmt: skip
             lines.append("subgraph " + header.format(subgraphs))
+            if not header.startswith(('"', "t ")):
+                sg_names.append(header.split(" ")[0].format(subgraphs))
             depth += 1
             if draw(st.booleans()):
                 lines.append(f"direction {draw(st.sampled_from(['LR', 'TB']))}")
@@ -209,6 +213,13 @@ def valid_diagrams(draw: st.DrawFn) -> str:
     if edges:
         lines.append(f"linkStyle {draw(st.integers(0, edges - 1))} stroke:red")
         lines.append("linkStyle default color:blue")
+    for sg in sg_names:  # subgraph ids (`api-sg1`, `sg.2`, `Über3`) as ends and targets
+        lines += draw(
+            st.sampled_from(
+                [[], [f"{sg} --> {draw(st.sampled_from(names))}"], [f"style {sg} fill:#0f0"],
+                 [f"class {sg} hot", f"{draw(st.sampled_from(names))} -.-> {sg}"]]
+            )
+        )  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
