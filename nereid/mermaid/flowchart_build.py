@@ -315,6 +315,32 @@ class _Builder:
             expected,
         )
 
+    def kw_end(self, stmt: Statement, rest: str) -> None:
+        """`end` closes a subgraph and stands alone: text after it is refused, not guessed."""
+        raise _error(
+            "UnexpectedText",
+            f"unexpected text after 'end' on line {stmt.line}: {rest!r} "
+            "(put the next statement on its own line or after ';')",
+            stmt,
+            rest,
+            "a line break or ';' after 'end'",
+        )
+
+    def _acc_without_colon(self, stmt: Statement, rest: str) -> None:
+        word = stmt.text.split(maxsplit=1)[0].rstrip(":")
+        raise _error(
+            "UnsupportedSyntax",
+            f"{word} on line {stmt.line} needs ':' before its text"
+            + (" (or '{ ... }' around it)" if word == "accDescr" else "")
+            + f": {stmt.text!r}",
+            stmt,
+            rest,
+            f"{word}: text",
+        )
+
+    kw_accTitle = _acc_without_colon
+    kw_accDescr = _acc_without_colon
+
     def kw_subgraph(self, stmt: Statement, rest: str) -> None:
         mermaid_id, title = self._subgraph_header(stmt, rest)
         opened = _OpenSubgraph(mermaid_id, title, stmt)

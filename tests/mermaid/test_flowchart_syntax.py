@@ -6,6 +6,7 @@ import pytest
 
 from nereid.mermaid.errors import MermaidError, MermaidExportError
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+from nereid.mermaid.flowchart_build import KEYWORDS
 from nereid.model.flowchart import FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
 
 
@@ -256,3 +257,14 @@ def test_export_quotes_only_where_needed() -> None:
         'e("a|b")',
     ]
     assert parse_flowchart(export_flowchart(ast)).nodes["n:d"].label == "/x/"
+
+
+@pytest.mark.parametrize("word", sorted(KEYWORDS))
+@pytest.mark.parametrize("rest", ["x", "x y", '"q"', "[a]", "-->"])
+def test_a_keyword_with_any_text_after_it_is_read_or_refused_precisely(
+    word: str, rest: str
+) -> None:
+    try:
+        parse_flowchart(f"flowchart\n{word} {rest}\n")
+    except MermaidError as err:
+        assert err.line == 2, err
