@@ -149,10 +149,16 @@ class _Painter:
         for head in layout.heads:
             owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
             top = layout.head_top + layout.head_height - head.shape.height
+            if head.top is not None:  # created: the box stands where the participant begins
+                top = head.top
             start = draw_head(self.canvas, head.shape, top, head.x, owner)
             # A created participant's lifeline starts at its creating message; a destroyed
             # one's ends at its destroying message, with a cross.
-            first = max(start, rows.get(head.created_by or "", start))
+            first = (
+                start
+                if head.top is not None
+                else max(start, rows.get(head.created_by or "", start))
+            )
             last = rows.get(head.destroyed_by or "", layout.bottom + 1) - 1
             if first <= min(last, layout.bottom):
                 self.canvas.vline(head.x, first, min(last, layout.bottom))

@@ -56,6 +56,9 @@ class HeadPlan:
     #: The messages that start (`create`) and end (`destroy`) the lifeline, if any.
     created_by: str | None = None
     destroyed_by: str | None = None
+    #: The box's top row when it is drawn where the participant is created (just above its
+    #: creating message, as Mermaid does); None: with the others at the top.
+    top: int | None = None
 
 
 @dataclass(slots=True)
@@ -239,7 +242,12 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
     head_height = max((h.shape.height for h in heads), default=0)
     lifeline_top = head_top + head_height
     builder = _RowBuilder(ast, options, index_of, lifeline_top + 1)
+    for index, head in enumerate(heads):
+        if head.created_by is not None:
+            builder.creations.setdefault(head.created_by, []).append((index, head.shape.height))
     builder.run()
+    for index, top in builder.head_tops.items():
+        heads[index].top = top
     layout = SequenceLayout(
         heads=heads,
         head_top=head_top,
@@ -300,6 +308,10 @@ class _RowBuilder:
         self._active: dict[int, list[ActivationPlan]] = {}
         self._pending: list[ActivationPlan] = []  # `activate`d, waiting for their first row
         self._last_content_row = first_row - 1
+        #: Creating message id -> (participant index, head height) of what it creates, and
+        #: the head rows given to them (a created box sits right above its message).
+        self.creations: dict[str, list[tuple[int, int]]] = {}
+        self.head_tops: dict[int, int] = {}
 
     def _participant(self, pid: str, what: str) -> int:
         index = self.index_of.get(pid)
@@ -408,6 +420,11 @@ class _RowBuilder:
         if self.options.prefix_object_labels:
             text = LABEL_PREFIX + text
         lines = _wrap(text, self.options.max_label_width) if text.strip() else []
+        created = self.creations.get(message.message_id, ())
+        if created:  # room for the created participant's box, right above the arrow
+            for index, _height in created:
+                self.head_tops[index] = self.y
+            self.y += max(height for _index, height in created)
         plan = MessagePlan(message, arrow_look(message), lines, source, target, self.y)
         self.messages.append(plan)
         self._add_item(plan)
@@ -547,9 +564,15 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
     place_boxes(layout.boxes, [head.shape for head in heads], x)
     lifelines = sorted(set(x))
     box_sides = {box.left for box in layout.boxes} | {box.right for box in layout.boxes}
+    # A box drawn at its creating message lies inside the frames around that message.
+    created = {
+        head.created_by: (head.x + head.shape.left, head.x + head.shape.right)
+        for head in heads
+        if head.created_by is not None and head.top is not None
+    }
     for frame in layout.frames:
         if frame.depth == 0:
-            _place_frame(frame, lifelines, box_sides)
+            _place_frame(frame, lifelines, box_sides, created)
     _shift(layout)
 
 
@@ -582,16 +605,25 @@ def _place_note(note: NotePlan, x: list[int]) -> None:
         note.width = max(note.width, x[last] - x[first] + 2 * FRAME_PAD + 1)
 
 
-def _place_frame(frame: FramePlan, lifelines: list[int], box_sides: set[int]) -> None:
+def _place_frame(
+    frame: FramePlan,
+    lifelines: list[int],
+    box_sides: set[int],
+    created: dict[str, tuple[int, int]],
+) -> None:
     """Size `frame` around its items and inner frames (post-order), off every lifeline and
-    never on a participant box's side (the two lines would read as one)."""
+    never on a participant box's side (the two lines would read as one); `created`: the
+    columns of each box drawn above its creating message, by message id."""
     lo, hi = 1 << 60, -(1 << 60)
     for child in frame.children:
-        _place_frame(child, lifelines, box_sides)
+        _place_frame(child, lifelines, box_sides, created)
         lo, hi = min(lo, child.left), max(hi, child.right)
     for item in frame.items:
         if isinstance(item, MessagePlan):
             a, b = item.extent()
+            box = created.get(item.message.message_id)
+            if box is not None:
+                a, b = min(a, box[0]), max(b, box[1])
         else:
             a, b = item.left, item.right
         lo, hi = min(lo, a), max(hi, b)
