@@ -61,6 +61,7 @@ from nereid.mermaid import (
     SeqIdHints,
     StateIdHints,
     detect_kind,
+    export_ast,
     parse_flowchart,
     parse_sequence,
     parse_state,
@@ -79,6 +80,7 @@ from nereid.model import (
     empty_ast,
 )
 from nereid.ops import Delta, DiagramState, OpError, ast_digest
+from nereid.ops.merge3 import merge_file_edit
 from nereid.ops.state import conflict
 from nereid.store.diagram_files import (
     block_ids_of,
@@ -296,8 +298,12 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
                     f"mermaid kind does not match the diagram kind: the file holds a "
                     f"{ast_kind(message.ast)} diagram, not a {current.kind}"
                 )
+            elif not current.loaded:
+                ast = message.ast
+            elif message.base is None or ast_kind(message.base) != current.kind:
+                ast = reconcile_parse(message.ast, state.ast)
             else:
-                ast = reconcile_parse(message.ast, state.ast) if current.loaded else message.ast
+                ast = self._merge_edit(message.base, message.ast)
         if ast is None:
             problem = problem or self._problem("nothing to import")
             if problem != current.file_problem:
@@ -319,6 +325,24 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
         if was_unparsable:
             self._publish_problem()
         return ImportFileReply(new_rev=self.current.state.rev, changed=changed)
+
+    def _merge_edit(self, base: Ast, edited: Ast) -> Ast:
+        """The person's change `base` → `edited` on the current AST (see `ImportFile`)."""
+        current = self.current.state.ast
+        base = reconcile_parse(base, current)  # the ids the objects have now
+        if _reads_back_as(current, base):  # nothing committed since that text
+            return reconcile_parse(edited, current)
+        result = merge_file_edit(base, current, reconcile_parse(edited, base))
+        for item in result.conflicts:
+            _log.warning(
+                "%s: %s: %s; the file's version is kept (was: %s)",
+                self.name,
+                item.what,
+                item.reason,
+                item.current,
+            )
+        ast: Ast = result.ast
+        return ast
 
     def _problem(
         self, text: str, *, line: int | None = None, column: int | None = None
@@ -397,6 +421,15 @@ class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
             )
         except ActorError as err:
             _log.warning("%s: xref did not take the new snapshot: %s", self.name, err)
+
+
+def _reads_back_as(ast: Ast, text_ast: Ast) -> bool:
+    """Whether `ast`, written as Mermaid and read back (its ids kept), is `text_ast`."""
+    try:
+        again = reconcile_parse(parse_mermaid_text(export_ast(ast)), ast)
+    except (MermaidError, InvalidParams):
+        return False
+    return again == text_ast
 
 
 def reconcile_parse(parsed: Ast, previous: Ast) -> Ast:

@@ -8,8 +8,11 @@ brought in line with the folder; files whose bytes Nereid wrote or already took 
 re-imported:
 
 - **changed** `.mmd` of a diagram: parsed off the event loop and sent to its actor as
-  `ImportFile`: reconciled against the current AST (ids kept), committed as a new rev and
-  announced like any change (TUI repaint, `resources/updated`, `diagram.diff`);
+  `ImportFile` with the text it was based on (of Nereid's recent texts of that file, the
+  closest): the person's net change is merged three-way onto the current AST (ids kept;
+  where both changed one object the file wins, every other change stays, so ops an agent
+  had acknowledged meanwhile are not reverted), committed as a new rev and announced like
+  any change (TUI repaint, `resources/updated`, `diagram.diff`);
 - **new** `.mmd` with a side-car or listed in the session meta on disk: `AdoptDiagram`
   (with the side-car's ids) — it appears in `diagram.list` and the TUI;
 - **deleted** `.mmd` (still missing a moment later, so an editor's rename is not a
@@ -32,6 +35,7 @@ imports with every other client's requests.
 
 from __future__ import annotations
 
+import collections
 import logging
 from pathlib import Path
 from typing import Final
@@ -140,6 +144,27 @@ def _parse(path: str, data: bytes) -> Ast | FileProblem:
         return parse_mermaid_text(text)
     except InvalidParams as err:
         return _problem(path, err)
+
+
+def _line_distance(a: bytes, b: bytes) -> int:
+    """How many lines differ between two texts (as multisets: cheap, order-blind)."""
+    left, right = collections.Counter(a.splitlines()), collections.Counter(b.splitlines())
+    return sum(((left - right) + (right - left)).values())
+
+
+def _base_of(path: str, data: bytes, own: tuple[bytes, ...]) -> Ast | None:
+    """The parse of the text the edit `data` started from: of Nereid's recent texts of the
+    file (oldest first), the one closest to `data`, the newest on a tie; None if none parses.
+
+    Usually the newest (the file held it when the person saved); an editor that kept an
+    older text open and saved over a newer one is based on that older one.
+    """
+    ranked = sorted(enumerate(own), key=lambda item: (_line_distance(item[1], data), -item[0]))
+    for _, text in ranked[:2]:
+        parsed = _parse(path, text)
+        if not isinstance(parsed, FileProblem):
+            return parsed
+    return None
 
 
 def _read_sidecar(files: RecordingFiles, path: str) -> SidecarFile | None:
@@ -256,8 +281,11 @@ class _Sync:
             decoded = await trio.to_thread.run_sync(_with_ids, entry, data, sidecar)
             if decoded is not None:
                 ast = decoded.ast
+        base = await trio.to_thread.run_sync(
+            _base_of, mmd_path, data, self.files.own_texts(mmd_path)
+        )
         self.files.remember(mmd_path, data, imported=True)
-        reply = await actor.call(p.ImportFile(ast=ast))
+        reply = await actor.call(p.ImportFile(ast=ast, base=base))
         if reply.changed:
             _log.info("%s edited outside nereid: imported as rev %d", mmd_path, reply.new_rev)
 

@@ -277,10 +277,16 @@ class ImportFile(Request[ImportFileReply], frozen=True):
     it is reconciled against the current AST (ids kept) and committed as a new rev. With
     `problem` (the file does not parse) nothing changes but the diagram's `file_problem`:
     writes are refused until the file parses again.
+
+    `base`: the parse of the text Nereid last had in that file that the edit started from.
+    With it the import is a three-way merge (`merge_file_edit`): the person's net change
+    `base` → `ast` goes onto the current AST, so revisions committed since that text was
+    written (an agent's acknowledged ops) are kept.
     """
 
     ast: Ast | None = None
     problem: FileProblem | None = None
+    base: Ast | None = None
 
 
 class AdoptDiagram(Request[DiagramSummary], frozen=True):

@@ -33,7 +33,7 @@ import msgspec
 from nereid.model import Ast, FlowchartAst, FlowNode, SequenceAst, StateAst
 from nereid.model.state import canonical
 
-__all__ = ["MergeConflict", "MergeResult", "merge_asts"]
+__all__ = ["MergeConflict", "MergeResult", "merge_asts", "merge_file_edit"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -421,3 +421,56 @@ def _dangling(what: str, shown: str, missing: list[str]) -> MergeConflict:
         yours=shown,
         reason=f"it refers to {', '.join(missing)}, which one side deleted while the other used it",
     )
+
+
+def merge_file_edit(base: Ast, current: Ast, edited: Ast) -> MergeResult:
+    """The folder watcher's merge of a person's saved file (spec decision 20): nothing is
+    held back, since the file is already saved.
+
+    Where both changed one object the person's file wins for it (`keep="yours"`); every
+    other change of the current AST stays. An object that one side still refers to (an
+    edge's end, a message's participant, a state's parent) is kept even if the other side
+    deleted it, taken from the current AST or else from the person's, so the result has
+    no dangling reference and no acknowledged edge is dropped with it.
+    """
+    result = merge_asts(base, current, edited, keep="yours")
+    return MergeResult(
+        ast=_keep_referenced(result.ast, current, edited), conflicts=result.conflicts
+    )
+
+
+def _restore(
+    have: Mapping[str, V], wanted: Iterable[str], *pools: Mapping[str, V]
+) -> dict[str, V] | None:
+    """`have` with each `wanted` key that is missing taken from the first pool holding it."""
+    missing = [key for key in dict.fromkeys(wanted) if key not in have]
+    found = {key: pool[key] for key in missing for pool in reversed(pools) if key in pool}
+    return {**have, **found} if found else None
+
+
+def _keep_referenced(ast: Ast, current: Ast, edited: Ast) -> Ast:
+    replace: Callable[..., Any] = msgspec.structs.replace
+    if isinstance(ast, FlowchartAst):
+        assert isinstance(current, FlowchartAst) and isinstance(edited, FlowchartAst)
+        ends = [n for e in ast.edges.values() for n in (e.from_node_id, e.to_node_id)]
+        ends = [n for n in ends if n not in ast.subgraphs]
+        nodes = _restore(ast.nodes, ends, current.nodes, edited.nodes)
+        return ast if nodes is None else replace(ast, nodes=nodes)
+    if isinstance(ast, StateAst):
+        assert isinstance(current, StateAst) and isinstance(edited, StateAst)
+        for _ in range(len(current.states) + len(edited.states) + 1):  # parents of parents
+            used = [s for t in ast.transitions.values() for s in (t.from_state_id, t.to_state_id)]
+            used += [s.parent for s in ast.states.values() if s.parent is not None]
+            states = _restore(ast.states, used, current.states, edited.states)
+            if states is None:
+                break
+            ast = canonical(replace(ast, states=states))
+        return ast
+    if isinstance(ast, SequenceAst):
+        assert isinstance(current, SequenceAst) and isinstance(edited, SequenceAst)
+        used = [p for m in ast.messages for p in (m.from_participant_id, m.to_participant_id)]
+        used += [p for n in ast.notes for p in n.participant_ids]
+        used += [a.participant_id for a in ast.activations]
+        people = _restore(ast.participants, used, current.participants, edited.participants)
+        return ast if people is None else replace(ast, participants=people)
+    return ast

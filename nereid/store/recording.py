@@ -16,6 +16,9 @@ content hash of its current bytes:
   `ForeignContent` (the save of that one item fails and is retried) until the watcher
   imports it, or the item is deleted on purpose (`release`; `remove` is not guarded).
 
+For each `.mmd` the last few of those contents are also kept as bytes (`own_texts`): the
+watcher merges a person's edit against the one it was based on (architecture §8).
+
 Thread-safe: the persister writes from worker threads while the watcher reads in the loop.
 """
 
@@ -36,6 +39,8 @@ __all__ = ["ForeignContent", "RecordingFiles", "imported_text", "is_guarded", "r
 
 #: How many recent contents per path are remembered (a burst of saves, then the event).
 _KEPT_PER_PATH: Final = 16
+#: How many recent `.mmd` texts are kept as bytes: the bases a person's edit may start from.
+_TEXTS_PER_PATH: Final = 8
 
 
 class ForeignContent(StoreFileError):
@@ -61,6 +66,9 @@ class RecordingFiles:
         self._known: dict[str, collections.deque[bytes]] = {}
         self._read: dict[str, bytes] = {}
         self._released: set[str] = set()
+        self._texts: dict[str, collections.deque[bytes]] = {}
+        #: `.mmd` texts read before `adopt_reads` (the load); later reads are the watcher's.
+        self._read_texts: dict[str, bytes] | None = {}
 
     @staticmethod
     def _add(table: dict[str, collections.deque[bytes]], path: str, digest: bytes) -> None:
@@ -84,6 +92,19 @@ class RecordingFiles:
         """Count `data` as Nereid's content of `path`: written by it, or (`imported`) taken in."""
         with self._lock:
             self._add(self._known if imported else self._written, path, _digest(data))
+            if path.endswith(".mmd"):
+                self._keep_text(path, data)
+
+    def _keep_text(self, path: str, data: bytes) -> None:
+        texts = self._texts.setdefault(path, collections.deque(maxlen=_TEXTS_PER_PATH))
+        if data in texts:
+            texts.remove(data)
+        texts.append(data)
+
+    def own_texts(self, path: str) -> tuple[bytes, ...]:
+        """The recent `.mmd` contents Nereid wrote or took in at `path`, oldest first."""
+        with self._lock:
+            return tuple(self._texts.get(path, ()))
 
     def adopt_reads(self, excluding: Iterable[str] = ()) -> None:
         """Count every file read so far (the load) as known, except the `excluding` paths
@@ -93,6 +114,10 @@ class RecordingFiles:
             for path, digest in self._read.items():
                 if path not in skip:
                     self._add(self._known, path, digest)
+            for path, data in (self._read_texts or {}).items():
+                if path not in skip:
+                    self._keep_text(path, data)
+            self._read_texts = None
 
     def release(self, paths: Iterable[str]) -> None:
         """The item of these files was deleted on purpose: whatever they hold now may be
@@ -148,6 +173,8 @@ class RecordingFiles:
         data = self.inner.read(path)
         with self._lock:
             self._read[path] = _digest(data)
+            if self._read_texts is not None and path.endswith(".mmd"):
+                self._read_texts[path] = data
         return data
 
     def is_file(self, path: str) -> bool:
@@ -172,6 +199,7 @@ class RecordingFiles:
         with self._lock:  # gone on purpose: writing it again later is no resurrection
             self._written.pop(path, None)
             self._known.pop(path, None)
+            self._texts.pop(path, None)
         return self.inner.remove(path)
 
 

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nereid.actors.diagram import parse_mermaid_text, reconcile_parse
-from nereid.mermaid import export_flowchart, export_sequence
-from nereid.model import Ast, FlowchartAst, FlowEdge, FlowNode, SequenceAst
-from nereid.ops.merge3 import merge_asts
+from nereid.mermaid import export_flowchart, export_sequence, export_state
+from nereid.model import Ast, FlowchartAst, FlowEdge, FlowNode, SequenceAst, StateAst
+from nereid.ops.merge3 import merge_asts, merge_file_edit
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -123,3 +123,59 @@ def test_a_merge_without_conflicts_keeps_every_change_of_both(
         for node_id in base.nodes:
             if node_id not in side.nodes and other.nodes.get(node_id) == base.nodes[node_id]:
                 assert node_id not in merged.nodes  # deleted on one side, untouched on the other
+
+
+# -- merge_file_edit: the folder watcher's merge (the person's file is already saved) ----
+
+
+@SETTINGS
+@given(_flowcharts(), _flowcharts(), _flowcharts())
+def test_a_file_edit_keeps_what_only_the_other_side_changed_and_dangles_nothing(
+    base: FlowchartAst, current: FlowchartAst, yours: FlowchartAst
+) -> None:
+    merged = merge_file_edit(base, current, yours).ast
+    assert isinstance(merged, FlowchartAst)
+    for edge in merged.edges.values():  # no edge to a node that is gone
+        assert {edge.from_node_id, edge.to_node_id} <= set(merged.nodes)
+    for field in ("nodes", "edges"):
+        b, c, y, m = (getattr(a, field) for a in (base, current, yours, merged))
+        for key, value in c.items():
+            if b.get(key) != value and y.get(key) == b.get(key):  # only current changed it
+                assert m.get(key) == value
+        for key, value in y.items():
+            if b.get(key) != value:  # the person's change (the file wins; a new edge whose
+                assert value in m.values()  # generated id the other side took gets a fresh one)
+
+
+def test_a_file_edit_keeps_a_node_the_agents_new_edge_uses() -> None:
+    base = parse_mermaid_text(BASE)
+    current = _edit(base, BASE + "  c --> a\n")
+    yours = _edit(base, "flowchart TD\n  a[A] --> b[B]\n")
+    merged = merge_file_edit(base, current, yours).ast
+    assert isinstance(merged, FlowchartAst)
+    assert merged.nodes["n:c"].label == "C" and ("n:c", "n:a") in {
+        (e.from_node_id, e.to_node_id) for e in merged.edges.values()
+    }
+    assert ("n:b", "n:c") not in {(e.from_node_id, e.to_node_id) for e in merged.edges.values()}
+
+
+def test_a_file_edit_keeps_participants_and_parent_states_still_in_use() -> None:
+    seq = parse_mermaid_text("sequenceDiagram\n  participant A\n  participant B\n  A->>B: one\n")
+    current = _edit(
+        seq, "sequenceDiagram\n  participant A\n  participant B\n  A->>B: one\n  B->>A: agent\n"
+    )
+    yours = _edit(seq, "sequenceDiagram\n  participant A\n")
+    merged = merge_file_edit(seq, current, yours).ast
+    assert isinstance(merged, SequenceAst)
+    assert [m.text for m in merged.messages] == ["agent"] and len(merged.participants) == 2
+    state_text = "stateDiagram-v2\n  state Outer {\n    a --> b\n  }\n"
+    base = parse_mermaid_text(state_text)
+    current = _edit(base, "stateDiagram-v2\n  state Outer {\n    a --> b\n    b --> c\n  }\n")
+    yours = _edit(base, "stateDiagram-v2\n  x --> y\n")
+    merged = merge_file_edit(base, current, yours).ast
+    assert isinstance(merged, StateAst)
+    for state in merged.states.values():
+        assert state.parent is None or state.parent in merged.states
+    for transition in merged.transitions.values():
+        assert {transition.from_state_id, transition.to_state_id} <= set(merged.states)
+    export_state(merged)  # it renders

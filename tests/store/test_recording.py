@@ -87,3 +87,26 @@ def test_a_taken_in_text_is_kept_as_written_and_reads_back_equal(
     report = save_session(files, again)
     assert not report.failed and "diagrams/flow.mmd" in report.written
     assert load_session(FolderFiles(folder)).session.diagrams["flow"] == again.diagrams["flow"]
+
+
+def test_own_texts_are_the_recent_mmd_contents_nereid_wrote_or_took_in(tmp_path: Path) -> None:
+    """The watcher's merge bases: loaded and written `.mmd` texts, newest last, bounded;
+    what the watcher reads afterwards (a person's edit) is not one until imported."""
+    _new_folder(tmp_path)
+    files, session = _loaded(tmp_path)
+    path = "diagrams/flow.mmd"
+    loaded = (tmp_path / path).read_bytes()
+    assert files.own_texts(path) == (loaded,)
+    save_session(files, _bumped(session, "flowchart TD\n  a --> b\n", 1))
+    written = (tmp_path / path).read_bytes()
+    assert files.own_texts(path) == (loaded, written)
+    (tmp_path / path).write_bytes(b"flowchart TD\n  x --> y\n")
+    assert files.read(path) == b"flowchart TD\n  x --> y\n"
+    assert files.own_texts(path) == (loaded, written)  # a read is not taken in
+    files.remember(path, loaded, imported=True)  # taken in again: the newest now
+    assert files.own_texts(path) == (written, loaded)
+    for k in range(20):
+        files.remember(path, f"flowchart TD\n  n{k}\n".encode())
+    assert len(files.own_texts(path)) == 8 and files.own_texts(path)[-1].endswith(b"n19\n")
+    files.remove(path)
+    assert files.own_texts(path) == ()
