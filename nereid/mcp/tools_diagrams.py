@@ -264,9 +264,9 @@ DIAGRAM_OPS_SCHEMA: Final = ops_schema(
     DiagramOp,
     DIAGRAM_OP_FIELDS,
     enums=DIAGRAM_OP_ENUMS,
-    summary="Ops run in order, all-or-nothing: flow_* ops for flowcharts, seq_* for sequence "
-    "diagrams. Each op is an object {type, ...fields}; ids are yours to choose for new "
-    "objects. Keys no op has are ignored and listed in ignored_fields.",
+    summary="Ops run in order, all-or-nothing: flow_* for flowcharts, seq_* for sequence, "
+    "state_* for state diagrams. Each op is {type, ...fields}; new objects' ids are yours "
+    "to choose. Keys no op has are ignored and listed in ignored_fields.",
 )
 """The compact op array of `diagram.apply_ops` (`nereid.mcp.op_schema`)."""
 
