@@ -2,7 +2,8 @@
 
 A real `nereid serve` (its own process, fresh session folder) and MCP agents over
 Streamable HTTP (this process). `--readers` agents call `diagram.stat` on a small diagram
-in a loop and time every call (round trip, ms). Three phases of `--seconds` each, in one
+at `--rate` calls per second each (paced, as agents call; back to back with `--rate 0`)
+and time every call (round trip, ms). Three phases of `--seconds` each, in one
 run: readers alone, readers while one more agent calls `diagram.render_text` on a
 1000-node flowchart back to back (the drawing is made in a worker process, then found too
 big for one MCP message and refused: the work is the point), readers alone again.
@@ -54,14 +55,18 @@ async def _render_loop(
         await _render(renderer, outcome, ms)
 
 
-async def _read_loop(reader: Any, samples: list[float], stop: trio.Event) -> None:
+async def _read_loop(reader: Any, samples: list[float], stop: trio.Event, interval: float) -> None:
+    """Paced reads (one per `interval` s; a late call is not made up): latency, not saturation."""
+    due = trio.current_time()
     while not stop.is_set():
+        await trio.sleep_until(due)
         started = time.perf_counter()
         await reader.call("diagram.stat", {"diagram_id": "small"})
         samples.append((time.perf_counter() - started) * 1000)
+        due = max(due + interval, trio.current_time()) if interval > 0 else trio.current_time()
 
 
-async def _phases(url: str, readers: int, seconds: float, nodes: int) -> Result:
+async def _phases(url: str, readers: int, seconds: float, nodes: int, interval: float) -> Result:
     from nereid.testing.big_diagrams import flowchart
     from nereid.testing.mcp_workspace import connect
 
@@ -93,7 +98,7 @@ async def _phases(url: str, readers: int, seconds: float, nodes: int) -> Result:
                 if with_renderer:
                     phase.start_soon(_render_loop, renderer, outcome, render_ms, stop)
                 for reader in workspaces:
-                    phase.start_soon(_read_loop, reader, samples, stop)
+                    phase.start_soon(_read_loop, reader, samples, stop, interval)
                 await trio.sleep(seconds)
                 stop.set()
             phases.append((name, samples))
@@ -109,21 +114,24 @@ class Result(NamedTuple):
     outcome: list[str]
 
 
-async def _measure(readers: int, seconds: float, nodes: int) -> int:
+async def _measure(readers: int, seconds: float, nodes: int, rate: float) -> int:
     from nereid.testing.crash import start_server
 
     folder = Path(tempfile.mkdtemp(prefix="nereid-renderload-"))
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, folder / "session", durable=False)
         try:
-            result = await _phases(server.url, readers, seconds, nodes)
+            result = await _phases(
+                server.url, readers, seconds, nodes, 1.0 / rate if rate > 0 else 0.0
+            )
         finally:
             server.process.kill()
             await server.process.wait()
             nursery.cancel_scope.cancel()
     print(
-        f"Readers' diagram.stat round trip (ms) over HTTP, {readers} readers, "
-        f"{seconds:g} s per phase; renderer: diagram.render_text of a {nodes}-node flowchart"
+        f"Readers' diagram.stat round trip (ms) over HTTP, {readers} readers "
+        + (f"at {rate:g} calls/s each, " if rate > 0 else "back to back, ")
+        + f"{seconds:g} s per phase; renderer: diagram.render_text of a {nodes}-node flowchart"
     )
     print(f"  {'phase':<20} {'reads':>7} {'p50':>8} {'p99':>8} {'max':>8}")
     for name, samples in result.phases:
@@ -152,8 +160,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--readers", type=int, default=3, help="reading agents (default 3)")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per phase")
     parser.add_argument("--nodes", type=int, default=1000, help="nodes of the rendered flowchart")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=10.0,
+        help="calls per second per reader (default 10, an agent's pace; 0: back to back, "
+        "which measures saturation of the machine rather than latency)",
+    )
     args = parser.parse_args(argv)
-    return trio.run(_measure, args.readers, args.seconds, args.nodes)
+    return trio.run(_measure, args.readers, args.seconds, args.nodes, args.rate)
 
 
 if __name__ == "__main__":
