@@ -133,6 +133,10 @@ class Tool(Generic[ParamsT, ResultT]):
     hints: Hints
     handler: Handler[ParamsT, ResultT]
     schema_overrides: Mapping[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    #: Additive result fields left out of the listed output schema (it is sent with every
+    #: tool, so kept small; results may hold more than it lists: it sets no
+    #: `additionalProperties: false`).
+    unlisted_output: frozenset[str] = field(default_factory=frozenset, repr=False)
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     optional_fields: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -154,7 +158,10 @@ class Tool(Generic[ParamsT, ResultT]):
         object.__setattr__(
             self,
             "output_schema",
-            compact_output(struct_schema(self.result, nullable_optional=False)),
+            _unlisting(
+                compact_output(struct_schema(self.result, nullable_optional=False)),
+                self.unlisted_output,
+            ),
         )
         optional = frozenset(
             f.encode_name for f in msgspec.structs.fields(self.params) if not f.required
@@ -172,6 +179,18 @@ class Tool(Generic[ParamsT, ResultT]):
         )
 
 
+def _unlisting(schema: dict[str, Any], names: frozenset[str]) -> dict[str, Any]:
+    """`schema` without the optional properties `names` (see `Tool.unlisted_output`)."""
+    if not names:
+        return schema
+    properties = schema.get("properties", {})
+    missing = names - set(properties)
+    if missing or names & set(schema.get("required", ())):
+        raise ValueError(f"unlisted output fields must be optional result fields: {names}")
+    kept = {key: value for key, value in properties.items() if key not in names}
+    return {**schema, "properties": kept}
+
+
 def tool(
     name: str,
     description: str,
@@ -180,6 +199,7 @@ def tool(
     result: type[ResultT],
     hints: Hints,
     schema_overrides: Mapping[str, dict[str, Any]] | None = None,
+    unlisted_output: Iterable[str] = (),
 ) -> Callable[[Handler[ParamsT, ResultT]], Tool[ParamsT, ResultT]]:
     """Declare a tool around its handler (a decorator; the name becomes the `Tool`).
 
@@ -188,7 +208,16 @@ def tool(
     """
 
     def declare(handler: Handler[ParamsT, ResultT]) -> Tool[ParamsT, ResultT]:
-        return Tool(name, description, params, result, hints, handler, dict(schema_overrides or {}))
+        return Tool(
+            name,
+            description,
+            params,
+            result,
+            hints,
+            handler,
+            dict(schema_overrides or {}),
+            frozenset(unlisted_output),
+        )
 
     return declare
 

@@ -126,11 +126,15 @@ async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
 # -- diagram.read --------------------------------------------------------------------------
 
 
-class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
+class ReadResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`file_error` (additive, unlisted): the diagram's file does not parse, as in
+    `diagram.stat`; the text is then the last good state (empty if it never loaded)."""
+
     rev: U64
     kind: KindName
     mermaid: str
     context: ReadContext
+    file_error: FileError | None = None
 
 
 async def _export(diagram: Diagram) -> str:
@@ -149,6 +153,7 @@ async def _export(diagram: Diagram) -> str:
     params=DiagramParams,
     result=ReadResult,
     hints=READ_ONLY,
+    unlisted_output=("file_error",),
 )
 async def diagram_read(call: ToolCall, params: DiagramParams) -> ReadResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
@@ -157,17 +162,27 @@ async def diagram_read(call: ToolCall, params: DiagramParams) -> ReadResult:
         kind=kind_name(diagram.kind),
         mermaid=await _export(diagram),
         context=context,
+        file_error=await _file_error(call, diagram),
     )
+
+
+async def _file_error(call: ToolCall, diagram: Diagram) -> FileError | None:
+    """The diagram's `file_error`, as `diagram.stat` and `diagram.list` give it."""
+    summary = await ask_diagram(call, diagram.diagram_id, GetDiagramSummary())
+    return FileError.of(summary.file_problem)
 
 
 # -- diagram.get_ast -----------------------------------------------------------------------
 
 
-class AstResult(msgspec.Struct, frozen=True, kw_only=True):
+class AstResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`file_error`: as in `ReadResult`."""
+
     diagram_id: str
     kind: KindName
     rev: U64
     ast: AstView
+    file_error: FileError | None = None
 
 
 @tool(
@@ -177,6 +192,7 @@ class AstResult(msgspec.Struct, frozen=True, kw_only=True):
     params=DiagramParams,
     result=AstResult,
     hints=READ_ONLY,
+    unlisted_output=("file_error",),
 )
 async def diagram_get_ast(call: ToolCall, params: DiagramParams) -> AstResult:
     diagram = await _snapshot(call, params.diagram_id)
@@ -185,6 +201,7 @@ async def diagram_get_ast(call: ToolCall, params: DiagramParams) -> AstResult:
         kind=kind_name(diagram.kind),
         rev=diagram.rev,
         ast=ast_view(diagram.ast),
+        file_error=await _file_error(call, diagram),
     )
 
 

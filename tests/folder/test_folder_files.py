@@ -187,6 +187,11 @@ async def test_a_file_that_does_not_parse_at_start_is_listed_and_not_overwritten
         agent = Agent(client)
         listed = (await _listing(agent))["flow"]
         assert listed["file_error"]["line"] == 2 and listed["kind"] == "Flowchart"
+        # Every read says why the diagram is empty: the same file_error as list and stat.
+        stat = await agent.ok("diagram.stat", {"diagram_id": "flow"})
+        read = await agent.ok("diagram.read", {"diagram_id": "flow"})
+        ast = await agent.ok("diagram.get_ast", {"diagram_id": "flow"})
+        assert read["file_error"] == ast["file_error"] == stat["file_error"] == listed["file_error"]
         refused = await agent.err(
             "diagram.create_from_mermaid", {"diagram_id": "flow", "mermaid": "flowchart TD\n  a\n"}
         )
@@ -217,6 +222,8 @@ async def test_a_broken_file_fixed_after_start_loads_with_its_side_car_ids(tmp_p
 
         await _until(loaded)
         ast = await agent.ok("diagram.get_ast", {"diagram_id": "f"})
+        assert "file_error" not in ast
+        assert "file_error" not in await agent.ok("diagram.read", {"diagram_id": "f"})
         labels = {n["node_id"]: n["label"] for n in ast["ast"]["nodes"]}
         assert labels == {"n:a": "Alpha", "n:b": "Beta two"}
     shutil.rmtree(folder)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import msgspec
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,9 @@ from nereid.mcp import decode_arguments, encode_result, struct_schema
 from nereid.mcp.codec import result_text
 from nereid.mcp.errors import expected_error
 from nereid.mcp.schema import compact_output
+from nereid.mcp.tools import READ_ONLY, tool
+from nereid.mcp.tools_diagram_reads import ReadResult
+from nereid.mcp.tools_diagrams import FileError
 from nereid.ops.errors import OpError
 
 
@@ -157,3 +161,38 @@ def test_text_item_is_compact_sorted_json_with_literal_unicode(
     assert json.dumps(wire["structuredContent"], separators=(",", ":"), ensure_ascii=False) == (
         expected
     )
+
+
+def test_unlisted_output_fields_leave_the_schema_but_not_the_results() -> None:
+    async def handler(call: Any, params: EchoParams) -> ReadResult:  # pragma: no cover
+        raise AssertionError
+
+    listed = tool("t", "T.", params=EchoParams, result=ReadResult, hints=READ_ONLY)(handler)
+    quiet = tool(
+        "t",
+        "T.",
+        params=EchoParams,
+        result=ReadResult,
+        hints=READ_ONLY,
+        unlisted_output=("file_error",),
+    )(handler)
+    assert "file_error" in listed.output_schema["properties"]
+    assert "file_error" not in quiet.output_schema["properties"]
+    assert {k: v for k, v in quiet.output_schema.items() if k != "properties"} == {
+        k: v for k, v in listed.output_schema.items() if k != "properties"
+    }
+    context = {"session_active_diagram_id": None, "session_active_walkthrough_id": None}
+    error = FileError(file="diagrams/x.mmd", line=2, column=None, message="bad")
+    result = msgspec.to_builtins(
+        ReadResult(rev=1, kind="Flowchart", mermaid="", context=context, file_error=error)  # type: ignore[arg-type]
+    )
+    jsonschema.validate(result, quiet.output_schema)  # the additive field is still valid
+    with pytest.raises(ValueError, match="optional result fields"):
+        tool(
+            "t",
+            "T.",
+            params=EchoParams,
+            result=ReadResult,
+            hints=READ_ONLY,
+            unlisted_output=("rev",),
+        )(handler)
