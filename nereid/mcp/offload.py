@@ -28,6 +28,7 @@ import trio
 from nereid.errors import InvalidParams
 from nereid.jobs import (
     call_encoded,
+    diagram_drawing,
     diagram_mermaid,
     diagram_text,
     regex_matches,
@@ -36,7 +37,7 @@ from nereid.jobs import (
 from nereid.model.diagram import Diagram
 from nereid.model.walkthrough import Walkthrough
 from nereid.query.regex_guard import Pattern, RegexTimeout, match_all
-from nereid.render import TooLargeToRender
+from nereid.render import Rendered, RenderOptions, TooLargeToRender
 
 __all__ = [
     "DIAGRAM_PARTS",
@@ -45,6 +46,8 @@ __all__ = [
     "WALKTHROUGH_PARTS",
     "bounded_regex_matcher",
     "export_mermaid_text",
+    "needs_worker",
+    "render_diagram_drawing",
     "render_diagram_text",
     "render_walkthrough_text",
     "too_large_to_render",
@@ -56,6 +59,7 @@ DIAGRAM_PARTS: Final = ("diagram.get_slice", "flow.*", "seq.*", "object.read", "
 WALKTHROUGH_PARTS: Final = ("walkthrough.get_node", "walkthrough.read", "walkthrough.stat")
 
 ItemT = TypeVar("ItemT")
+ResultT = TypeVar("ResultT")
 
 FAST_REGEX_SLICE: Final = 0.1
 """CPU seconds a regex search gets in-process before it moves to a worker process."""
@@ -63,9 +67,20 @@ FAST_REGEX_SLICE: Final = 0.1
 _regex_limiter: trio.CapacityLimiter | None = None
 
 
-async def _run(job: Callable[..., str], item: ItemT, item_type: type[ItemT], *args: Any) -> str:
+def needs_worker(item: object, small: int = SMALL_PAYLOAD) -> bool:
+    """Whether work on `item` is big enough for a worker process (its encoded size)."""
+    return len(msgspec.msgpack.encode(item)) > small
+
+
+async def _run(
+    job: Callable[..., ResultT],
+    item: ItemT,
+    item_type: type[ItemT],
+    *args: Any,
+    small: int = SMALL_PAYLOAD,
+) -> ResultT:
     payload = msgspec.msgpack.encode(item)
-    if len(payload) <= SMALL_PAYLOAD:
+    if len(payload) <= small:
         return job(item, *args)
     import trio_parallel  # (and multiprocessing): only once a job is big enough to need it
 
@@ -81,6 +96,22 @@ def _diagram_args(diagram: Diagram) -> tuple[Any, ...]:
 async def render_diagram_text(diagram: Diagram) -> str:
     """`render_diagram(diagram).text`, in a worker unless small."""
     return await _run(diagram_text, diagram.ast, type(diagram.ast), *_diagram_args(diagram))
+
+
+async def render_diagram_drawing(
+    diagram: Diagram, options: RenderOptions, *, small: int = SMALL_PAYLOAD
+) -> Rendered:
+    """`render_diagram(diagram, options)` (the TUI's drawing), in a worker unless its AST
+    encodes to at most `small` bytes."""
+    encoded = await _run(
+        diagram_drawing,
+        diagram.ast,
+        type(diagram.ast),
+        *_diagram_args(diagram),
+        options,
+        small=small,
+    )
+    return msgspec.msgpack.decode(encoded, type=Rendered)
 
 
 async def export_mermaid_text(diagram: Diagram) -> str:

@@ -1,9 +1,11 @@
 """`run_tui`: the TUI as one task in the session's trio run (tui.md §2, style §3).
 
-Three tasks share one `ViewModel`: urwid's input handling (keys/mouse → view model →
-effects), the event pump (bus events → `SessionUpdate`s → view model → invalidate), and the
-effect sender (effects → actor requests, the `$EDITOR` round trip, OSC 52). urwid redraws
-when the loop goes idle, so a change is painted as soon as it is applied: no polling.
+Tasks sharing one `ViewModel`: urwid's input handling (keys/mouse → view model →
+effects), the event pump (bus events → `SessionUpdate`s → view model → invalidate), the
+effect sender (effects → actor requests, the `$EDITOR` round trip, OSC 52) and the layout
+task (a big diagram's drawing, made in a worker process so that the event loop, which
+answers every agent, never waits for it). urwid redraws when the loop goes idle, so a
+change is painted as soon as it is applied: no polling.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import trio
 import urwid
 
 from nereid.errors import NereidError
+from nereid.mcp.offload import render_diagram_drawing
 from nereid.model.diagram import Diagram
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, export_text
@@ -106,6 +109,8 @@ class TuiApp:
         self.screen.tty_signal_keys(intr="undefined", quit="undefined", stop="undefined")
         self._message_posted = trio.Event()
         vm.on_message = self._message_posted.set
+        self._layout_wanted = trio.Event()
+        vm.on_layout_wanted = self._layout_wanted.set
         self._reported_human: fx.ReportHuman | None = None
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
@@ -231,6 +236,26 @@ class TuiApp:
             vm.sticky_error = None
             vm.toast(outcome.message)
 
+    async def lay_out(self) -> None:
+        """Make the drawings the view model wants off the loop, one at a time, newest
+        first (what was wanted meanwhile is superseded); the previous drawing stays on
+        screen until the new one arrives. `TooLargeToRender` and other render errors come
+        back from the worker and are shown instead of a drawing."""
+        while True:
+            await self._layout_wanted.wait()
+            self._layout_wanted = trio.Event()
+            self.vm.on_layout_wanted = self._layout_wanted.set
+            job = self.vm.take_layout()
+            if job is None:
+                continue
+            outcome: Any
+            try:
+                outcome = await render_diagram_drawing(job.diagram, job.options, small=0)
+            except Exception as err:  # shown as the render error, never fatal to the TUI
+                outcome = err
+            if self.vm.layout_done(job.key, outcome, job.ast):
+                self.widget.refresh()
+
     async def expire_messages(self) -> None:
         """Repaint when a transient message runs out (a timer, not a poll)."""
         while True:
@@ -282,6 +307,7 @@ class TuiApp:
             nursery.start_soon(self.watch_signals)
             nursery.start_soon(self.expire_messages)
             nursery.start_soon(self.resume_following)
+            nursery.start_soon(self.lay_out)
             with logs_off_the_terminal(self), self.loop.start():
                 await self.loop.event_loop.run_async()  # type: ignore[attr-defined]
             nursery.cancel_scope.cancel()

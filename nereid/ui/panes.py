@@ -78,6 +78,9 @@ def diagram_title(vm: ViewModel) -> list[Run]:
         if active.name and active.name != active.diagram_id:
             runs.append(("title_dim", f" · {active.name}"))
         runs.append(("title_dim", f" r{active.rev}"))
+        behind = vm.layout_behind()
+        if behind is not None:
+            runs.append(("title_dim", f" · updating (showing r{behind})"))
     runs.append((border, " "))
     return runs
 
@@ -105,6 +108,8 @@ def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
     if vm.active is None:
         return [[("default", "No diagrams in session")]]
     cells = vm.cells()
+    if cells is None and vm.layout_pending():
+        return wrap_runs(f"Laying out {vm.active.diagram_id} r{vm.active.rev}…", "default", width)
     if cells is None:
         return wrap_runs(f"Diagram render error:\n{vm.render_error()}", "default", width)
     slots = vm.agent_slots()

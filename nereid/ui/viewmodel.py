@@ -11,10 +11,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
 import msgspec
 
-from nereid.model.diagram import Diagram
+from nereid.mcp.offload import needs_worker
+from nereid.model.diagram import Ast, Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import (
     FLOW_EDGE,
@@ -30,7 +33,13 @@ from nereid.model.state import StateAst
 from nereid.model.state_flow import state_display_label
 from nereid.model.walkthrough import Walkthrough, WalkthroughNode
 from nereid.model.xref import XRef
-from nereid.render import RenderError, RenderOptions, render_diagram, render_walkthrough
+from nereid.render import (
+    Rendered,
+    RenderError,
+    RenderOptions,
+    render_diagram,
+    render_walkthrough,
+)
 from nereid.render.display import is_markdown
 from nereid.render.walkthrough import node_ref
 from nereid.store.schema import FileProblem
@@ -80,12 +89,39 @@ from nereid.ui.session_state import (
     XRefsChanged,
 )
 
-__all__ = ["CAMERA_MARGIN", "FOLLOW_PAUSE", "Focus", "HintMode", "SearchMode", "ViewModel"]
+__all__ = [
+    "CAMERA_MARGIN",
+    "FOLLOW_PAUSE",
+    "TUI_SMALL_PAYLOAD",
+    "Focus",
+    "HintMode",
+    "LayoutJob",
+    "SearchMode",
+    "ViewModel",
+]
 
 _log = logging.getLogger(__name__)
 
 TOAST_SECONDS = 2.0
 LOG_SIZE = 50
+
+TUI_SMALL_PAYLOAD: Final = 32 * 1024
+"""Diagrams whose AST encodes to more bytes (about 100 flowchart nodes, ~25 ms of layout)
+are laid out in a worker process while the previous drawing stays on screen; smaller ones
+are drawn in-process, where they cost less than the hand-off (`nereid.mcp.offload`)."""
+
+CellsKey = tuple[str, int, bool, frozenset[tuple[str, str]]]
+"""What a diagram drawing depends on: diagram id, rev, notes flag, xref markers."""
+
+
+@dataclass(frozen=True)
+class LayoutJob:
+    """A drawing the app should make off the event loop (`ViewModel.layout_done` takes it)."""
+
+    key: CellsKey
+    diagram: Diagram  # with the xref markers in its labels
+    options: RenderOptions
+    ast: Ast  # the diagram's own (unmarked) AST, for the drawing's emphasis cells
 
 
 class ViewModel:
@@ -149,8 +185,13 @@ class ViewModel:
         self.sticky_error: str | None = None
         self.follow_paused_until = 0.0
         self.last_followed_seq: int | None = None
-        self._cells: dict[tuple[str, int, bool, frozenset[tuple[str, str]]], DiagramCells] = {}
+        self._cells: dict[CellsKey, DiagramCells] = {}  # the newest drawing of each diagram
         self._render_errors: dict[str, str] = {}
+        self._failed: dict[str, CellsKey] = {}  # diagram id → the drawing its error is about
+        self.layout_wanted: LayoutJob | None = None  # the newest drawing to make off the loop
+        self._layout_running: set[CellsKey] = set()
+        # The app's hook: a drawing is wanted off the loop (None: draw everything in-process).
+        self.on_layout_wanted: Callable[[], None] | None = None
         self._objects: dict[tuple[str, int], list[ObjectItem]] = {}
         self._own_switches: list[str | None] = []  # active-diagram requests not yet echoed
         self.pending_edit: dict[str, str] = {}  # diagram id → text kept after a failed apply
@@ -243,7 +284,12 @@ class ViewModel:
         return self.follow_paused_until if self.clock() < self.follow_paused_until else None
 
     def cells(self) -> DiagramCells | None:
-        """The active diagram's rendering (cached per rev, notes flag and xref markers)."""
+        """The active diagram's drawing (cached per rev, notes flag and xref markers).
+
+        A big diagram (see `TUI_SMALL_PAYLOAD`) is laid out off the event loop when the app
+        takes `layout_wanted`; meanwhile this is its previous drawing (`layout_behind` says
+        which rev), or None with `layout_pending` before the first one arrives.
+        """
         diagram = self.active
         if diagram is None:
             return None
@@ -252,24 +298,88 @@ class ViewModel:
         cached = self._cells.get(key)
         if cached is not None:
             return cached
+        if self._failed.get(diagram.diagram_id) == key:
+            return None
+        marked = _with_markers(diagram, dict(markers))
+        options = RenderOptions(show_notes=self.show_notes, flowchart_extra_col_gap=2)
+        if self.on_layout_wanted is not None and needs_worker(diagram.ast, TUI_SMALL_PAYLOAD):
+            if key not in self._layout_running and (
+                self.layout_wanted is None or self.layout_wanted.key != key
+            ):
+                self.layout_wanted = LayoutJob(key, marked, options, diagram.ast)
+                self.on_layout_wanted()
+            return self._drawing_of(diagram.diagram_id)
         try:
-            rendered = render_diagram(
-                _with_markers(diagram, dict(markers)),
-                RenderOptions(show_notes=self.show_notes, flowchart_extra_col_gap=2),
-            )
-        except RenderError as err:
-            self._render_errors[diagram.diagram_id] = str(err)
+            rendered = render_diagram(marked, options)
+        except Exception as err:
+            self.layout_done(key, err, diagram.ast)
             return None
-        except Exception as err:  # a renderer bug must not take the person's session down
-            _log.exception("rendering %s failed", diagram.diagram_id)
-            self._render_errors[diagram.diagram_id] = f"internal error: {err!r}"
-            return None
-        self._render_errors.pop(diagram.diagram_id, None)
-        for old in [k for k in self._cells if k[0] == diagram.diagram_id]:
+        self.layout_done(key, rendered, diagram.ast)
+        return self._cells.get(key)
+
+    def take_layout(self) -> LayoutJob | None:
+        """The newest wanted drawing, for the app to make off the loop (None: none)."""
+        job, self.layout_wanted = self.layout_wanted, None
+        if job is not None:
+            self._layout_running.add(job.key)
+        return job
+
+    def layout_done(self, key: CellsKey, outcome: Rendered | BaseException, ast: Ast) -> bool:
+        """Keep a finished drawing (or its error) unless a newer rev of that diagram is
+        already drawn or the diagram is gone: results may arrive out of order. Returns
+        whether it was kept."""
+        diagram_id, rev = key[0], key[1]
+        self._layout_running.discard(key)
+        current = self.diagrams.get(diagram_id)
+        drawn = [k[1] for k in self._cells if k[0] == diagram_id]
+        failed = self._failed.get(diagram_id)
+        if current is None or rev > current.rev or any(r > rev for r in drawn):
+            return False
+        if failed is not None and failed[1] > rev:
+            return False
+        if isinstance(outcome, BaseException):
+            if isinstance(outcome, RenderError):
+                self._render_errors[diagram_id] = str(outcome)
+            else:  # a renderer bug must not take the person's session down
+                _log.error("rendering %s failed", diagram_id, exc_info=outcome)
+                self._render_errors[diagram_id] = f"internal error: {outcome!r}"
+            self._failed[diagram_id] = key
+            for old in [k for k in self._cells if k[0] == diagram_id]:
+                del self._cells[old]
+            return True
+        self._render_errors.pop(diagram_id, None)
+        self._failed.pop(diagram_id, None)
+        for old in [k for k in self._cells if k[0] == diagram_id]:
             del self._cells[old]
-        cells = DiagramCells(rendered, diagram.diagram_id, diagram.ast)
-        self._cells[key] = cells
-        return cells
+        self._cells[key] = DiagramCells(outcome, diagram_id, ast)
+        return True
+
+    def _drawing_of(self, diagram_id: str) -> DiagramCells | None:
+        return next((c for k, c in self._cells.items() if k[0] == diagram_id), None)
+
+    def layout_behind(self) -> int | None:
+        """The rev of the drawing on screen while the active diagram's newest rev is laid
+        out off the loop (None: the drawing is current, or none is shown)."""
+        diagram = self.active
+        if diagram is None or self.walk_open:
+            return None
+        key = (diagram.diagram_id, diagram.rev, self.show_notes, self._markers(diagram.diagram_id))
+        wanted = self.layout_wanted is not None and self.layout_wanted.key == key
+        if not (wanted or key in self._layout_running):
+            return None
+        return next((k[1] for k in self._cells if k[0] == diagram.diagram_id), None)
+
+    def layout_pending(self) -> bool:
+        """The active diagram's drawing is being made off the loop and none is shown yet."""
+        diagram = self.active
+        if diagram is None or self.walk_open:
+            return False
+        running = self.layout_wanted is not None or bool(self._layout_running)
+        return (
+            running
+            and self._drawing_of(diagram.diagram_id) is None
+            and diagram.diagram_id not in self._failed
+        )
 
     def render_error(self) -> str | None:
         if self.walk_open:

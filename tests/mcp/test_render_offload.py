@@ -8,12 +8,21 @@ which could not happen were it drawn on the event loop. A diagram over the budge
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import trio
+import urwid
 from session_kit import Agent, memory_client, memory_session
 
+from nereid.commands.session import open_session_handle, session_endpoint_parts
+from nereid.mcp import McpEndpoint
 from nereid.mcp.offload import DIAGRAM_PARTS, SMALL_PAYLOAD
 from nereid.render.budget import MAX_LAYOUT_ITEMS
 from nereid.testing.big_diagrams import dense_flowchart, flowchart
+from nereid.ui.app import TuiApp
+from nereid.ui.client import ActorClient
+from nereid.ui.viewmodel import LayoutJob, ViewModel
 
 
 async def _create(agent: Agent, diagram_id: str, mermaid: str) -> None:
@@ -84,3 +93,151 @@ async def test_big_render_runs_in_a_worker_while_others_read() -> None:
             read = await renderer.ok("diagram.read", {"diagram_id": "big"})
             assert len(read["mermaid"].encode()) > SMALL_PAYLOAD
             assert "n999" in read["mermaid"]
+
+
+class _Headless(urwid.display.raw.Screen):
+    """The TUI's screen without a terminal: the test paints the widget itself."""
+
+    def tty_signal_keys(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+class _TimedViewModel(ViewModel):
+    """A view model that notes when each off-loop layout starts and ends."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.windows: list[tuple[float, float]] = []
+        self._started: dict[Any, float] = {}
+
+    def take_layout(self) -> LayoutJob | None:
+        job = super().take_layout()
+        if job is not None:
+            self._started[job.key] = trio.current_time()
+        return job
+
+    def layout_done(self, key: Any, outcome: Any, ast: Any) -> bool:
+        if key in self._started:
+            self.windows.append((self._started.pop(key), trio.current_time()))
+        return super().layout_done(key, outcome, ast)
+
+
+async def test_tui_lays_out_big_diagrams_in_a_worker_while_agents_read() -> None:
+    async with open_session_handle(None, demo=True, durable_writes=False) as handle:
+        parts = session_endpoint_parts(handle)
+        endpoint = McpEndpoint(parts.runtime, parts.tools, resources=parts.resources)
+        async with memory_client(endpoint) as first, memory_client(endpoint) as second:
+            writer, reader = Agent(first), Agent(second)
+            await writer.ok(
+                "diagram.create_from_mermaid",
+                {"mermaid": flowchart(1000), "diagram_id": "big", "make_active": True},
+            )
+            tui = ActorClient(handle.registry, handle.bus)
+            with tui.subscribe() as events:
+                vm = _TimedViewModel(await tui.snapshot(), mcp_url=None)
+                vm.follow_ai = False
+                app = TuiApp(tui, vm, screen=_Headless())
+                size = (160, 50)
+
+                def shown_rev() -> int | None:
+                    app.widget.render(size)  # what urwid does when the loop goes idle
+                    cells = vm.cells()
+                    behind = vm.layout_behind()
+                    if cells is None:
+                        return None
+                    return behind if behind is not None else vm.diagrams["big"].rev
+
+                refreshed = [trio.Event()]
+                repaint = app.widget.refresh
+
+                def refresh() -> None:  # the app asks for a repaint: look again
+                    repaint()
+                    refreshed[0].set()
+
+                app.widget.refresh = refresh  # type: ignore[method-assign]
+
+                async def until(condition: Callable[[], object]) -> None:
+                    with trio.fail_after(60):  # a hang fails the test instead of the suite
+                        while True:
+                            refreshed[0] = trio.Event()
+                            if condition():
+                                return
+                            await refreshed[0].wait()
+
+                async def shows(rev: int) -> None:
+                    await until(lambda: shown_rev() == rev)
+
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(app.pump_events, events)
+                    nursery.start_soon(app.lay_out)
+                    await until(lambda: vm.active_id == "big")
+                    assert shown_rev() is None and vm.layout_pending()
+                    assert "Laying out big" in _screen_text(app, size)
+                    await shows(vm.diagrams["big"].rev)  # the first drawing (warms a worker)
+                    reads: list[tuple[float, float]] = []
+                    done = trio.Event()
+
+                    async def read() -> None:
+                        while not done.is_set():
+                            started = trio.current_time()
+                            await reader.ok("diagram.stat", {"diagram_id": "order-flow"})
+                            reads.append((started, trio.current_time()))
+
+                    nursery.start_soon(read)
+                    # Three agent edits in a row: the drawing on screen stays the previous
+                    # one (marked as updating) until the newest arrives; none older follows.
+                    for n in range(3):
+                        stat = await writer.ok("diagram.stat", {"diagram_id": "big"})
+                        await writer.ok(
+                            "diagram.apply_ops",
+                            {
+                                "diagram_id": "big",
+                                "base_rev": stat["rev"],
+                                "ops": [
+                                    {
+                                        "type": "flow_update_node",
+                                        "node_id": "n:n5",
+                                        "label": f"Agent edit {n}",
+                                    }
+                                ],
+                            },
+                        )
+                        shown = shown_rev()
+                        assert shown is not None and shown < stat["rev"] + 1
+                        assert "updating (showing r" in _screen_text(app, size)
+                    newest = vm.diagrams["big"].rev
+                    await shows(newest)
+                    done.set()
+                    cells = vm.cells()
+                    assert cells is not None and "Agent edit 2" in cells.rendered.text
+                    assert "Agent edit 1" not in cells.rendered.text
+                    # Reads start and finish while the TUI lays out: on the event loop none
+                    # could (the layout is one call that never yields).
+                    inside = [
+                        sum(1 for a, b in reads if start <= a and b <= end)
+                        for start, end in vm.windows[1:]
+                    ]
+                    assert inside and max(inside) >= 5, inside
+                    # Too large to lay out: the budget's message, not a frozen TUI.
+                    await writer.ok(
+                        "diagram.create_from_mermaid",
+                        {
+                            "mermaid": dense_flowchart(200, 7180),
+                            "diagram_id": "dense",
+                            "make_active": False,
+                        },
+                    )
+                    await until(lambda: "dense" in vm.diagrams)
+                    vm.active_id = "dense"  # the person shows it
+                    await until(
+                        lambda: (
+                            vm.active_id == "dense" and shown_rev() is None and vm.render_error()
+                        )
+                    )
+                    assert "too large to render" in _screen_text(app, size)
+                    nursery.cancel_scope.cancel()
+
+
+def _screen_text(app: TuiApp, size: tuple[int, int]) -> str:
+    canvas = app.widget.render(size)
+    return "\n".join(line.decode() for line in canvas.text)
