@@ -102,17 +102,15 @@ async def _view(agent: Any, want: Any) -> dict[str, Any]:
         await trio.sleep(0.02)
 
 
-def _title(text: str) -> str:
-    return text.splitlines()[0]
-
-
-async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_reported() -> None:
+def demo_tui_with_mcp(cols: int, rows: int) -> tuple[PtyScreen, str]:
+    """`nereid --demo` in a colour pty serving MCP on a free port: the screen and its URL
+    (read from the help overlay, which is closed again)."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "NEREID_TUI_PALETTE")}
     env.update({"TERM": "xterm-256color", "PYTHONPATH": ROOT, "LANG": "C.UTF-8"})
     tui = PtyScreen(
         [sys.executable, "-m", "nereid", "--demo", "--mcp-http-port", "0"],
-        cols=120,
-        rows=36,
+        cols=cols,
+        rows=rows,
         env=env,
     )
     try:
@@ -122,10 +120,23 @@ async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_repo
         assert match is not None
         tui.send("\x1b")
         tui.wait_for(lambda t: "--- Global ---" not in t)
+    except BaseException:
+        tui.close()
+        raise
+    return tui, match.group(1)
+
+
+def _title(text: str) -> str:
+    return text.splitlines()[0]
+
+
+async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_reported() -> None:
+    tui, url = demo_tui_with_mcp(cols=120, rows=36)
+    try:
         async with (
             trio.open_nursery() as nursery,
-            Client(match.group(1)) as alpha,
-            Client(match.group(1)) as beta,
+            Client(url) as alpha,
+            Client(url) as beta,
         ):
             nursery.start_soon(_drain, tui)
             await alpha.call_tool(
@@ -148,7 +159,7 @@ async def test_two_agents_in_turn_the_newest_spotlight_wins_and_the_view_is_repo
             assert tui_view["focus_owner"] == "agent"
             assert tui_view["cursor_ref"] == "d:order-flow/flow/node/n:placed"
             assert tui_view["viewport"] == {"width": 118, "height": 33}
-            assert tui_view["mcp_url"] == match.group(1) and tui_view["mouse"] is False
+            assert tui_view["mcp_url"] == url and tui_view["mouse"] is False
             # The person navigates: follow-AI pauses, then catches up with the newest.
             tui.send("]")
             tui.wait_for(lambda t: "order-states" in _title(t))
@@ -180,22 +191,9 @@ core --> db
 
 async def test_an_agent_spotlights_a_subgraph_the_tui_follows_and_lists_it() -> None:
     """Spec decision 23: a subgraph is an object: spotlighted, followed, marked in Objects."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "NEREID_TUI_PALETTE")}
-    env.update({"TERM": "xterm-256color", "PYTHONPATH": ROOT, "LANG": "C.UTF-8"})
-    tui = PtyScreen(
-        [sys.executable, "-m", "nereid", "--demo", "--mcp-http-port", "0"],
-        cols=120,
-        rows=36,
-        env=env,
-    )
+    tui, url = demo_tui_with_mcp(cols=120, rows=36)
     try:
-        tui.wait_for("Diagram [")
-        tui.send("?")
-        match = re.search(r"MCP (http://127\.0\.0\.1:\d+/mcp)", tui.wait_for("MCP http://"))
-        assert match is not None
-        tui.send("\x1b")
-        tui.wait_for(lambda t: "--- Global ---" not in t)
-        async with trio.open_nursery() as nursery, Client(match.group(1)) as agent:
+        async with trio.open_nursery() as nursery, Client(url) as agent:
             nursery.start_soon(_drain, tui)
             await agent.call_tool(
                 "diagram.create_from_mermaid",

@@ -3,34 +3,16 @@ demo's `order-states`; the TUI follows, draws the state highlighted, lists it in
 
 from __future__ import annotations
 
-import os
-import re
-import sys
-
 import trio
 from mcp import Client
 
-from .pty_screen import PtyScreen
-from .test_tui_mcp_pty import ROOT, _drain, _title, _view
+from .test_tui_mcp_pty import _drain, _title, _view, demo_tui_with_mcp
 
 
 async def test_an_agent_spotlights_a_state_and_the_tui_shows_it() -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "NEREID_TUI_PALETTE")}
-    env.update({"TERM": "xterm-256color", "PYTHONPATH": ROOT, "LANG": "C.UTF-8"})
-    tui = PtyScreen(
-        [sys.executable, "-m", "nereid", "--demo", "--mcp-http-port", "0"],
-        cols=140,
-        rows=40,
-        env=env,
-    )
+    tui, url = demo_tui_with_mcp(cols=140, rows=40)
     try:
-        tui.wait_for("Diagram [")
-        tui.send("?")
-        match = re.search(r"MCP (http://127\.0\.0\.1:\d+/mcp)", tui.wait_for("MCP http://"))
-        assert match is not None
-        tui.send("\x1b")
-        tui.wait_for(lambda t: "--- Global ---" not in t)
-        async with trio.open_nursery() as nursery, Client(match.group(1)) as agent:
+        async with trio.open_nursery() as nursery, Client(url) as agent:
             nursery.start_soon(_drain, tui)
             ref = "d:order-states/state/state/s:Cancelled"
             await agent.call_tool("attention.agent.set", {"object_ref": ref})
