@@ -32,7 +32,6 @@ from typing import assert_never
 
 import msgspec
 
-from nereid.actors._actor import Actor
 from nereid.actors.protocol import (
     AgentPresence,
     AgentSessionEnded,
@@ -61,6 +60,7 @@ from nereid.actors.protocol import (
 )
 from nereid.errors import ResourceNotFound
 from nereid.model import ObjectRef
+from nereid.runtime._actor import Actor
 
 __all__ = ["AttentionActor", "AttentionState", "agent_sort_key"]
 

@@ -32,7 +32,6 @@ from typing import assert_never
 
 import msgspec
 
-from nereid.actors._actor import Actor
 from nereid.actors.ops_batch import run_batch
 from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
 from nereid.actors.persister import PersistDiagram
@@ -82,6 +81,7 @@ from nereid.model import (
 from nereid.ops import Delta, DiagramState, OpError, ast_digest
 from nereid.ops.merge3 import merge_file_edit
 from nereid.ops.state import conflict
+from nereid.runtime._actor import Actor
 from nereid.store.diagram_files import (
     block_ids_of,
     order_keys_of,

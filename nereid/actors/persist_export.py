@@ -21,8 +21,8 @@ import msgspec
 import trio
 import trio_parallel
 
-from nereid.jobs import call_encoded, diagram_files
 from nereid.model import Diagram
+from nereid.offload.jobs import call_encoded, diagram_files
 
 __all__ = ["BIG_PAYLOAD", "Encoded", "ExportBig", "export_big_in_worker", "no_offload"]
 

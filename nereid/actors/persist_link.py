@@ -36,13 +36,13 @@ from typing import Any, assert_never
 
 import msgspec
 
-from nereid.actors._actor import Actor
-from nereid.actors._cell import ActorStatus
-from nereid.actors._messages import Message, Request
 from nereid.actors.persister import Arm, Flush, PersistIndex
 from nereid.actors.protocol import ResendToPersister
 from nereid.errors import ActorError, ActorRestarted, NereidError, PersistFailed
 from nereid.model import ObjectRef, XRef
+from nereid.runtime._actor import Actor
+from nereid.runtime._cell import ActorStatus
+from nereid.runtime._messages import Message, Request
 from nereid.store.session_io import META_KEY
 
 __all__ = [

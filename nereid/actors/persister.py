@@ -46,11 +46,11 @@ from typing import Any, Final, TypeVar, assert_never
 import msgspec
 import trio
 
-from nereid.actors import Actor, Address, Message, Request, Supervisor
-from nereid.actors._messages import Event
 from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
+from nereid.runtime import Actor, Address, Message, Request, Supervisor
+from nereid.runtime._messages import Event
 from nereid.store.files import SessionFiles
 from nereid.store.naming import StorePathError, diagram_paths
 from nereid.store.recording import release_files

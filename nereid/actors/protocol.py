@@ -35,11 +35,11 @@ from typing import Any, Literal
 
 import msgspec
 
-from nereid.actors._messages import Event, Message, Request
 from nereid.model import Ast, Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
 from nereid.model.xref import XRefStatus
 from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
 from nereid.query.results import NeighborsResult, XRefListResult
+from nereid.runtime._messages import Event, Message, Request
 from nereid.store.schema import FileProblem
 
 __all__ = [

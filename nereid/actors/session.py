@@ -34,8 +34,6 @@ from typing import Any, assert_never
 import msgspec
 import trio
 
-from nereid.actors._actor import Actor
-from nereid.actors._supervisor import Supervisor
 from nereid.actors.diagram import (
     DiagramActor,
     DiagramActorState,
@@ -107,6 +105,8 @@ from nereid.actors.walkthrough import (
 )
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
+from nereid.runtime._actor import Actor
+from nereid.runtime._supervisor import Supervisor
 from nereid.store.naming import StorePathError, check_storable_id
 from nereid.store.session_io import META_KEY
 

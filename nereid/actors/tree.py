@@ -35,12 +35,6 @@ from typing import Any, final
 
 import trio
 
-from nereid.actors._bus import EventBus
-from nereid.actors._cell import ActorStatus, Address
-from nereid.actors._registry import Registry
-from nereid.actors._runtime import Runtime, open_runtime
-from nereid.actors._supervisor import RestartIntensity, Supervisor
-from nereid.actors._trace import Tracer
 from nereid.actors.attention import AttentionActor, AttentionState
 from nereid.actors.diagram import DiagramActorState, diagram_actor_name
 from nereid.actors.persist_export import no_offload
@@ -57,6 +51,12 @@ from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.actors.xref import XrefActor, XrefActorState
 from nereid.errors import ActorDown, NereidError
 from nereid.model import Session
+from nereid.runtime._bus import EventBus
+from nereid.runtime._cell import ActorStatus, Address
+from nereid.runtime._registry import Registry
+from nereid.runtime._runtime import Runtime, open_runtime
+from nereid.runtime._supervisor import RestartIntensity, Supervisor
+from nereid.runtime._trace import Tracer
 from nereid.store.files import SessionFiles
 from nereid.store.session_io import Kept, LoadResult
 

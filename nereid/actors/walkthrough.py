@@ -13,7 +13,6 @@ from typing import assert_never
 
 import msgspec
 
-from nereid.actors._actor import Actor
 from nereid.actors.ops_batch import run_batch
 from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
 from nereid.actors.persister import PersistWalkthrough
@@ -37,6 +36,7 @@ from nereid.actors.refusals import check_id_param, from_op_error
 from nereid.errors import InvalidRequest, PersistFailed, ResourceNotFound
 from nereid.model import Walkthrough, WalkthroughNode
 from nereid.ops import OpError, WalkthroughDelta, WalkthroughState
+from nereid.runtime._actor import Actor
 from nereid.store.schema import FileProblem
 
 __all__ = [

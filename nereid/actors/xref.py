@@ -23,7 +23,6 @@ from typing import assert_never
 import msgspec
 import trio
 
-from nereid.actors._actor import Actor
 from nereid.actors.persist_link import StoreXrefs, not_applied, unconfirmed
 from nereid.actors.protocol import (
     AddXref,
@@ -47,6 +46,7 @@ from nereid.model import Diagram, ObjectRef, XRef, object_exists, xref_status
 from nereid.query.errors import QueryError
 from nereid.query.scope import QueryScope
 from nereid.query.xrefs import xref_list, xref_neighbors
+from nereid.runtime._actor import Actor
 
 __all__ = ["XrefActor", "XrefActorState"]
 

@@ -29,7 +29,6 @@ from typing import TypeVar
 
 import trio
 
-from nereid.actors import Tracer
 from nereid.commands.folder_owner import claim, refusal
 from nereid.commands.session import SessionOpenError, open_tracer
 from nereid.mcp import (
@@ -43,6 +42,7 @@ from nereid.mcp import (
     serve_http,
 )
 from nereid.mcp.diagnostics import diagnostic_tools
+from nereid.runtime import Tracer
 from nereid.store.folder_lock import FolderLock, FolderOwned
 from nereid.tool_names import TOOL_NAMES_ENV, ToolNames, parse_tool_names, tool_names_from_env
 

@@ -32,7 +32,6 @@ from typing import Final, TypeVar
 
 import trio
 
-from nereid.actors import Tracer
 from nereid.actors.diagram import DiagramActorState
 from nereid.actors.folder_watch import watch_folder
 from nereid.actors.tree import SessionHandle, open_session
@@ -42,6 +41,7 @@ from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
 from nereid.mcp.catalog import session_endpoint_parts
 from nereid.model import Session
+from nereid.runtime import Tracer
 from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles, SessionFiles

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from nereid.actors import FileSink
+from nereid.runtime import FileSink
 from nereid.trace.calls import format_step, request_path
 from nereid.trace.filters import TimeParseError, TraceFilter, parse_time
 from nereid.trace.mermaid_export import EmptySliceError, export_sequence_diagram

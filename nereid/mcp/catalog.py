@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator, Iterator
 from types import ModuleType
 from typing import Any, Final, final
 
-from nereid.actors import ResyncNeeded
 from nereid.actors.protocol import (
     AgentPresence,
     AgentSessionEnded,
@@ -30,10 +29,11 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.tree import SessionHandle
 from nereid.errors import ActorNotFound, MailboxClosed, ResourceNotFound
+from nereid.offload.dispatch import export_mermaid_text
+from nereid.runtime import ResyncNeeded
 
 from .agents import Agent
 from .endpoint import EndpointParts
-from .offload import export_mermaid_text
 from .presence import Presence
 from .resources import DiagramChange, ListChanged
 from .tools import Tool, ToolTable

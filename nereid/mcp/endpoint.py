@@ -44,8 +44,8 @@ from mcp_types import (
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from nereid import __version__
-from nereid.actors import Runtime, correlation_scope
 from nereid.errors import ResourceNotFound
+from nereid.runtime import Runtime, correlation_scope
 from nereid.tool_names import ToolNamer, ToolNames
 
 from .agents import Agent, AgentDirectory, SessionHooks

@@ -15,8 +15,7 @@ from typing import Any, Final
 import msgspec
 
 from nereid.errors import InvalidParams
-
-from .offload import DIAGRAM_PARTS, WALKTHROUGH_PARTS
+from nereid.offload.dispatch import DIAGRAM_PARTS, WALKTHROUGH_PARTS
 
 __all__ = ["MAX_REPLY_BYTES", "check_reply_size", "check_resource_size"]
 

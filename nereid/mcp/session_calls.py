@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 from typing import Final, Literal, TypeVar
 
-from nereid.actors import Address, Request
 from nereid.actors.diagram import diagram_actor_name
 from nereid.actors.persister import GetSaveStatus, ItemSaveState
 from nereid.actors.protocol import ActiveIds, GetActive, GetReadContext, NoteSessionMutation
@@ -37,6 +36,7 @@ from nereid.errors import (
     ResourceNotFound,
 )
 from nereid.model import DiagramKind
+from nereid.runtime import Address, Request
 
 from .tools import ToolCall
 

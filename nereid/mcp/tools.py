@@ -24,7 +24,7 @@ import msgspec
 from mcp_types import Tool as WireTool
 from mcp_types import ToolAnnotations
 
-from nereid.actors import EventBus, Registry, Runtime
+from nereid.runtime import EventBus, Registry, Runtime
 
 from .agents import Agent
 from .param_docs import describe_params

@@ -23,12 +23,17 @@ from nereid.actors.refusals import check_id_param, parse_ref_param
 from nereid.errors import NereidError, ResourceNotFound
 from nereid.mermaid import MermaidExportError
 from nereid.model import Diagram
+from nereid.offload.dispatch import (
+    DIAGRAM_PARTS,
+    export_mermaid_text,
+    render_diagram_text,
+    too_large_to_render,
+)
 from nereid.ops import DiffResult, stat_digest
 from nereid.query import QueryScope, SliceFilters, SliceResult, diagram_get_slice
 from nereid.render import RenderError, TooLargeToRender
 
 from .ast_view import AstView, ast_view
-from .offload import DIAGRAM_PARTS, export_mermaid_text, render_diagram_text, too_large_to_render
 from .schema import U64, param
 from .session_calls import (
     KindName,

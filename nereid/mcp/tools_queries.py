@@ -19,6 +19,7 @@ import trio
 
 from nereid.actors.protocol import ReadContext
 from nereid.model import ObjectRefError, parse_ref
+from nereid.offload.dispatch import bounded_regex_matcher
 from nereid.query import (
     CyclesResult,
     DegreesResult,
@@ -38,7 +39,6 @@ from nereid.query import (
     seq_trace,
 )
 
-from .offload import bounded_regex_matcher
 from .schema import U64, param
 from .session_calls import read_context
 from .snapshots import scope_of_diagram, scope_of_diagrams

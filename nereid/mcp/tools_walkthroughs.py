@@ -30,10 +30,10 @@ from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
+from nereid.offload.dispatch import WALKTHROUGH_PARTS, render_walkthrough_text, too_large_to_render
 from nereid.ops import DiffResult, WalkthroughOp, ignored_fields
 from nereid.render import RenderError, TooLargeToRender
 
-from .offload import WALKTHROUGH_PARTS, render_walkthrough_text, too_large_to_render
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
 from .schema import U64, param
 from .session_calls import (

@@ -11,7 +11,7 @@ leaves the event loop free.
 The engine's limit counts CPU time, not wall time: on a loaded machine a search given 1 s
 ran for 1.5-7 s. A `RegexMatcher` is therefore pluggable: `match_all` (here, in-process)
 is the plain one, and the MCP layer passes one that bounds the wall time too
-(`nereid.mcp.offload.bounded_regex_matcher`: a short in-process try, then a worker
+(`nereid.offload.dispatch.bounded_regex_matcher`: a short in-process try, then a worker
 process killed at the deadline).
 
 The cheap refusals stay in front: a needle over MAX_PATTERN_LENGTH characters is refused

@@ -31,7 +31,6 @@ from typing import Literal, TypeVar
 
 import trio
 
-from nereid.actors import Registry, Request, RestartIntensity, Tracer
 from nereid.actors.persister import Flush
 from nereid.actors.protocol import (
     GetDiagram,
@@ -43,6 +42,7 @@ from nereid.actors.protocol import (
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.errors import NereidError
 from nereid.model import Diagram, Session, Walkthrough
+from nereid.runtime import Registry, Request, RestartIntensity, Tracer
 from nereid.store.faults import FaultPlan
 from nereid.store.files import FolderFiles
 from nereid.store.session_io import load_session

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 import trio
 
-from nereid.actors import Registry, RestartIntensity
 from nereid.errors import ActorNotFound
+from nereid.runtime import Registry, RestartIntensity
 from nereid.store.faults import Fault, FaultPlan
 
 __all__ = [

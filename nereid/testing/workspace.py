@@ -21,7 +21,6 @@ from typing import Any, Protocol
 
 import msgspec
 
-from nereid.actors import Registry
 from nereid.actors.protocol import (
     AddXref,
     ApplyDiagramOps,
@@ -35,6 +34,7 @@ from nereid.actors.protocol import (
 from nereid.errors import ActorError, Conflict, NereidError
 from nereid.model import FlowchartAst, parse_ref
 from nereid.ops import FlowAddNode, WalkthroughAddNode
+from nereid.runtime import Registry
 
 __all__ = [
     "ActorWorkspace",

@@ -23,8 +23,8 @@ import trio
 import urwid
 
 from nereid.errors import NereidError
-from nereid.mcp.offload import render_diagram_drawing
 from nereid.model.diagram import Diagram
+from nereid.offload.dispatch import render_diagram_drawing
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, export_text
 from nereid.ui.editor import edit_round_trip, editor_command, run_editor_blocking

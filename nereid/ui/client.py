@@ -13,7 +13,6 @@ from typing import Any
 
 import trio
 
-from nereid.actors import EventBus, Registry, ResyncNeeded, Subscription
 from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text, reconcile_parse
 from nereid.actors.persister import GetSaveStatus, SaveStatus, SaveStatusChanged
@@ -25,6 +24,7 @@ from nereid.model.refs import parse_ref
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
 from nereid.ops.merge3 import MergeConflict, merge_asts
+from nereid.runtime import EventBus, Registry, ResyncNeeded, Subscription
 from nereid.ui import effects as fx
 from nereid.ui.conflict_marks import mark_conflicts
 from nereid.ui.session_state import (

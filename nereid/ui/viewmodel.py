@@ -16,7 +16,6 @@ from typing import Final
 
 import msgspec
 
-from nereid.mcp.offload import needs_worker
 from nereid.model.diagram import Ast, Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import (
@@ -33,6 +32,7 @@ from nereid.model.state import StateAst
 from nereid.model.state_flow import state_display_label
 from nereid.model.walkthrough import Walkthrough, WalkthroughNode
 from nereid.model.xref import XRef
+from nereid.offload.dispatch import needs_worker
 from nereid.render import (
     Rendered,
     RenderError,
@@ -108,7 +108,7 @@ LOG_SIZE = 50
 TUI_SMALL_PAYLOAD: Final = 32 * 1024
 """Diagrams whose AST encodes to more bytes (about 100 flowchart nodes, ~25 ms of layout)
 are laid out in a worker process while the previous drawing stays on screen; smaller ones
-are drawn in-process, where they cost less than the hand-off (`nereid.mcp.offload`)."""
+are drawn in-process, where they cost less than the hand-off (`nereid.offload.dispatch`)."""
 
 CellsKey = tuple[str, int, bool, frozenset[tuple[str, str]]]
 """What a diagram drawing depends on: diagram id, rev, notes flag, xref markers."""

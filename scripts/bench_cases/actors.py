@@ -16,7 +16,7 @@ from typing import assert_never
 
 import trio
 
-from nereid.actors import Actor, Address, FileSink, Request, RingSink, Tracer, open_runtime
+from nereid.runtime import Actor, Address, FileSink, Request, RingSink, Tracer, open_runtime
 
 from ._common import Timing, print_table, ratio, time_async
 

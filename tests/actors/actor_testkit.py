@@ -7,8 +7,8 @@ from typing import assert_never
 
 import trio
 
-from nereid.actors import Actor, Address, Message, Request
 from nereid.errors import ResourceNotFound
+from nereid.runtime import Actor, Address, Message, Request
 
 __all__ = [
     "Add",

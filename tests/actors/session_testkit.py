@@ -8,12 +8,12 @@ from typing import TypeVar
 
 import trio
 
-from nereid.actors import Event, ResyncNeeded, Subscription
 from nereid.actors.persist_link import PersistConfig
 from nereid.actors.protocol import CreateDiagramFromMermaid, CreateDiagramReply
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.model import Session
 from nereid.ops import FlowAddNode
+from nereid.runtime import Event, ResyncNeeded, Subscription
 from nereid.store.files import MemoryFiles
 from nereid.store.session_io import load_session
 

@@ -6,7 +6,7 @@ import pytest
 import trio
 import trio.testing
 
-from nereid.actors import Event, EventBus, ResyncNeeded, open_runtime
+from nereid.runtime import Event, EventBus, ResyncNeeded, open_runtime
 
 
 class DiagramChanged(Event, frozen=True):

@@ -7,8 +7,8 @@ import trio
 import trio.testing
 from actor_testkit import Add, Block, Bump, Counter, Fail, Get, Knobs, Record, Recorded, Recorder
 
-from nereid.actors import ActorStatus, Address, open_runtime
 from nereid.errors import CallTimeout, MailboxClosed, ResourceNotFound
+from nereid.runtime import ActorStatus, Address, open_runtime
 
 
 async def test_call_returns_reply_and_cast_is_handled_in_order() -> None:

@@ -7,8 +7,8 @@ import trio
 import trio.testing
 from actor_testkit import Block, Counter, Get, Knobs
 
-from nereid.actors import Request, open_runtime
 from nereid.errors import MailboxClosed
+from nereid.runtime import Request, open_runtime
 
 
 def _all_task_names() -> list[str]:

@@ -7,14 +7,14 @@ import trio
 import trio.testing
 from actor_testkit import Add, Block, Boom, Bump, Counter, Forward, Get, Knobs
 
-from nereid.actors import (
+from nereid.errors import ActorNotFound, ActorRestarted, MailboxClosed
+from nereid.runtime import (
     ActorStatus,
     Request,
     RestartIntensity,
     RestartIntensityExceeded,
     open_runtime,
 )
-from nereid.errors import ActorNotFound, ActorRestarted, MailboxClosed
 
 
 async def test_crash_restarts_from_last_commit_and_address_stays_valid() -> None:

@@ -8,7 +8,8 @@ import msgspec
 import pytest
 from actor_testkit import Add, Boom, Counter, Fail, Forward, Knobs
 
-from nereid.actors import (
+from nereid.errors import ActorRestarted, ResourceNotFound
+from nereid.runtime import (
     TRACE_EVENTS,
     FileSink,
     RingSink,
@@ -19,7 +20,6 @@ from nereid.actors import (
     decode_trace_line,
     open_runtime,
 )
-from nereid.errors import ActorRestarted, ResourceNotFound
 
 
 async def test_actor_to_actor_call_carries_the_correlation_chain() -> None:

@@ -12,7 +12,6 @@ import trio
 import trio.testing
 from session_testkit import add_node, create, memory_session, saved_session
 
-from nereid.actors import Address, Request
 from nereid.actors.persist_link import PersistConfig
 from nereid.actors.persister import RETRY_MAX, Flush, GetSaveStatus, ItemSaveState
 from nereid.actors.protocol import (
@@ -37,6 +36,7 @@ from nereid.actors.tree import SessionHandle
 from nereid.errors import PersistFailed
 from nereid.model import ObjectRef, XRef, parse_ref
 from nereid.ops import WalkthroughAddNode
+from nereid.runtime import Address, Request
 from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import MemoryFiles
 

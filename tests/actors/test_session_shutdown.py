@@ -6,9 +6,9 @@ import pytest
 import trio
 from session_testkit import add_node, create, memory_session, saved_session
 
-from nereid.actors import RestartIntensityExceeded
 from nereid.actors.protocol import ApplyDiagramOps
 from nereid.errors import ActorDown
+from nereid.runtime import RestartIntensityExceeded
 from nereid.store.files import MemoryFiles
 
 

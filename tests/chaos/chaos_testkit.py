@@ -10,11 +10,11 @@ from typing import Any, TypeVar
 
 import trio
 
-from nereid.actors import Tracer
 from nereid.actors.tree import SessionHandle, open_session
 from nereid.mcp import McpEndpoint, ToolTable, serve_http
 from nereid.mcp.catalog import session_endpoint_parts
 from nereid.model import Session
+from nereid.runtime import Tracer
 from nereid.store.files import FolderFiles, MemoryFiles
 from nereid.testing.faults import RestartCounter
 

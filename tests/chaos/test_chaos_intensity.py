@@ -17,9 +17,9 @@ import trio.lowlevel
 import trio.testing
 from chaos_testkit import FLOW, memory_session
 
-from nereid.actors import RestartIntensity, RestartIntensityExceeded
 from nereid.actors.protocol import ApplyDiagramOps, GetAttention, GetDiagram
 from nereid.ops import FlowAddNode
+from nereid.runtime import RestartIntensity, RestartIntensityExceeded
 from nereid.testing.faults import FaultInjector, RestartCounter
 from nereid.testing.workspace import ActorWorkspace
 

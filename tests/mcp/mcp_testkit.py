@@ -18,7 +18,6 @@ from mcp import Client
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp_types import Implementation
 
-from nereid.actors import Actor, Event, Request, ResyncNeeded, Runtime
 from nereid.errors import Conflict, ResourceNotFound
 from nereid.mcp import (
     ADDITIVE,
@@ -35,6 +34,7 @@ from nereid.mcp import (
 from nereid.mcp.diagnostics import diagnostic_tools
 from nereid.ops.errors import OpError
 from nereid.query.errors import not_found as query_not_found
+from nereid.runtime import Actor, Event, Request, ResyncNeeded, Runtime
 
 # -- the stand-in actor ---------------------------------------------------------
 

@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mcp_testkit import ActorDiagramResources, spawn_diagrams, tool_table  # noqa: E402
 
-from nereid.actors import open_runtime  # noqa: E402
 from nereid.mcp import READ_ONLY, McpEndpoint, ToolCall, serve_stdio, tool  # noqa: E402
+from nereid.runtime import open_runtime  # noqa: E402
 
 
 class PrintParams(msgspec.Struct, frozen=True, kw_only=True):

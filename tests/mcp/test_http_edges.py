@@ -22,9 +22,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_testkit import make_endpoint, spawn_diagrams
 from mcp_types import Implementation
 
-from nereid.actors import open_runtime
 from nereid.mcp import serve_http
 from nereid.mcp.host_policy import LOOPBACK_NAMES, HostPolicy
+from nereid.runtime import open_runtime
 
 INITIALIZE = {
     "jsonrpc": "2.0",

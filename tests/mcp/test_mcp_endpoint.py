@@ -15,8 +15,8 @@ from mcp_testkit import INITIAL, RecordingHooks, make_endpoint, memory_client, s
 from mcp_types import ResourceUpdatedNotification
 
 from nereid import __version__
-from nereid.actors import open_runtime
 from nereid.mcp import INSTRUCTIONS
+from nereid.runtime import open_runtime
 
 
 async def test_initialize_reports_nereid_version_and_instructions() -> None:

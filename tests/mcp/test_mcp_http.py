@@ -16,8 +16,8 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_testkit import RecordingHooks, make_endpoint, spawn_diagrams
 from mcp_types import Implementation
 
-from nereid.actors import open_runtime
 from nereid.mcp import HttpSecurityError, McpEndpoint, serve_http
+from nereid.runtime import open_runtime
 
 INITIALIZE = {
     "jsonrpc": "2.0",

@@ -11,9 +11,9 @@ import trio
 from mcp import Client
 from mcp_testkit import spawn_diagrams, tool_table
 
-from nereid.actors import open_runtime
 from nereid.commands import serve
 from nereid.mcp import EndpointParts, ToolTable
+from nereid.runtime import open_runtime
 
 
 def test_help_describes_the_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,8 +13,8 @@ from mcp_types import Implementation
 from session_kit import Agent, http_session
 
 from nereid.errors import InvalidParams
-from nereid.mcp.offload import DIAGRAM_PARTS
 from nereid.mcp.reply_size import MAX_REPLY_BYTES, check_reply_size, check_resource_size
+from nereid.offload.dispatch import DIAGRAM_PARTS
 
 
 def _labelled_flowchart(nodes: int, label_length: int) -> str:

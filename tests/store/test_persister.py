@@ -21,7 +21,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from store_testkit import EXCEPTION_TYPES
 
-from nereid.actors import Tracer, open_runtime
 from nereid.actors.persister import (
     DEFAULT_DEBOUNCE,
     RETRY_MAX,
@@ -41,6 +40,7 @@ from nereid.actors.persister import (
     spawn_persister,
 )
 from nereid.model import Diagram, FlowchartAst, FlowNode, Session, Walkthrough, parse_ref
+from nereid.runtime import Tracer, open_runtime
 from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import FolderFiles, MemoryFiles
 from nereid.store.session_io import load_session

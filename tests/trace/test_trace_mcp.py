@@ -21,12 +21,12 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp_types import Implementation
 
-from nereid.actors import Actor, Message, Request, Tracer, open_runtime
 from nereid.commands import check
 from nereid.commands.trace import open_trace_sink, run
 from nereid.errors import ResourceNotFound
 from nereid.mcp import ADDITIVE, McpEndpoint, ToolCall, ToolTable, serve_streams, tool
 from nereid.mermaid.sequence import parse_sequence
+from nereid.runtime import Actor, Message, Request, Tracer, open_runtime
 from nereid.trace.calls import format_step, request_path
 from nereid.trace.reader import read_trace_file
 

@@ -13,7 +13,6 @@ from typing import TypeVar
 import pytest
 import trio
 
-from nereid.actors import Tracer, correlation_scope
 from nereid.actors.protocol import ApplyDiagramOps, CreateDiagramFromMermaid
 from nereid.actors.tree import open_session
 from nereid.commands import check
@@ -22,6 +21,7 @@ from nereid.errors import Conflict
 from nereid.mermaid.sequence import parse_sequence
 from nereid.model import Session
 from nereid.ops import FlowAddNode
+from nereid.runtime import Tracer, correlation_scope
 from nereid.store.files import MemoryFiles
 from nereid.trace.calls import format_step, request_path
 from nereid.trace.reader import read_trace_file

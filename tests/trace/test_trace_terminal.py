@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pexpect
 
-from nereid.actors import Tracer
 from nereid.commands.trace import open_trace_sink
+from nereid.runtime import Tracer
 from nereid.trace.reader import read_trace_file
 
 

@@ -14,7 +14,8 @@ from typing import assert_never
 import pytest
 import trio
 
-from nereid.actors import (
+from nereid.errors import ActorRestarted, CallTimeout, ResourceNotFound
+from nereid.runtime import (
     Actor,
     FileSink,
     Message,
@@ -23,7 +24,6 @@ from nereid.actors import (
     correlation_scope,
     open_runtime,
 )
-from nereid.errors import ActorRestarted, CallTimeout, ResourceNotFound
 
 __all__ = ["SCRIPT_CORRELATIONS", "record_scripted_session"]
 

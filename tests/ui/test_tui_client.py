@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import trio
 
-from nereid.actors import ResyncNeeded
 from nereid.actors import protocol as p
 from nereid.actors.diagram import parse_mermaid_text
 from nereid.actors.tree import open_session
+from nereid.runtime import ResyncNeeded
 from nereid.store import load_demo_session
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient

@@ -26,7 +26,9 @@ import msgspec
 import trio
 
 from nereid.errors import InvalidParams
-from nereid.jobs import (
+from nereid.model.diagram import Diagram
+from nereid.model.walkthrough import Walkthrough
+from nereid.offload.jobs import (
     call_encoded,
     diagram_drawing,
     diagram_mermaid,
@@ -34,8 +36,6 @@ from nereid.jobs import (
     regex_matches,
     walkthrough_text,
 )
-from nereid.model.diagram import Diagram
-from nereid.model.walkthrough import Walkthrough
 from nereid.query.regex_guard import Pattern, RegexTimeout, match_all
 from nereid.render import Rendered, RenderOptions, TooLargeToRender
 

@@ -1,4 +1,4 @@
-"""CPU-heavy pure work as plain functions a worker process can run (see `nereid.mcp.offload`).
+"""CPU-heavy pure work as plain functions a worker process can run (see `nereid.offload.dispatch`).
 
 A snapshot crosses to the worker as msgpack bytes of its AST (encoding a 1000-node
 flowchart takes ~1 ms on the event loop; pickling it ~15 ms) and is rebuilt here; only the

@@ -1,32 +1,32 @@
-"""`nereid.actors` is the one import point: every public name exported exactly once."""
+"""`nereid.runtime` is the one import point: every public name exported exactly once."""
 
 from __future__ import annotations
 
 import types
 
-import nereid.actors
+import nereid.runtime
 import nereid.errors
 
 
 def test_actors_all_lists_every_public_name_once() -> None:
-    exported = nereid.actors.__all__
+    exported = nereid.runtime.__all__
     assert len(exported) == len(set(exported))
     public = {
         name
-        for name, value in vars(nereid.actors).items()
+        for name, value in vars(nereid.runtime).items()
         if not name.startswith("_") and not isinstance(value, types.ModuleType)
     }
     assert public == set(exported)
     for name in exported:
-        assert getattr(nereid.actors, name) is not None
+        assert getattr(nereid.runtime, name) is not None
 
 
 def test_public_classes_come_from_private_modules_only_via_the_package() -> None:
-    for name in nereid.actors.__all__:
-        value = getattr(nereid.actors, name)
+    for name in nereid.runtime.__all__:
+        value = getattr(nereid.runtime, name)
         module = getattr(value, "__module__", None)
         if module is not None and isinstance(value, type):
-            assert module.startswith("nereid.actors._"), (name, module)
+            assert module.startswith("nereid.runtime._"), (name, module)
 
 
 def test_errors_all_matches_and_every_error_has_a_jsonrpc_code() -> None:
