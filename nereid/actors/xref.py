@@ -42,7 +42,7 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.refusals import check_id_param, from_query_error, parse_ref_param
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
-from nereid.model import Diagram, ObjectRef, XRef, object_exists, xref_status
+from nereid.model import Diagram, ObjectRef, XRef, ref_exists, xref_status
 from nereid.query.errors import QueryError
 from nereid.query.scope import QueryScope
 from nereid.query.xrefs import xref_list, xref_neighbors
@@ -191,8 +191,7 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         return QueryScope(diagrams=self._diagrams, xrefs=self._s.xrefs)
 
     def _exists(self, ref: ObjectRef) -> bool:
-        diagram = self._diagrams.get(ref.diagram_id)
-        return diagram is not None and object_exists(diagram, ref)
+        return ref_exists(self._diagrams, ref)
 
     async def _rebuild(self) -> None:
         """Ask every live diagram actor for its snapshot (in parallel, bounded)."""

@@ -25,6 +25,7 @@ from nereid.model.flowchart import (
     FlowEdge,
     FlowNode,
     FlowSubgraph,
+    effective_mermaid_id,
     format_connector,
     parse_connector,
 )
@@ -39,9 +40,7 @@ _DIGITS: Final = re.compile(r"\d+")
 
 
 def _mermaid_id(node_id: str, node: FlowNode) -> str:
-    name = node.mermaid_id
-    if name is None and node_id.startswith("n:"):
-        name = node_id[2:]
+    name = effective_mermaid_id(node_id, node)
     if name is None or node_ident_problem(name) is not None or name == "end":
         raise MermaidExportError(
             "InvalidNodeId",

@@ -23,7 +23,14 @@ from typing import Final
 
 import msgspec
 
-from nereid.model.flowchart import FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
+from nereid.model.flowchart import (
+    FlowchartAst,
+    FlowEdge,
+    FlowNode,
+    FlowSubgraph,
+    derived_mermaid_id,
+    effective_mermaid_id,
+)
 from nereid.model.ids import IdError, check_id
 
 __all__ = [
@@ -59,11 +66,22 @@ class FlowIdHints(msgspec.Struct, frozen=True, kw_only=True):
 
     @classmethod
     def from_ast(cls, previous: FlowchartAst) -> FlowIdHints:
-        """Hints that make a re-import of `previous`'s text keep all of its ids and notes."""
+        """Hints that make a re-import of `previous`'s text keep all of its ids and notes.
+
+        The side-car stores exactly these (`nereid.store.diagram_files.sidecar_for`): nodes
+        by effective Mermaid id and subgraphs by Mermaid id (the first in id order wins on a
+        duplicate), edges in map order, which is the order the exporter writes them.
+        """
+        by_mermaid_id: dict[str, str] = {}
+        for node_id in sorted(previous.nodes):
+            name = effective_mermaid_id(node_id, previous.nodes[node_id])
+            if name is not None:
+                by_mermaid_id.setdefault(name, node_id)
+        subgraph_ids: dict[str, str] = {}
+        for subgraph_id in sorted(previous.subgraphs):
+            subgraph_ids.setdefault(previous.subgraphs[subgraph_id].mermaid_id, subgraph_id)
         return cls(
-            by_mermaid_id={
-                _node_key(node_id, node): node_id for node_id, node in previous.nodes.items()
-            },
+            by_mermaid_id=by_mermaid_id,
             edges=[
                 FlowEdgeHint(edge_id, edge.from_node_id, edge.to_node_id, edge.label, edge.style)
                 for edge_id, edge in previous.edges.items()
@@ -73,14 +91,8 @@ class FlowIdHints(msgspec.Struct, frozen=True, kw_only=True):
                 for node_id, node in previous.nodes.items()
                 if node.note is not None
             },
-            subgraph_ids={sg.mermaid_id: sg_id for sg_id, sg in previous.subgraphs.items()},
+            subgraph_ids=subgraph_ids,
         )
-
-
-def _node_key(node_id: str, node: FlowNode) -> str:
-    if node.mermaid_id is not None:
-        return node.mermaid_id
-    return node_id[2:] if node_id.startswith("n:") else node_id
 
 
 def _valid(candidate: str) -> bool:
@@ -154,10 +166,8 @@ def reconcile_flowchart(parsed: FlowchartAst, hints: FlowIdHints) -> FlowchartAs
     """`parsed` with the stable ids of `hints` where objects match (nodes → edges → notes)."""
     node_map: dict[str, str] = {}
     if hints.by_mermaid_id:
-        node_map = _assign(
-            [(node_id, _node_key(node_id, node)) for node_id, node in parsed.nodes.items()],
-            hints.by_mermaid_id,
-        )
+        keyed = [(i, effective_mermaid_id(i, node)) for i, node in parsed.nodes.items()]
+        node_map = _assign([(i, key) for i, key in keyed if key is not None], hints.by_mermaid_id)
     sg_map: dict[str, str] = {}
     if hints.subgraph_ids:
         sg_map = _assign(
@@ -174,7 +184,7 @@ def reconcile_flowchart(parsed: FlowchartAst, hints: FlowIdHints) -> FlowchartAs
     for node_id, value in parsed.nodes.items():
         new_id = node(node_id)
         if new_id != node_id and value.mermaid_id is None:
-            value = msgspec.structs.replace(value, mermaid_id=_node_key(node_id, value))
+            value = msgspec.structs.replace(value, mermaid_id=derived_mermaid_id(node_id))
         nodes[new_id] = value
 
     def end(end_id: str) -> str:

@@ -13,6 +13,7 @@ from nereid.model.diagram import (
     iter_blocks,
     object_exists,
     object_ids,
+    ref_exists,
 )
 from nereid.model.flowchart import (
     DIRECTIONS,
@@ -23,6 +24,8 @@ from nereid.model.flowchart import (
     Head,
     LineKind,
     LinkSpec,
+    derived_mermaid_id,
+    effective_mermaid_id,
     format_connector,
     parse_connector,
 )
@@ -75,7 +78,7 @@ from nereid.model.session import Session
 from nereid.model.shapes import BRACKET_SHAPES, SHAPES, V11_ALIASES, canonical_shape
 from nereid.model.state import StateAst, StateNode, StateTransition
 from nereid.model.walkthrough import Walkthrough, WalkthroughEdge, WalkthroughNode
-from nereid.model.xref import XRef, XRefStatus, xref_status
+from nereid.model.xref import XRef, XRefStatus, xref_status, xref_status_in
 
 __all__ = [
     "ARROW_KINDS", "BLOCK_KINDS", "BRACKET_SHAPES", "CANONICAL_ARROW", "CATEGORIES",
@@ -86,7 +89,7 @@ __all__ = [
     "MessageKind", "ObjectRef", "ObjectRefError", "SeqActivation", "SeqAutonumber", "SeqAutonumberChange", "SeqBlock",
     "SeqBox", "SeqMessage", "SeqNote", "SeqParticipant", "SeqSection", "SequenceAst", "Session", "StateAst", "StateNode", "StateTransition",
     "Walkthrough", "WalkthroughEdge", "WalkthroughNode", "XRef", "XRefStatus", "arrow_kind",
-    "ast_kind", "canonical_shape", "empty_ast", "check_id", "check_mermaid_ident", "format_connector",
+    "ast_kind", "canonical_shape", "derived_mermaid_id", "effective_mermaid_id", "empty_ast", "check_id", "check_mermaid_ident", "format_connector",
     "iter_blocks", "mermaid_ident_problem", "node_ident_problem", "object_exists", "object_ids", "parse_connector",
-    "parse_ref", "ref_sort_key", "xref_status",
+    "parse_ref", "ref_exists", "ref_sort_key", "xref_status", "xref_status_in",
 ]  # fmt: skip

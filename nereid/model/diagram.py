@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Literal
 
 import msgspec
@@ -34,6 +34,7 @@ __all__ = [
     "iter_blocks",
     "object_exists",
     "object_ids",
+    "ref_exists",
 ]
 
 DiagramKind = Literal["flowchart", "sequence", "state"]
@@ -121,3 +122,9 @@ def object_exists(diagram: Diagram, ref: ObjectRef) -> bool:
     if ref.category == SEQ_PARTICIPANT:
         return ref.object_id in ast.participants
     return ref.object_id in object_ids(ast, ref.category)
+
+
+def ref_exists(diagrams: Mapping[str, Diagram], ref: ObjectRef) -> bool:
+    """The existence rule (model.md §3.4): the diagram exists and holds that object."""
+    diagram = diagrams.get(ref.diagram_id)
+    return diagram is not None and object_exists(diagram, ref)

@@ -21,6 +21,8 @@ __all__ = [
     "Head",
     "LineKind",
     "LinkSpec",
+    "derived_mermaid_id",
+    "effective_mermaid_id",
     "format_connector",
     "parse_connector",
 ]
@@ -45,6 +47,24 @@ class FlowNode(msgspec.Struct, frozen=True, kw_only=True):
     #: Extra v11 attributes of the `icon` / `image` shapes (`icon: "fa:user"`, `h: 60`, ...),
     #: key → value as written (quotes kept); None for every other shape.
     attrs: dict[str, str] | None = None
+
+
+def derived_mermaid_id(node_id: str) -> str | None:
+    """The Mermaid id a node id gives by default: the id minus `n:` (model.md §5.2), else None.
+
+    `n:` alone gives None, not "": an empty name is no Mermaid id. Ops store it explicitly
+    (a node added as `n:a` has `mermaid_id="a"`), as the parser does for the same node.
+    """
+    return node_id[2:] if node_id.startswith("n:") and len(node_id) > 2 else None
+
+
+def effective_mermaid_id(node_id: str, node: FlowNode) -> str | None:
+    """The name a node has in Mermaid text: its `mermaid_id`, else the derived one, else None.
+
+    The one rule the exporter, the ops' uniqueness checks, the side-car's stable-id map and
+    the import's id matching all use, so they always agree on which node a name means.
+    """
+    return node.mermaid_id if node.mermaid_id is not None else derived_mermaid_id(node_id)
 
 
 class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):

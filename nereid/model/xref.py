@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 import msgspec
 
+from nereid.model.diagram import Diagram, ref_exists
 from nereid.model.refs import ObjectRef
 
-__all__ = ["XRef", "XRefStatus", "xref_status"]
+__all__ = ["XRef", "XRefStatus", "xref_status", "xref_status_in"]
 
 XRefStatus = Literal["ok", "dangling_from", "dangling_to", "dangling_both"]
 
@@ -31,3 +33,10 @@ def xref_status(from_missing: bool, to_missing: bool) -> XRefStatus:
     if to_missing:
         return "dangling_to"
     return "ok"
+
+
+def xref_status_in(diagrams: Mapping[str, Diagram], xref: XRef) -> XRefStatus:
+    """The derived status of an xref against a set of diagrams (model.md §9)."""
+    return xref_status(
+        not ref_exists(diagrams, xref.from_ref), not ref_exists(diagrams, xref.to_ref)
+    )

@@ -12,7 +12,7 @@ from typing import assert_never
 import msgspec
 
 from nereid.model import FLOW_EDGE, FLOW_NODE, FLOW_SUBGRAPH, FlowchartAst, FlowEdge, FlowNode
-from nereid.model.flowchart import FlowSubgraph
+from nereid.model.flowchart import FlowSubgraph, derived_mermaid_id, effective_mermaid_id
 from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.model.writable import flowchart_problem
 from nereid.ops.base import UNSET, given
@@ -54,28 +54,9 @@ from nereid.ops.rules import (
     subgraph_ident_problem,
 )
 
-__all__ = ["FlowDraft", "derived_mermaid_id", "effective_mermaid_id"]
+__all__ = ["FlowDraft"]
 
 replace = msgspec.structs.replace
-
-
-def effective_mermaid_id(node_id: str, node: FlowNode) -> str | None:
-    """The node's Mermaid id: explicit, else its id minus `n:`, else None (model.md §5.2)."""
-    if node.mermaid_id is not None:
-        return node.mermaid_id
-    if node_id.startswith("n:"):
-        return node_id[2:]
-    return None
-
-
-def derived_mermaid_id(node_id: str) -> str | None:
-    """The Mermaid id a node gets by default: its id minus `n:` (model.md §5.2), else None.
-
-    Ops store it explicitly (a node added as `n:a` has `mermaid_id="a"`), because that is
-    what the parser gives the same node when the diagram is loaded back: memory and folder
-    then hold equal ASTs.
-    """
-    return node_id[2:] if node_id.startswith("n:") and len(node_id) > 2 else None
 
 
 def _missing_node(node_id: str) -> OpError:
@@ -154,7 +135,9 @@ class FlowDraft:
             name = effective_mermaid_id(node_id, self.nodes[node_id])
             if name is None:
                 raise _invalid_mermaid_id(
-                    None, "the node id has no 'n:' prefix and no mermaid_id is set", node_id=node_id
+                    None,
+                    "the node id is not 'n:<Mermaid id>' and no mermaid_id is set",
+                    node_id=node_id,
                 )
             problem = node_name_problem(name)
             if problem is not None:

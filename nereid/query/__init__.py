@@ -46,10 +46,10 @@ from nereid.query.results import (
     XRefSummary,
 )
 from nereid.query.route import DEFAULT_MAX_HOPS, EXPANSION_BUDGET, RouteGraph, route_find
-from nereid.query.scope import QueryScope, ref_exists, resolve_diagram
+from nereid.query.scope import QueryScope, resolve_diagram
 from nereid.query.sequence import message_order, seq_messages, seq_search, seq_trace
 from nereid.query.slice import SliceFilters, diagram_get_slice
-from nereid.query.xrefs import status_of, xref_list, xref_neighbors
+from nereid.query.xrefs import xref_list, xref_neighbors
 
 __all__ = [
     "DEFAULT_MAX_HOPS", "EXPANSION_BUDGET", "JSONRPC_CODES",
@@ -61,6 +61,6 @@ __all__ = [
     "SeqParticipantObject", "SeqSectionObject", "SliceFilters", "SliceResult",
     "XRefListResult", "XRefSummary", "diagram_get_slice", "flow_cycles", "flow_dead_ends",
     "flow_degrees", "flow_paths", "flow_reachable", "flow_unreachable", "message_order",
-    "object_read", "ref_exists", "resolve_diagram", "route_find", "seq_messages",
-    "seq_search", "seq_trace", "status_of", "xref_list", "xref_neighbors",
+    "object_read", "resolve_diagram", "route_find", "seq_messages",
+    "seq_search", "seq_trace", "xref_list", "xref_neighbors",
 ]  # fmt: skip

@@ -15,12 +15,10 @@ from nereid.model import (
     Diagram,
     FlowchartAst,
     IdError,
-    ObjectRef,
     SequenceAst,
     Session,
     XRef,
     check_id,
-    object_exists,
 )
 from nereid.query.errors import invalid_params, not_found
 
@@ -28,7 +26,6 @@ __all__ = [
     "KIND_NAMES",
     "QueryScope",
     "flowchart_of",
-    "ref_exists",
     "ref_prefix",
     "resolve_diagram",
     "sequence_of",
@@ -100,12 +97,6 @@ def sequence_of(diagram: Diagram) -> SequenceAst:
         "diagram is not a sequence diagram",
         {"diagram_id": diagram.diagram_id, "diagram_kind": KIND_NAMES[diagram.kind]},
     )
-
-
-def ref_exists(diagrams: Mapping[str, Diagram], ref: ObjectRef) -> bool:
-    """The existence rule (model.md §3.4): the diagram exists and holds that object."""
-    diagram = diagrams.get(ref.diagram_id)
-    return diagram is not None and object_exists(diagram, ref)
 
 
 def ref_prefix(diagram_id: str, category: tuple[str, ...]) -> str:

@@ -1,32 +1,24 @@
 """The xref queries `xref.list` and `xref.neighbors` (queries.md §14, §15, §16 D1).
 
 An xref's status is derived from the existence of its endpoints in the snapshot
-(`nereid.model.xref_status`), so it is always current. Neither query checks that the refs it
+(`nereid.model.xref_status_in`), so it is always current. Neither query checks that the refs it
 is given exist: dangling endpoints are legitimate.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
-from nereid.model import Diagram, ObjectRef, XRef, XRefStatus, xref_status
+from nereid.model import ObjectRef, xref_status_in
 from nereid.query.errors import invalid_params
 from nereid.query.params import check_choice, check_count, check_param_ref
 from nereid.query.results import NeighborsResult, XRefListResult, XRefSummary
-from nereid.query.scope import QueryScope, ref_exists
+from nereid.query.scope import QueryScope
 
-__all__ = ["STATUS_FILTERS", "status_of", "xref_list", "xref_neighbors"]
+__all__ = ["STATUS_FILTERS", "xref_list", "xref_neighbors"]
 
 #: Accepted `status` filter values; `dangling_*` means any status but `ok`.
 STATUS_FILTERS: Final = ("ok", "dangling_from", "dangling_to", "dangling_both", "dangling_*")
-
-
-def status_of(xref: XRef, diagrams: Mapping[str, Diagram]) -> XRefStatus:
-    """The xref's status from whether each endpoint exists now."""
-    return xref_status(
-        not ref_exists(diagrams, xref.from_ref), not ref_exists(diagrams, xref.to_ref)
-    )
 
 
 def xref_list(
@@ -57,7 +49,7 @@ def xref_list(
     summaries: list[XRefSummary] = []
     for xref_id in sorted(scope.xrefs):
         xref = scope.xrefs[xref_id]
-        current = status_of(xref, scope.diagrams)
+        current = xref_status_in(scope.diagrams, xref)
         if (dangling_only or status == "dangling_*") and current == "ok":
             continue
         if status and status != "dangling_*" and current != status:

@@ -6,7 +6,7 @@ read or written when) is in `session_io.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from nereid.model import (
     Diagram,
@@ -18,10 +18,8 @@ from nereid.model import (
     WalkthroughEdge,
     WalkthroughNode,
     XRef,
-    XRefStatus,
-    object_exists,
     parse_ref,
-    xref_status,
+    xref_status_in,
 )
 from nereid.store.naming import diagram_paths
 from nereid.store.schema import (
@@ -36,14 +34,12 @@ from nereid.store.schema import (
 __all__ = [
     "diagram_entry",
     "meta_for_session",
-    "ref_exists",
     "seed_session",
     "selection_from_meta",
     "sorted_selection",
     "walkthrough_file",
     "walkthrough_from_file",
     "xref_from_entry",
-    "xref_status_in",
 ]
 
 
@@ -75,19 +71,6 @@ def diagram_entry(diagram: Diagram) -> DiagramEntry:
         kind=diagram.kind,
         mmd_path=diagram_paths(diagram.diagram_id)[0],
         rev=diagram.rev,
-    )
-
-
-def ref_exists(diagrams: Mapping[str, Diagram], ref: ObjectRef) -> bool:
-    """Whether `ref` resolves among `diagrams` (model.md §3.4)."""
-    diagram = diagrams.get(ref.diagram_id)
-    return diagram is not None and object_exists(diagram, ref)
-
-
-def xref_status_in(diagrams: Mapping[str, Diagram], xref: XRef) -> XRefStatus:
-    """The derived status of an xref against a set of diagrams (model.md §9)."""
-    return xref_status(
-        not ref_exists(diagrams, xref.from_ref), not ref_exists(diagrams, xref.to_ref)
     )
 
 

@@ -15,6 +15,12 @@ optional keys `rev`, `mmd_sha256`):
 - hash not matching (the `.mmd` changed after its side-car: interrupted save, hand edit)
   → `max(meta rev, side-car rev) + 1`, a rev nobody has seen for other content;
 - no side-car or no `rev` key (folders of the reference implementation) → the meta rev.
+
+The side-car's ids are `FlowIdHints.from_ast` (the hints an import uses), so a load and an
+import match ids by one rule. `flow_edges` are in the order the `.mmd` has the edges, not in
+edge-id order as session-folder.md §5 says: our exporter keeps document order, and edges
+alike but for their link (`A --> B`, `A -.-> B`) are matched to the hints first come,
+first served, so id order would swap their ids on a load. Readers accept any order.
 """
 
 from __future__ import annotations
@@ -57,7 +63,6 @@ from nereid.store.schema import (
 
 __all__ = [
     "decode_diagram",
-    "effective_mermaid_id",
     "flow_hints",
     "seq_hints",
     "state_hints",
@@ -77,13 +82,6 @@ __all__ = [
 def mmd_digest(mmd: bytes) -> str:
     """The `mmd_sha256` side-car value for a `.mmd` file's bytes."""
     return hashlib.sha256(mmd).hexdigest()
-
-
-def effective_mermaid_id(node_id: str, mermaid_id: str | None) -> str | None:
-    """A node's Mermaid id: its own, else its id minus `n:` (model.md §5.2), else None."""
-    if mermaid_id is not None:
-        return mermaid_id
-    return node_id[2:] if node_id.startswith("n:") and len(node_id) > 2 else None
 
 
 def export_mermaid(diagram: Diagram) -> str:
@@ -106,30 +104,20 @@ def sidecar_for(diagram: Diagram, mmd_text: str) -> SidecarFile:
         mmd_sha256=mmd_digest(mmd_text.encode("utf-8")),
     )
     if isinstance(ast, FlowchartAst):
-        by_mermaid_id: dict[str, str] = {}
-        for node_id in sorted(ast.nodes):
-            node = ast.nodes[node_id]
-            key = effective_mermaid_id(node_id, node.mermaid_id)
-            if key is not None:
-                by_mermaid_id.setdefault(key, node_id)
-        sidecar.stable_id_map = StableIdMap(by_mermaid_id=by_mermaid_id)
+        hints = FlowIdHints.from_ast(ast)  # what a re-import matches on: one rule for both
+        sidecar.stable_id_map = StableIdMap(by_mermaid_id=hints.by_mermaid_id)
         sidecar.flow_edges = [
             FlowEdgeEntry(
-                edge_id=edge_id,
-                from_node_id=edge.from_node_id,
-                to_node_id=edge.to_node_id,
-                label=edge.label,
-                style=edge.style,
+                edge_id=e.edge_id,
+                from_node_id=e.from_node_id,
+                to_node_id=e.to_node_id,
+                label=e.label,
+                style=e.style,
             )
-            for edge_id, edge in sorted(ast.edges.items())
+            for e in hints.edges
         ]
-        sidecar.flow_node_notes = {
-            node_id: node.note for node_id, node in ast.nodes.items() if node.note is not None
-        }
-        subgraph_ids: dict[str, str] = {}
-        for subgraph_id in sorted(ast.subgraphs):
-            subgraph_ids.setdefault(ast.subgraphs[subgraph_id].mermaid_id, subgraph_id)
-        sidecar.flow_subgraph_ids = subgraph_ids
+        sidecar.flow_node_notes = hints.notes
+        sidecar.flow_subgraph_ids = hints.subgraph_ids
         return sidecar
     if isinstance(ast, StateAst):
         # State ids come from the text; only the transitions' ids need the side-car.

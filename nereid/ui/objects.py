@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from nereid.model.diagram import Diagram, object_exists
+from nereid.model.diagram import Diagram, ref_exists
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import (
     FLOW_EDGE,
@@ -20,7 +20,7 @@ from nereid.model.refs import (
 )
 from nereid.model.state import StateAst
 from nereid.model.state_flow import state_display_label
-from nereid.model.xref import XRef, XRefStatus, xref_status
+from nereid.model.xref import XRef, XRefStatus, xref_status_in
 from nereid.render.display import display_line
 
 __all__ = [
@@ -123,23 +123,13 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
     return items
 
 
-def ref_exists(diagrams: Mapping[str, Diagram], ref: ObjectRef) -> bool:
-    """Whether a selectable (or any resolvable) object exists in the session."""
-    diagram = diagrams.get(ref.diagram_id)
-    if diagram is None:
-        return False
-    return object_exists(diagram, ref)
-
-
 def xref_items(diagrams: Mapping[str, Diagram], xrefs: Mapping[str, XRef]) -> list[XRefItem]:
     """All xrefs in id order with their derived status."""
     return [
         XRefItem(
             xref_id,
             xref,
-            xref_status(
-                not ref_exists(diagrams, xref.from_ref), not ref_exists(diagrams, xref.to_ref)
-            ),
+            xref_status_in(diagrams, xref),
         )
         for xref_id, xref in sorted(xrefs.items())
     ]

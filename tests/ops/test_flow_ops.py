@@ -245,7 +245,14 @@ def test_batch_end_mermaid_id_checks() -> None:
     assert (error.message, error.data) == (
         "invalid flow node Mermaid id",
         {"mermaid_id": None, "node_id": "audit",
-         "reason": "the node id has no 'n:' prefix and no mermaid_id is set"},
+         "reason": "the node id is not 'n:<Mermaid id>' and no mermaid_id is set"},
+    )  # fmt: skip
+    # `n:` alone derives no Mermaid id (not ""), as the side-car's stable-id map says too.
+    error = refuse(auth_flow(), {"type": "flow_add_node", "node_id": "n:", "label": "X"})
+    assert (error.message, error.data) == (
+        "invalid flow node Mermaid id",
+        {"mermaid_id": None, "node_id": "n:",
+         "reason": "the node id is not 'n:<Mermaid id>' and no mermaid_id is set"},
     )  # fmt: skip
     ast, _ = run(
         auth_flow(),

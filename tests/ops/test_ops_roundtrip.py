@@ -18,7 +18,7 @@ from nereid.mermaid.reconcile import FlowIdHints, reconcile_flowchart
 from nereid.mermaid.reconcile_sequence import SeqIdHints, reconcile_sequence
 from nereid.mermaid.sequence import export_sequence, parse_sequence
 from nereid.model import FlowchartAst, SeqBlock, SequenceAst
-from nereid.ops.apply_flow import effective_mermaid_id
+from nereid.model.flowchart import effective_mermaid_id
 
 replace = msgspec.structs.replace
 

@@ -19,6 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.mermaid.sequence import parse_sequence
 from nereid.model import FlowchartAst, SequenceAst, Walkthrough
+from nereid.model.flowchart import effective_mermaid_id
 from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.ops import (
     DiagramState,
@@ -28,7 +29,6 @@ from nereid.ops import (
     convert_walkthrough_ops,
     object_signatures,
 )
-from nereid.ops.apply_flow import effective_mermaid_id
 from nereid.ops.rules import node_name_problem, subgraph_ident_problem
 from nereid.ops.seq_blocks import check_blocks, thaw_blocks
 

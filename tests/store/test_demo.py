@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from nereid.model import FlowchartAst, SequenceAst, StateAst, iter_blocks
-from nereid.store.contents import ref_exists, xref_status_in
+from nereid.model import (
+    FlowchartAst,
+    SequenceAst,
+    StateAst,
+    iter_blocks,
+    ref_exists,
+    xref_status_in,
+)
 from nereid.store.demo import (
     demo_files,
     demo_folder,
