@@ -14,9 +14,10 @@ added as extra keys in the same style, so nothing a client may need is hidden:
   v11 `mermaid_id` (`A e1@--> B`, or null), `attrs` (`e1@{ ... }` as written, or null) and
   `classes` (`class e1 name`);
 - state (spec decision 24): `header`, `direction`, `states` (`{state_id, kind, label,
-  descriptions, parent_id, region, composite, direction, classes, note, note_side}`),
+  descriptions, parent_id, region, composite, direction, classes, styles, notes}`, notes
+  as `{text, side}`; kind `note` is a floating note, its text the label),
   `transitions` (`{transition_id, from_state_id, to_state_id, label}`), `class_defs`,
-  `acc_title`, `acc_descr`;
+  `acc_title`, `acc_descr`, `hide_empty_description`, `scale`;
 - sequence: `title`, `autonumber` (`{start, step}` or null), `notes`
   (`{note_id, placement, participant_ids, text, order_key}`), `activations`
   (`{activation_id, participant_id, active, order_key}`), `boxes` (participant boxes in
@@ -43,6 +44,7 @@ import msgspec
 
 from nereid.model import FlowchartAst, SequenceAst, StateAst
 from nereid.model.sequence import SeqBlock
+from nereid.model.state import StateNote
 
 __all__ = [
     "AstView",
@@ -211,8 +213,8 @@ class StateView(msgspec.Struct, frozen=True, kw_only=True):
     composite: bool
     direction: str | None
     classes: list[str]
-    note: str | None
-    note_side: str
+    styles: list[str]
+    notes: list[StateNote]
 
 
 class StateTransitionView(msgspec.Struct, frozen=True, kw_only=True):
@@ -230,6 +232,8 @@ class StateAstView(msgspec.Struct, frozen=True, kw_only=True, tag="state", tag_f
     class_defs: dict[str, str]
     acc_title: str | None
     acc_descr: str | None
+    hide_empty_description: bool
+    scale: str | None
 
 
 AstView = FlowAstView | SeqAstView | StateAstView
@@ -250,8 +254,8 @@ def _state_view(ast: StateAst) -> StateAstView:
                 composite=s.composite,
                 direction=s.direction,
                 classes=list(s.classes),
-                note=s.note,
-                note_side=s.note_side,
+                styles=list(s.styles),
+                notes=list(s.notes),
             )
             for state_id, s in ast.states.items()
         ],
@@ -267,6 +271,8 @@ def _state_view(ast: StateAst) -> StateAstView:
         class_defs=dict(ast.class_defs),
         acc_title=ast.acc_title,
         acc_descr=ast.acc_descr,
+        hide_empty_description=ast.hide_empty_description,
+        scale=ast.scale,
     )
 
 

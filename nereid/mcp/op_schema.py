@@ -95,7 +95,7 @@ DIAGRAM_OP_FIELDS: Final[Mapping[str, str]] = {
     "descriptions": "State text lines.",
     "parent_id": "Composite to move into; null: top.",
     "region": "Region (--) in parent, from 0.",
-    "note_side": "left of / right of.",
+    "notes": "[{text, side: left of|right of}]; [] clears.",
     "transition_id": "Transition id.",
 }
 """Every diagram-op field, described once (docs/ops.md has the full rules)."""

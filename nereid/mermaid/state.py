@@ -1,10 +1,9 @@
 """Mermaid state-diagram import (`stateDiagram-v2` / `stateDiagram`, spec decision 24).
 
 A hand parser, one physical line at a time (Mermaid's state lexer is line-oriented too):
-front matter, the header, then statements. What Mermaid reads is kept; what it refuses, and
-the few forms Nereid cannot keep (floating notes, `hide empty description`, `scale`,
-`style`, classes on `[*]`), raise a `MermaidError` with the line, column, text and what was
-expected. Comments: `%%` lines, and a `%%` before any `: text` of a statement.
+front matter, the header, then statements. What Mermaid reads is kept; what it refuses
+raises a `MermaidError` with the line, column, text and what was expected. Comments: `%%`
+lines, and a `%%` before any `: text` of a statement.
 
 What the statements build (see `nereid.model.state` for ids and orders):
 
@@ -14,9 +13,12 @@ What the statements build (see `nereid.model.state` for ids and orders):
   inside; a state belongs to the scope of its first mention;
 - `a --> b` / `a --> b : label`, where `[*]` is the start (on the left) or end (on the
   right) of the current scope;
-- `note left of id : text`, `note right of id` ... `end note`;
-- `classDef name css`, `class a,b name`, `accTitle:`, `accDescr:`, `accDescr {` ... `}`,
-  `direction TB|BT|LR|RL`.
+- `note left of id : text`, `note right of id` ... `end note` (several per state);
+- `note "text" as N1` (a floating note, the text may span lines): the state `s:N1` of kind
+  `note`, which transitions may link (`N1 --> S`);
+- `classDef name css`, `class a,b name`, `style a,b css`, `accTitle:`, `accDescr:`,
+  `accDescr {` ... `}`, `direction TB|BT|LR|RL`, and at the top level
+  `hide empty description` and `scale <n> width`.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from nereid.model.state import (
     StateAst,
     StateKind,
     StateNode,
+    StateNote,
     StateTransition,
     canonical,
     pseudo_id,
@@ -48,6 +51,7 @@ from nereid.model.writable_state import (
     MAX_STATE_DEPTH,
     class_name_problem,
     state_class_def_problem,
+    state_floating_note_problem,
     state_id_problem,
     state_label_problem,
     state_note_problem,
@@ -105,9 +109,10 @@ class _Builder:
         self.direction: str | None = None
         self.acc_title: str | None = None
         self.acc_descr: str | None = None
+        self.hide_empty_description = False
+        self.scale: str | None = None
         #: Open composite blocks: (state id, current region, line opened on).
         self.stack: list[list[object]] = []
-        self.note_lines: dict[str, int] = {}
 
     @property
     def scope(self) -> Scope:
@@ -153,14 +158,6 @@ class _Builder:
                 "InvalidClassName", f"invalid class name {name!r}: {problem}", line, offset
             )
         state = self.states[state_id]
-        if state.kind in PSEUDO_KINDS:
-            raise _error(
-                "UnsupportedSyntax",
-                "a class on '[*]' is not supported by Nereid",
-                line,
-                offset,
-                "a class on a named state",
-            )
         self.update(state_id, classes=(*state.classes, name))
 
     def end_ref(self, text: str, line: _Line, offset: int, side: Literal["start", "end"]) -> str:
@@ -283,23 +280,59 @@ class _Builder:
         else:
             self.acc_descr = value
 
-    def _hide(self, line: _Line, rest: str, offset: int) -> None:
-        raise _error(
-            "UnsupportedSyntax",
-            "'hide empty description' is not supported by Nereid",
-            line,
-            expected="a state diagram statement",
-        )
+    def top_level_only(self, line: _Line, what: str) -> None:
+        if self.stack:
+            raise _error(
+                "UnsupportedSyntax",
+                f"'{what}' inside a composite state (Mermaid reads it only at the top level)",
+                line,
+                expected="a statement of a composite state",
+            )
 
-    _scale = _hide
+    def _hide(self, line: _Line, rest: str, offset: int) -> None:
+        if re.fullmatch(r"(?i)hide empty description", line.text) is None:
+            raise _error(
+                "UnsupportedSyntax",
+                f"unsupported state diagram syntax: {line.text}",
+                line,
+                expected="'hide empty description' alone on its line",
+            )
+        self.top_level_only(line, "hide empty description")
+        self.hide_empty_description = True
+
+    def _scale(self, line: _Line, rest: str, offset: int) -> None:
+        match = re.fullmatch(r"\s+([0-9]+)\s+width", rest, re.IGNORECASE)
+        if match is None:
+            raise _error(
+                "InvalidScale",
+                f"invalid scale statement: {line.text}",
+                line,
+                offset,
+                "scale <n> width",
+            )
+        self.top_level_only(line, "scale")
+        self.scale = match.group(1)
 
     def _style(self, line: _Line, rest: str, offset: int) -> None:
-        raise _error(
-            "UnsupportedSyntax",
-            "'style' in a state diagram is not supported by Nereid (use classDef and class)",
-            line,
-            expected="classDef name css / class id name",
-        )
+        match = re.fullmatch(r"(\s*)(\w+(?:,\w+)*)\s+(\S.*)", rest, re.ASCII)
+        if match is None:
+            raise _error(
+                "InvalidStyle",
+                "invalid style statement",
+                line,
+                offset,
+                "style id1,id2 css",
+            )
+        style = match.group(3).strip()
+        problem = state_class_def_problem(style)
+        if problem is not None:
+            raise _error(
+                "InvalidStyle", f"invalid style {style!r}: {problem}", line, offset + match.start(3)
+            )
+        for name in match.group(2).split(","):
+            state_id = self.mention(name, line, offset + match.start(2))
+            state = self.states[state_id]
+            self.update(state_id, styles=(*state.styles, style))
 
     def _classdef(self, line: _Line, rest: str, offset: int) -> None:
         parts = rest.strip().split(maxsplit=1)
@@ -334,19 +367,12 @@ class _Builder:
     def _note(self, line: _Line, rest: str, offset: int) -> None:
         match = re.match(r"\s*(left of|right of)\s+([^:\s]+)\s*", rest, re.IGNORECASE)
         if match is None:
-            if rest.strip().startswith('"'):
-                raise _error(
-                    "UnsupportedSyntax",
-                    "floating notes ('note \"text\" as N') are not supported by Nereid",
-                    line,
-                    expected="note left of|right of <state>",
-                )
             raise _error(
                 "InvalidNote",
                 "invalid note",
                 line,
                 offset,
-                "note left of|right of <state> : text",
+                'note left of|right of <state> : text, or note "text" as <id>',
             )
         state_id = self.mention(match.group(2), line, offset + match.start(2))
         tail = rest[match.end() :]
@@ -362,15 +388,27 @@ class _Builder:
             problem = "contains ':' or ';' (write the note over several lines)"
         if problem is not None:
             raise _error("InvalidNote", f"invalid note text: {problem}", line)
-        if state_id in self.note_lines:
+        state = self.states[state_id]
+        note = StateNote(text=text, side="left of" if side == "left of" else "right of")
+        self.update(state_id, notes=(*state.notes, note))
+
+    def floating_note(self, text: str, name: str, line: _Line, offset: int) -> None:
+        """`note "text" as N1`: the state `s:N1` becomes (or is created as) a floating note."""
+        problem = state_floating_note_problem(text)
+        if problem is not None:
+            raise _error("InvalidNote", f"invalid floating note text: {problem}", line)
+        state_id = self.mention(name, line, offset)
+        state = self.states[state_id]
+        if state.kind != "state" or state.label or state.descriptions or state.composite:
             raise _error(
-                "DuplicateNote",
-                f"state {state_id[2:]!r} already has a note (line {self.note_lines[state_id]}); "
-                "Mermaid would keep only the last",
+                "ConflictingStateKind",
+                f"state {name!r} is already a {'composite ' if state.composite else ''}"
+                f"{state.kind}{' with a name or text' if state.label or state.descriptions else ''}"
+                "; a floating note needs an id of its own",
                 line,
+                offset,
             )
-        self.note_lines[state_id] = line.no
-        self.update(state_id, note=text, note_side=side)
+        self.update(state_id, kind="note", label=text)
 
     def _state(self, line: _Line, rest: str, offset: int) -> None:
         body = rest.strip()
@@ -463,6 +501,13 @@ class _Builder:
     def add_description(self, state_id: str, text: str, line: _Line, offset: int) -> None:
         self.check_text(text, line, offset, "description")
         state = self.states[state_id]
+        if state.kind == "note":
+            raise _error(
+                "ConflictingStateKind",
+                f"{state_id[2:]!r} is a floating note; it has no description",
+                line,
+                offset,
+            )
         self.update(state_id, descriptions=(*state.descriptions, text))
 
     def transition(self, line: _Line) -> None:
@@ -528,6 +573,8 @@ class _Builder:
                 acc_title=self.acc_title,
                 acc_descr=self.acc_descr,
                 front_matter=front_matter,
+                hide_empty_description=self.hide_empty_description,
+                scale=self.scale,
             )
         )
         numbered = {
@@ -582,12 +629,15 @@ def parse_state(text: str) -> StateAst:
             header = _header(_strip_comment(trimmed), line_no)
             continue
         column = len(raw) - len(raw.lstrip()) + 1
+        if re.match(r'(?i)note\s+"', trimmed):
+            index = _floating_note(builder, lines, index, _Line(line_no, column, trimmed))
+            continue
         statement = _strip_comment(trimmed)
         if not statement:
             continue
         line = _Line(line_no, column, statement)
         if ";" in statement and not re.match(
-            r"(?i)(classDef\s|accTitle\s*:|accDescr\s*:)", statement
+            r"(?i)(classDef\s|style\s|accTitle\s*:|accDescr\s*:)", statement
         ):
             raise _error(
                 "UnsupportedSyntax",
@@ -655,6 +705,36 @@ def _multi_line_note(
             return index
         collected.append(raw.strip())
     raise _error("UnclosedNote", "note is not closed", line, expected="'end note'")
+
+
+def _floating_note(builder: _Builder, lines: list[str], index: int, line: _Line) -> int:
+    """`note "text" as N1`, the text possibly over several lines (Mermaid reads to the `"`)."""
+    opening = line.text.index('"')
+    collected = [line.text[opening + 1 :]]
+    while '"' not in collected[-1]:
+        if index >= len(lines):
+            raise _error("UnclosedNote", "floating note text is not closed", line, opening, "'\"'")
+        collected.append(lines[index])
+        index += 1
+    last, _quote, tail = collected[-1].partition('"')
+    collected[-1] = last
+    parts = [part.strip() for part in collected]
+    while parts and not parts[0]:
+        parts.pop(0)
+    while parts and not parts[-1]:
+        parts.pop()
+    tail = _strip_comment(tail.strip())
+    alias = re.fullmatch(r"(?i)as\s*(\S+)", tail)
+    where = line if len(collected) == 1 else _Line(line.no + len(collected) - 1, 1, tail)
+    if alias is None:
+        raise _error(
+            "InvalidNote",
+            "a floating note needs 'as <id>' after its text",
+            where,
+            expected='note "text" as N1',
+        )
+    builder.floating_note("\n".join(parts), alias.group(1), line, opening)
+    return index
 
 
 def _multi_line_descr(

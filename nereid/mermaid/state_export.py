@@ -1,12 +1,15 @@
 """Canonical Mermaid text of a state diagram; `parse_state(export_state(ast)) == ast`.
 
-Layout: front matter, the header, `direction`, `accTitle`/`accDescr`, `classDef`s, then the
-top scope, then one `class id name` (or `id:::name`) line per class. A scope is written as:
-one line per direct child (`id`, `state "name" as id`, `state id <<choice>>`, `id : text`
-per description), then each composite child's block (`state id {`, `direction`, its
-regions separated by `--`, `}`), then the notes of the children, then the transitions the
-scope holds (`nereid.model.state.written_scope`). Because every child is named before any
-nested block, a state is always first mentioned in its own scope.
+Layout: front matter, the header, `direction`, `hide empty description`, `scale`,
+`accTitle`/`accDescr`, `classDef`s, then the top scope, then one `class id name` (or
+`id:::name`) line per class and one `style id css` line per style. A scope is written as:
+one line per direct child (`id`, `state "name" as id`, `state id <<choice>>`,
+`note "text" as id`, `id : text` per description), then each composite child's block
+(`state id {`, `direction`, its regions separated by `--`, `}`), then the notes of the
+children, then the transitions the scope holds (`nereid.model.state.written_scope`).
+Because every child is named before any nested block, a state is always first mentioned in
+its own scope. A `[*]`'s classes ride on the transitions naming it (`[*]:::name --> a`, one
+each, in order); a start's further classes follow as `[*]:::name` lines.
 
 Every field is checked by `state_problem` first, so what cannot be read back is refused as
 a `MermaidExportError` naming the object, never written wrong.
@@ -48,12 +51,12 @@ def _end(ast: StateAst, state_id: str) -> str:
     return "[*]" if state.kind in PSEUDO_KINDS else mermaid_name(state_id)
 
 
-def _declaration(state_id: str, state: StateNode, mentioned: set[str]) -> list[str]:
+def _declaration(state_id: str, state: StateNode, mentioned: set[str], pad: str) -> list[str]:
     if state.kind in PSEUDO_KINDS:
         if state_id in mentioned:
             return []
         if state.kind == "start":
-            return ["[*]"]
+            return [f"[*]:::{cls}" for cls in state.classes] or ["[*]"]
         raise MermaidExportError(
             "Unwritable",
             f"end state {state_id} has no transition (Mermaid reads a lone '[*]' as a start)",
@@ -63,26 +66,52 @@ def _declaration(state_id: str, state: StateNode, mentioned: set[str]) -> list[s
     lines: list[str] = []
     if state.kind in ("choice", "fork", "join"):
         lines.append(f"state {name} <<{state.kind}>>")
+    elif state.kind == "note":
+        text = (state.label or "").split("\n")
+        text[-1] += f'" as {name}'
+        lines += [f'note "{text[0]}', *(_INDENT + part for part in text[1:])]
     elif state.label is not None:
         lines.append(f'state "{state.label}" as {name}')
     elif not state.descriptions:
         lines.append(name)
     lines.extend(f"{name} : {text}" for text in state.descriptions)
+    return [pad + line for line in lines]
+
+
+def _notes(state_id: str, state: StateNode) -> list[str]:
+    name = mermaid_name(state_id)
+    lines: list[str] = []
+    for note in state.notes:
+        text = note.text
+        if "\n" not in text and ":" not in text and ";" not in text:
+            lines.append(f"note {note.side} {name} : {text}")
+            continue
+        lines += [
+            f"note {note.side} {name}",
+            *(_INDENT + line for line in text.split("\n")),
+            "end note",
+        ]
     return lines
 
 
-def _note(state_id: str, state: StateNode) -> list[str]:
-    if state.note is None:
-        return []
-    name = mermaid_name(state_id)
-    text = state.note
-    if "\n" not in text and ":" not in text and ";" not in text:
-        return [f"note {state.note_side} {name} : {text}"]
-    return [
-        f"note {state.note_side} {name}",
-        *(_INDENT + line for line in text.split("\n")),
-        "end note",
-    ]
+class _PseudoClasses:
+    """Hands out each `[*]`'s classes to the transitions naming it, in writing order."""
+
+    def __init__(self, ast: StateAst) -> None:
+        self.ast = ast
+        self.left = {
+            state_id: list(state.classes)
+            for state_id, state in ast.states.items()
+            if state.kind in PSEUDO_KINDS and state.classes
+        }
+
+    def end(self, state_id: str) -> str:
+        written = _end(self.ast, state_id)
+        waiting = self.left.get(state_id)
+        return f"{written}:::{waiting.pop(0)}" if waiting else written
+
+    def rest(self, state_id: str) -> list[str]:
+        return [f"[*]:::{cls}" for cls in self.left.pop(state_id, [])]
 
 
 def export_state(ast: StateAst) -> str:
@@ -99,6 +128,10 @@ def export_state(ast: StateAst) -> str:
     out.append(ast.header)
     if ast.direction is not None:
         out.append(f"direction {ast.direction}")
+    if ast.hide_empty_description:
+        out.append("hide empty description")
+    if ast.scale is not None:
+        out.append(f"scale {ast.scale} width")
     if ast.acc_title is not None:
         out.append(f"accTitle: {ast.acc_title}")
     if ast.acc_descr is not None:
@@ -111,6 +144,7 @@ def export_state(ast: StateAst) -> str:
     mentioned = {end for t in ast.transitions.values() for end in (t.from_state_id, t.to_state_id)}
     children = children_of(ast.states)
     counts = region_counts(ast.states)
+    pseudo_classes = _PseudoClasses(ast)
     held: dict[Scope, list[str]] = {}
     for transition_id, transition in ast.transitions.items():
         held.setdefault(written_scope(ast.states, transition), []).append(transition_id)
@@ -127,19 +161,23 @@ def export_state(ast: StateAst) -> str:
         if action == "close":
             own = children.get(scope, [])
             for state_id in own:
-                out += [pad + line for line in _note(state_id, ast.states[state_id])]
+                out += [pad + line for line in _notes(state_id, ast.states[state_id])]
             for transition_id in held.get(scope, []):
                 transition = ast.transitions[transition_id]
-                line = (
-                    f"{_end(ast, transition.from_state_id)} --> {_end(ast, transition.to_state_id)}"
-                )
+                source = pseudo_classes.end(transition.from_state_id)
+                line = f"{source} --> {pseudo_classes.end(transition.to_state_id)}"
                 if transition.label is not None:
                     line += f" : {transition.label}"
                 out.append(pad + line)
+            for state_id in own:
+                out += [pad + line for line in pseudo_classes.rest(state_id)]
             continue
         own = children.get(scope, [])
         for state_id in own:
-            out += [pad + line for line in _declaration(state_id, ast.states[state_id], mentioned)]
+            state = ast.states[state_id]
+            out += _declaration(state_id, state, mentioned, pad)
+            if state.kind in PSEUDO_KINDS and state_id not in mentioned:
+                pseudo_classes.rest(state_id)  # written with the declaration
         todo: list[Frame] = [("close", scope, depth)]
         nested = nested_scopes(counts, own)
         blocks: list[Frame] = []
@@ -161,7 +199,11 @@ def export_state(ast: StateAst) -> str:
         stack.extend(reversed(todo))
 
     for state_id, state in ast.states.items():
+        if state.kind in PSEUDO_KINDS:
+            continue
         name = mermaid_name(state_id)
         for cls in state.classes:
             out.append(f"class {name} {cls}" if _WORD.fullmatch(name) else f"{name}:::{cls}")
+    for state_id, state in ast.states.items():
+        out += [f"style {mermaid_name(state_id)} {style}" for style in state.styles]
     return "\n".join(out) + "\n"

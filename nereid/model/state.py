@@ -32,6 +32,7 @@ __all__ = [
     "STATE_KINDS",
     "Scope",
     "StateAst",
+    "StateNote",
     "StateKind",
     "StateNode",
     "StateTransition",
@@ -50,10 +51,12 @@ __all__ = [
     "written_scope",
 ]
 
-StateKind = Literal["state", "start", "end", "choice", "fork", "join"]
+StateKind = Literal["state", "start", "end", "choice", "fork", "join", "note"]
 NoteSide = Literal["left of", "right of"]
 
-STATE_KINDS: Final = ("state", "start", "end", "choice", "fork", "join")
+#: `note` is a floating note (`note "text" as N1`): its text is the label, and transitions
+#: may link it like any state (Mermaid itself reads `N1 --> S` as a state `N1`).
+STATE_KINDS: Final = ("state", "start", "end", "choice", "fork", "join", "note")
 PSEUDO_KINDS: Final = frozenset({"start", "end"})
 NOTE_SIDES: Final = ("left of", "right of")
 STATE_HEADERS: Final = ("stateDiagram-v2", "stateDiagram")
@@ -65,11 +68,19 @@ Scope = tuple[str | None, int]
 ROOT: Final[Scope] = (None, 0)
 
 
+class StateNote(msgspec.Struct, frozen=True, kw_only=True):
+    """`note left of X` / `note right of X` text (lines joined by `\n`)."""
+
+    text: str
+    side: NoteSide = "right of"
+
+
 class StateNode(msgspec.Struct, frozen=True, kw_only=True):
-    """One state (simple, composite, choice, fork, join) or a start/end pseudo-state."""
+    """One state (simple, composite, choice, fork, join), a start/end pseudo-state, or a
+    floating note."""
 
     kind: StateKind = "state"
-    #: `state "Long name" as s1`; None when not given.
+    #: `state "Long name" as s1`, or a floating note's text; None when not given.
     label: str | None = None
     #: `s1 : text` lines, in order (Mermaid shows each as a line of the box).
     descriptions: tuple[str, ...] = ()
@@ -81,11 +92,12 @@ class StateNode(msgspec.Struct, frozen=True, kw_only=True):
     composite: bool = False
     #: A composite's own `direction`.
     direction: str | None = None
-    #: `class X name` / `X:::name`, in order.
+    #: `class X name` / `X:::name` (`[*]:::name` on a start or end), in order.
     classes: tuple[str, ...] = ()
-    #: `note left of X` / `note right of X` text (lines joined by `\n`), None if absent.
-    note: str | None = None
-    note_side: NoteSide = "right of"
+    #: The `style X css` statements naming this state, in order (Mermaid applies the last).
+    styles: tuple[str, ...] = ()
+    #: The notes beside this state, in text order (Mermaid draws each one).
+    notes: tuple[StateNote, ...] = ()
 
 
 class StateTransition(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,6 +122,10 @@ class StateAst(msgspec.Struct, frozen=True, kw_only=True):
     front_matter: str | None = None
     #: `%%{init: ...}%%` directives, verbatim, as the flowchart keeps them.
     directives: tuple[str, ...] = ()
+    #: `hide empty description` and `scale <n> width` (top level only; Mermaid 11 reads
+    #: and ignores both, Nereid keeps and writes them back).
+    hide_empty_description: bool = False
+    scale: str | None = None
 
 
 def state_object_id(mermaid_id: str) -> str:
@@ -268,7 +284,7 @@ def order_problem(ast: StateAst) -> tuple[str, str] | None:
     the close of its `written_scope`; Mermaid puts a state in the scope it is first named
     in. So a transition written at a `[*]`'s scope must not name a state whose scope only
     opens after that one closes, two `[*]` ends must share a scope, and an end `[*]` needs
-    a transition (alone, `[*]` reads as a start).
+    a transition (alone, `[*]` reads as a start), one per class it carries.
     """
     spans = _scope_spans(ast.states)
     mentioned: set[str] = set()
@@ -291,9 +307,16 @@ def order_problem(ast: StateAst) -> tuple[str, str] | None:
                 "its [*] end's scope is written before the scope of its other end, so "
                 "Mermaid would place that state in the wrong composite"
             )
+    into: dict[str, int] = {}
+    for transition in ast.transitions.values():
+        into[transition.to_state_id] = into.get(transition.to_state_id, 0) + 1
     for state_id, state in ast.states.items():
         if state.kind == "end" and state_id not in mentioned:
             return state_id, "an end [*] without a transition cannot be written"
+        if state.kind == "end" and len(state.classes) > into.get(state_id, 0):
+            return state_id, (
+                "an end [*] is written with one class per transition into it ('--> [*]:::name')"
+            )
         if state.parent is not None and (state.parent, state.region) not in spans:
             return state_id, "its composite does not exist or is not composite"
     return None

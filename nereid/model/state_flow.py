@@ -2,7 +2,10 @@
 the route graph and the renderer, so state diagrams reuse the flowchart machinery.
 
 States become nodes (same ids), composite states become subgraphs (same ids) holding their
-children, transitions become edges (same ids). `FLOW_CATEGORY_TO_STATE` maps refs back.
+children, transitions become edges (same ids); a floating note is a note-shaped node whose
+links are dotted, and each concurrency region a dashed frame (as Mermaid draws them).
+`FLOW_CATEGORY_TO_STATE` maps refs back. The graph queries leave floating notes out
+(`notes=False`): they annotate the machine, they are not states of it.
 For the graph queries (`implied_arcs=True`) the semantics of composites are added as arcs:
 entering a composite enters its `[*]` start in every region, and its `[*]` ends lead on
 along the composite's own outgoing transitions (so `flow.unreachable` sees through frames).
@@ -28,6 +31,7 @@ __all__ = [
     "IMPLIED_PREFIX",
     "STATE_SHAPES",
     "REGION_MARK",
+    "REGION_STYLE",
     "flow_category",
     "region_owner",
     "state_as_flowchart",
@@ -42,7 +46,10 @@ STATE_SHAPES: Final = {
     "choice": "diamond",
     "fork": "fork",
     "join": "fork",
+    "note": "notch-rect",
 }
+#: The style of a concurrency region's frame: Mermaid draws regions dashed.
+REGION_STYLE: Final = "stroke-dasharray: 5 5"
 FLOW_CATEGORY_TO_STATE: Final[dict[tuple[str, ...], tuple[str, ...]]] = {
     FLOW_NODE: STATE_STATE,
     FLOW_SUBGRAPH: STATE_STATE,
@@ -70,6 +77,8 @@ def state_display_label(state_id: str, state: StateNode, *, ascii: bool = False)
         return " "
     if state.kind == "choice":
         return state.label or " "
+    if state.kind == "note":
+        return state.label or mermaid_name(state_id)
     if state.label is not None:
         return state.label
     return state.descriptions[0] if state.descriptions else mermaid_name(state_id)
@@ -89,13 +98,17 @@ def flow_category(ast: StateAst, category: tuple[str, ...], object_id: str) -> t
 
 
 def state_as_flowchart(
-    ast: StateAst, *, implied_arcs: bool = False, ascii: bool = False
+    ast: StateAst, *, implied_arcs: bool = False, ascii: bool = False, notes: bool = True
 ) -> FlowchartAst:
-    """The projection (see the module docstring)."""
+    """The projection (see the module docstring); `notes=False` leaves floating notes and
+    their links out (the graph queries)."""
     nodes: dict[str, FlowNode] = {}
     members: dict[str, list[str]] = {}
     children: dict[str, list[str]] = {}
+    left_out = {s for s, state in ast.states.items() if not notes and state.kind == "note"}
     for state_id, state in ast.states.items():
+        if state_id in left_out:
+            continue
         if state.parent is not None:
             target = children if state.composite else members
             target.setdefault(state.parent, []).append(state_id)
@@ -114,7 +127,7 @@ def state_as_flowchart(
             label=label,
             shape=STATE_SHAPES[state.kind],
             classes=state.classes,
-            note=state.note,
+            note="\n".join(note.text for note in state.notes) if state.notes else None,
         )
     subgraphs: dict[str, FlowSubgraph] = {}
     counts = region_counts(ast.states)
@@ -133,6 +146,7 @@ def state_as_flowchart(
                 subgraphs[region_id] = FlowSubgraph(
                     mermaid_id=f"{name}_region{region + 1}",
                     title="",
+                    style=REGION_STYLE,
                     direction=state.direction,
                     node_ids=tuple(n for n in inner_nodes if ast.states[n].region == region),
                     subgraph_ids=tuple(
@@ -148,16 +162,25 @@ def state_as_flowchart(
             subgraph_ids=(*regions, *inner_subgraphs),
             classes=state.classes,
         )
+    floating = {s for s, state in ast.states.items() if state.kind == "note"}
     edges = {
         transition_id: FlowEdge(
             from_node_id=transition.from_state_id,
             to_node_id=transition.to_state_id,
             label=transition.label,
+            line="dotted"
+            if floating & {transition.from_state_id, transition.to_state_id}
+            else "solid",
         )
         for transition_id, transition in ast.transitions.items()
+        if not left_out & {transition.from_state_id, transition.to_state_id}
     }
     if implied_arcs:
-        edges.update(_implied(ast))
+        edges.update(
+            (arc_id, arc)
+            for arc_id, arc in _implied(ast).items()
+            if not left_out & {arc.from_node_id, arc.to_node_id}
+        )
     return FlowchartAst(
         direction=ast.direction,
         nodes=nodes,

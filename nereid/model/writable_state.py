@@ -28,6 +28,7 @@ __all__ = [
     "MAX_STATE_DEPTH",
     "class_name_problem",
     "state_class_def_problem",
+    "state_floating_note_problem",
     "state_id_problem",
     "state_label_problem",
     "state_note_problem",
@@ -44,7 +45,20 @@ _MULTI_LINE_BAD: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\uf
 DIRECTION_ANYWHERE: Final = re.compile(r"direction\s+(?:TB|BT|RL|LR)", re.IGNORECASE)
 #: Words that start a statement (matched ignoring case), so no state may be named so.
 _KEYWORDS: Final = frozenset(
-    {"state", "note", "class", "classdef", "direction", "hide", "scale", "acctitle", "accdescr"}
+    {
+        "state",
+        "note",
+        "class",
+        "classdef",
+        "style",
+        "click",
+        "href",
+        "direction",
+        "hide",
+        "scale",
+        "acctitle",
+        "accdescr",
+    }
 )
 _CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_]+")
 
@@ -124,8 +138,25 @@ def state_note_problem(text: str) -> str | None:
     return None
 
 
+def state_floating_note_problem(text: str) -> str | None:
+    """A floating note's text (`note "text" as N1`): trimmed lines, no `"` (it ends the text)."""
+    if not text.strip():
+        return "must not be empty"
+    problem = _bad_char(_MULTI_LINE_BAD, text)
+    if problem is not None:
+        return problem
+    lines = text.split("\n")
+    if any(line != line.strip() for line in lines) or not lines[0] or not lines[-1]:
+        return "its lines must be trimmed and the first and last non-empty"
+    if '"' in text:
+        return "contains '\"' (it ends the text)"
+    if DIRECTION_ANYWHERE.search(text):
+        return "holds 'direction <dir>' (Mermaid reads the line as a direction)"
+    return None
+
+
 def state_class_def_problem(style: str) -> str | None:
-    """A `classDef` payload: the rest of its line, trimmed."""
+    """A `classDef` or `style` payload: the rest of its line, trimmed."""
     if not style.strip():
         return "must not be empty"
     if style != style.strip():
@@ -140,8 +171,8 @@ def _unwritable(category: str, object_id: str, field: str, value: str, reason: s
 
 
 def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, str | None]]:
+    name = mermaid_name(state_id)
     if state.kind not in PSEUDO_KINDS:
-        name = mermaid_name(state_id)
         yield (
             "state_id",
             state_id,
@@ -150,18 +181,32 @@ def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, s
             else ("a state id is 's:' and its Mermaid id"),
         )
     if state.label is not None:
-        problem = state_label_problem(state.label)
-        if problem is None and state.kind != "state":
-            problem = f"a {state.kind} state has no name in Mermaid"
+        if state.kind == "note":
+            problem = state_floating_note_problem(state.label)
+        else:
+            problem = state_label_problem(state.label)
+            if problem is None and state.kind != "state":
+                problem = f"a {state.kind} state has no name in Mermaid"
         yield "label", state.label, problem
+    elif state.kind == "note":
+        yield "label", "", "a floating note needs its text (the label)"
     for index, description in enumerate(state.descriptions):
-        yield f"descriptions[{index}]", description, state_text_problem(description)
-    for index, name in enumerate(state.classes):
-        yield f"classes[{index}]", name, class_name_problem(name)
-    if state.note is not None:
-        yield "note", state.note, state_note_problem(state.note)
-    elif state.note_side != "right of":
-        yield "note_side", state.note_side, "a state without a note keeps the default side"
+        problem = state_text_problem(description)
+        if problem is None and state.kind in PSEUDO_KINDS | {"note"}:
+            problem = f"a {state.kind} has no description"
+        yield f"descriptions[{index}]", description, problem
+    for index, cls in enumerate(state.classes):
+        yield f"classes[{index}]", cls, class_name_problem(cls)
+    for index, style in enumerate(state.styles):
+        problem = state_class_def_problem(style)
+        if problem is None and (state.kind in PSEUDO_KINDS or not _CLASS_NAME.fullmatch(name)):
+            problem = "only a state whose id is ASCII letters, digits and '_' can have a style"
+        yield f"styles[{index}]", style, problem
+    for index, note in enumerate(state.notes):
+        problem = state_note_problem(note.text)
+        if problem is None and state.kind in PSEUDO_KINDS:
+            problem = "'[*]' has no note"
+        yield f"notes[{index}]", note.text, problem
     if state.direction is not None and state.direction not in STATE_DIRECTIONS:
         yield "direction", state.direction, "must be TB, BT, LR or RL"
 
@@ -182,6 +227,8 @@ def state_problem(ast: StateAst, keys: Collection[ObjectKey] | None = None) -> U
     ]
     if ast.direction is not None and ast.direction not in STATE_DIRECTIONS:
         meta.append(("direction", ast.direction, "must be TB, BT, LR or RL"))
+    if ast.scale is not None and not (ast.scale.isascii() and ast.scale.isdigit()):
+        meta.append(("scale", ast.scale, "must be ASCII digits (scale <n> width)"))
     for name, style in ast.class_defs.items():
         problem = class_name_problem(name) if name != "default" else None
         meta.append((f"class_defs.{name}", style, problem or state_class_def_problem(style)))

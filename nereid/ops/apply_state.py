@@ -23,6 +23,7 @@ from nereid.model.state import (
     StateAst,
     StateKind,
     StateNode,
+    StateNote,
     StateTransition,
     canonical,
     mermaid_name,
@@ -32,6 +33,8 @@ from nereid.model.state import (
 from nereid.model.writable_state import (
     MAX_STATE_DEPTH,
     class_name_problem,
+    state_class_def_problem,
+    state_floating_note_problem,
     state_id_problem,
     state_label_problem,
     state_note_problem,
@@ -52,6 +55,11 @@ replace = msgspec.structs.replace
 
 def _missing(kind: str, object_id: str) -> OpError:
     return OpError("not_found", "object not found", {"kind": kind, "object_id": object_id})
+
+
+def _trim_lines(text: str) -> str:
+    """Multi-line text as Mermaid reads it back: every line trimmed, outer blank lines gone."""
+    return "\n".join(line.strip() for line in text.strip().split("\n"))
 
 
 def _text(field: str, value: str, rule: Callable[[str], str | None]) -> str:
@@ -101,7 +109,11 @@ class StateDraft:
                 if state_id.startswith(kind):
                     state = replace(state, kind=cast(StateKind, kind))
         if op.label is not UNSET:
-            label = None if op.label is None else _text("label", op.label, state_label_problem)
+            label = None
+            if op.label is not None and state.kind == "note":
+                label = _text("label", _trim_lines(op.label), state_floating_note_problem)
+            elif op.label is not None:
+                label = _text("label", op.label, state_label_problem)
             state = replace(state, label=label)
         if op.descriptions is not UNSET:
             texts = tuple(
@@ -116,25 +128,25 @@ class StateDraft:
             state = replace(
                 state, direction=direction, composite=state.composite or bool(direction)
             )
-        if op.note is not UNSET:
-            note = None
-            if op.note is not None:
-                note = "\n".join(line.strip() for line in op.note.strip().split("\n"))
-                note = _text("note", note, state_note_problem)
-            state = replace(state, note=note)
-        if op.note_side is not UNSET:
-            side = op.note_side or "right of"
-            if side not in NOTE_SIDES:
-                raise invalid_value("note_side", op.note_side, "must be 'left of' or 'right of'")
-            state = replace(state, note_side=cast(NoteSide, side))
+        if op.notes is not UNSET:
+            notes: list[StateNote] = []
+            for index, spec in enumerate(op.notes or ()):
+                text = _text(f"notes[{index}].text", _trim_lines(spec.text), state_note_problem)
+                if spec.side not in NOTE_SIDES:
+                    raise invalid_value(
+                        f"notes[{index}].side", spec.side, "must be 'left of' or 'right of'"
+                    )
+                notes.append(StateNote(text=text, side=cast(NoteSide, spec.side)))
+            state = replace(state, notes=tuple(notes))
         if op.classes is not UNSET:
             for index, name in enumerate(op.classes or ()):
                 problem = class_name_problem(name)
                 if problem is not None:
                     raise invalid_value(f"classes[{index}]", name, problem)
             state = replace(state, classes=tuple(op.classes or ()))
-        if state.note is None and state.note_side != "right of":
-            state = replace(state, note_side="right of")  # no note: the side is not written
+        if op.style is not UNSET:
+            style = None if op.style is None else _text("style", op.style, state_class_def_problem)
+            state = replace(state, styles=() if style is None else (style,))
         self._check_state(state_id, state)
         self.states[state_id] = state
         self.touched.add((STATE_STATE, state_id))
@@ -163,8 +175,8 @@ class StateDraft:
                     state_id,
                     f"the {state.kind} state of that scope has the id {expected!r}",
                 )
-            if state.label or state.descriptions or state.note or state.classes:
-                raise invalid_value("state_id", state_id, "'[*]' has no name, text, note or class")
+            if state.label or state.descriptions or state.notes or state.styles:
+                raise invalid_value("state_id", state_id, "'[*]' has no name, text, note or style")
         else:
             problem = (
                 state_id_problem(mermaid_name(state_id))
@@ -173,8 +185,12 @@ class StateDraft:
             )
             if problem is not None:
                 raise invalid_value("state_id", state_id, problem)
-        if state.label is not None and state.kind != "state":
+        if state.label is not None and state.kind not in ("state", "note"):
             raise invalid_value("label", state.label, f"a {state.kind} state has no name")
+        if state.kind == "note" and (state.label is None or state.descriptions):
+            raise invalid_value(
+                "label", state.label, "a floating note has its text as label and no descriptions"
+            )
         if state.region < 0:
             raise invalid_value("region", state.region, "must not be negative")
         if state.parent is None and state.region != 0:

@@ -2,16 +2,26 @@
 
 `state_set_state` and `state_set_transition` add the object when its id is new and update
 the given fields otherwise (absent keeps a field, null clears it); `state_set_state` with
-`parent_id` moves a state into a composite (null: to the top level). `state_remove`
+`parent_id` moves a state into a composite (null: to the top level); kind `note` with a
+`label` is a floating note (`note "text" as N1`). `state_remove`
 removes a state (with its nested states and every transition touching them) or a
 transition. docs/ops.md has the rules.
 """
 
 from __future__ import annotations
 
+import msgspec
+
 from nereid.ops.base import UNSET, DiagramOpBase, Maybe
 
-__all__ = ["StateRemove", "StateSetState", "StateSetTransition"]
+__all__ = ["StateNoteSpec", "StateRemove", "StateSetState", "StateSetTransition"]
+
+
+class StateNoteSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """One note beside a state: its text and side (`left of` / `right of`)."""
+
+    text: str
+    side: str = "right of"
 
 
 class StateSetState(DiagramOpBase, tag="state_set_state", frozen=True):
@@ -24,9 +34,10 @@ class StateSetState(DiagramOpBase, tag="state_set_state", frozen=True):
     parent_id: Maybe[str] = UNSET
     region: Maybe[int] = UNSET
     direction: Maybe[str] = UNSET
-    note: Maybe[str] = UNSET
-    note_side: Maybe[str] = UNSET
+    notes: Maybe[list[StateNoteSpec]] = UNSET
     classes: Maybe[list[str]] = UNSET
+    #: One `style X css` line (null clears every style of the state).
+    style: Maybe[str] = UNSET
 
 
 class StateSetTransition(DiagramOpBase, tag="state_set_transition", frozen=True):

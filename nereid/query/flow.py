@@ -128,10 +128,11 @@ def graph_of(diagram: Diagram, *, implied: bool = True) -> tuple[FlowGraph, Flow
 
     A state diagram is queried through its flowchart projection (`state_as_flowchart` with
     the implied arcs of composites unless `implied` is False, as `flow.degrees` wants: it
-    counts transitions); every vertex is a `state/state` ref, composites too.
+    counts transitions); every vertex is a `state/state` ref, composites too; floating notes
+    are no vertices.
     """
     if isinstance(diagram.ast, StateAst):
-        ast = state_as_flowchart(diagram.ast, implied_arcs=implied)
+        ast = state_as_flowchart(diagram.ast, implied_arcs=implied, notes=False)
         return FlowGraph(ast, STATE_STATE, STATE_STATE), ast
     ast = flowchart_of(diagram)
     return FlowGraph(ast), ast

@@ -34,6 +34,7 @@ from nereid.model import (
     StateAst,
     iter_blocks,
 )
+from nereid.model.state import StateNote
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_param_ref
 from nereid.query.scope import KIND_NAMES, QueryScope
@@ -177,8 +178,9 @@ class StateObject(_Object, tag="state_state", frozen=True, kw_only=True):
     composite: bool
     direction: str | None
     classes: list[str]
-    note: str | None
-    note_side: str | None
+    styles: list[str]
+    #: `{text, side}` per note, in text order.
+    notes: list[StateNote]
     child_state_ids: list[str]
 
 
@@ -301,8 +303,8 @@ def _state_object(ast: StateAst, ref: ObjectRef) -> McpObject | None:
         composite=state.composite,
         direction=state.direction,
         classes=list(state.classes),
-        note=state.note,
-        note_side=state.note_side if state.note is not None else None,
+        styles=list(state.styles),
+        notes=list(state.notes),
         child_state_ids=[sid for sid, s in ast.states.items() if s.parent == ref.object_id],
     )
 

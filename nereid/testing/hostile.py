@@ -136,7 +136,10 @@ STATE_TEMPLATES: Final = (
     "classDef {v} fill:#f00\nA:::x", "classDef c {v}\nclass A c", "A:::{v}", "class {v} c",
     "accTitle: {v}", "accDescr: {v}", "accDescr {{\n{v}\n{w}\n}}", "direction {v}",
     "%% {v}\nA", "A --> B %% {v}", "[*] --> {v}", "{v} --> [*]",
-    "state C {{\n[*] --> {v}\n{v} --> [*]\n}}",
+    "state C {{\n[*] --> {v}\n{v} --> [*]\n}}", 'note "{v}" as N1\nN1 --> A',
+    'state C {{\nnote "{v}\n{w}" as N2\n}}', "note right of A : {v}\nnote left of A : {w}",
+    "hide empty description\n{v}", "scale {v} width", "style A {v}", "style {v} fill:#f00",
+    "[*]:::{v} --> A", "A --> [*]:::{v}", "[*]:::{v}",
 )  # fmt: skip
 
 
@@ -196,8 +199,13 @@ STATE_SEED: Final = """stateDiagram-v2
     --
     Side
   }
-  Busy --> [*]
+  Busy --> [*]:::done
   note right of Idle : waits
+  note left of Idle : also
+  note "remember" as Memo
+  Memo --> Idle
+  style Idle fill:#f00
+  hide empty description
 """
 
 _NODES: Final = ("n:a", "n:b", "n:c", "n:new")
@@ -282,7 +290,9 @@ def _seq_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def _state_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
-    state = st.sampled_from(("s:Idle", "s:Busy", "s:Work", "s:Side", "s:new", "start", "end"))
+    state = st.sampled_from(
+        ("s:Idle", "s:Busy", "s:Work", "s:Side", "s:Memo", "s:new", "start", "end")
+    )
     transition = st.sampled_from(("t:0001", "t:0002", "t:new"))
     b = st.builds
     return st.one_of(
@@ -290,7 +300,12 @@ def _state_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]
         b(lambda s, v: {"type": "state_set_state", "state_id": s, "descriptions": [v]},
           state, value),
         b(lambda v: {"type": "state_set_state", "state_id": "s:" + v}, value),
-        b(lambda s, v: {"type": "state_set_state", "state_id": s, "note": v}, state, value),
+        b(lambda s, v, d: {"type": "state_set_state", "state_id": s,
+                           "notes": [{"text": v, "side": d}, {"text": "two"}]},
+          state, value, st.sampled_from(("left of", "right of"))),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "style": v}, state, value),
+        b(lambda s, v: {"type": "state_set_state", "state_id": s, "kind": "note", "label": v},
+          state, value),
         b(lambda s, v: {"type": "state_set_state", "state_id": s, "classes": [v]}, state, value),
         b(lambda s, v: {"type": "state_set_state", "state_id": s, "kind": v}, state, value),
         b(lambda s, p: {"type": "state_set_state", "state_id": s, "parent_id": p}, state, state),

@@ -100,7 +100,8 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
             text = (
                 f"state {state_id} ({state_display_label(state_id, state).strip() or state.kind})"
             )
-            items.append(ObjectItem(ref, text, state.note))
+            notes = "\n".join(note.text for note in state.notes) or None
+            items.append(ObjectItem(ref, text, notes))
         for transition_id, transition in ast.transitions.items():
             ref = ObjectRef(diagram_id=did, category=STATE_TRANSITION, object_id=transition_id)
             text = f"transition {transition_id} {transition.from_state_id}→{transition.to_state_id}"

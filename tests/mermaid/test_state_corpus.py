@@ -81,11 +81,10 @@ def test_choice_fork_join() -> None:
 
 def test_notes() -> None:
     ast = _load("state-014.mmd")
-    one = ast.states["s:State1"]
-    assert one.note == "Important information! You can write\nnotes."
-    assert one.note_side == "right of"
-    assert ast.states["s:State2"].note == "This is the note to the left."
-    assert ast.states["s:State2"].note_side == "left of"
+    (one,) = ast.states["s:State1"].notes
+    assert (one.side, one.text) == ("right of", "Important information! You can write\nnotes.")
+    (two,) = ast.states["s:State2"].notes
+    assert (two.side, two.text) == ("left of", "This is the note to the left.")
 
 
 def test_concurrency_regions_have_their_own_starts() -> None:

@@ -15,6 +15,7 @@ from nereid.mermaid import (
     parse_state,
     reconcile_state,
 )
+from nereid.model.state import StateNote
 
 
 def _roundtrip(text: str) -> None:
@@ -42,8 +43,19 @@ def test_detect_kind() -> None:
         ("stateDiagram-v2\nstate A {\n a\n", "UnclosedState", 2, 1),
         ("stateDiagram-v2\na --> b : x : y\n", "InvalidText", 2, None),
         ("stateDiagram-v2\nnote left of a\n text\n", "UnclosedNote", 2, 1),
-        ('stateDiagram-v2\nnote "floating" as N\n', "UnsupportedSyntax", 2, 1),
-        ("stateDiagram-v2\nhide empty description\n", "UnsupportedSyntax", 2, 1),
+        ('stateDiagram-v2\nnote "floating"\n', "InvalidNote", 2, None),
+        ('stateDiagram-v2\nnote "never closed\nA\n', "UnclosedNote", 2, None),
+        ('stateDiagram-v2\nnote "" as N\n', "InvalidNote", 2, None),
+        ('stateDiagram-v2\nA : text\nnote "x" as A\n', "ConflictingStateKind", 3, None),
+        ('stateDiagram-v2\nnote "x" as N\nN : text\n', "ConflictingStateKind", 3, None),
+        ('stateDiagram-v2\nnote "go direction LR" as N\n', "InvalidNote", 2, None),
+        ("stateDiagram-v2\nhide empty descriptions\n", "UnsupportedSyntax", 2, 1),
+        ("stateDiagram-v2\nstate C {\nhide empty description\n}\n", "UnsupportedSyntax", 3, 1),
+        ("stateDiagram-v2\nscale 300\n", "InvalidScale", 2, None),
+        ("stateDiagram-v2\nstate C {\nscale 3 width\n}\n", "UnsupportedSyntax", 3, 1),
+        ("stateDiagram-v2\nstyle a\n", "InvalidStyle", 2, None),
+        ("stateDiagram-v2\nstyle a.b fill:#f00\n", "InvalidStyle", 2, None),
+        ("stateDiagram-v2\nstyle a,,b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\ndirection TD\n", "InvalidDirection", 2, 11),
         ("stateDiagram-v2\na-b --> c\n", "InvalidStateId", 2, 1),
         (
@@ -53,8 +65,6 @@ def test_detect_kind() -> None:
             1,
         ),
         ("stateDiagram-v2\na : go direction LR\n", "UnsupportedSyntax", 2, None),
-        ("stateDiagram-v2\nnote right of a : x\nnote left of a : y\n", "DuplicateNote", 3, 1),
-        ("stateDiagram-v2\n[*]:::hot --> a\n", "UnsupportedSyntax", 2, None),
         ("stateDiagram-v2\nclass a\n", "InvalidClass", 2, None),
         ("stateDiagram-v2\na --> \n", "InvalidTransition", 2, None),
         ("stateDiagram-v2\nstate A {\nstate A {\n}\n}\n", "InvalidState", 3, 1),
@@ -85,7 +95,7 @@ def test_a_state_belongs_to_its_first_scope_and_transitions_cross_scopes() -> No
 def test_keywords_are_case_insensitive_and_alternates_read() -> None:
     ast = parse_state("stateDiagram-v2\nSTATE f [[fork]]\nNote Left Of f : hi\nDirection lr\n")
     assert ast.states["s:f"].kind == "fork"
-    assert ast.states["s:f"].note_side == "left of"
+    assert ast.states["s:f"].notes == (StateNote(text="hi", side="left of"),)
     assert ast.direction == "LR"
 
 
@@ -93,6 +103,67 @@ def test_comment_after_statement_and_colon_text_kept() -> None:
     ast = parse_state("stateDiagram-v2\na --> b %% gone\nb --> c : x %% kept\n")
     labels = [t.label for t in ast.transitions.values()]
     assert labels == [None, "x %% kept"]
+
+
+def test_floating_notes_link_to_states_and_keep_their_text() -> None:
+    text = (
+        'stateDiagram-v2\nnote "Keeps %% and ; and : as written" as N1\nstate C {\n'
+        '  note "over\n    two lines" as N2\n  N2 --> inner\n}\nN1 --> Idle\n'
+        'note "NoSpace"asN3\n'
+    )
+    ast = parse_state(text)
+    assert ast.states["s:N1"].kind == "note"
+    assert ast.states["s:N1"].label == "Keeps %% and ; and : as written"
+    assert ast.states["s:N2"].label == "over\ntwo lines"
+    assert ast.states["s:N2"].parent == "s:C"
+    assert ast.states["s:N3"].label == "NoSpace"
+    pairs = [(t.from_state_id, t.to_state_id) for t in ast.transitions.values()]
+    assert ("s:N1", "s:Idle") in pairs and ("s:N2", "s:inner") in pairs
+    _roundtrip(text)
+
+
+def test_several_notes_per_state_in_text_order() -> None:
+    text = (
+        "stateDiagram-v2\nA --> B\nnote right of A : first\nnote left of A\n  second: x\n"
+        "end note\nnote right of A : third\n"
+    )
+    ast = parse_state(text)
+    assert [(n.side, n.text) for n in ast.states["s:A"].notes] == [
+        ("right of", "first"),
+        ("left of", "second: x"),
+        ("right of", "third"),
+    ]
+    _roundtrip(text)
+
+
+def test_hide_empty_description_scale_and_style_are_kept() -> None:
+    text = (
+        "stateDiagram-v2\nA --> B\nHIDE EMPTY DESCRIPTION\nscale 0350 Width\n"
+        "style A,B fill:#f00,stroke:#333;\nstyle A color:white\n"
+    )
+    ast = parse_state(text)
+    assert ast.hide_empty_description and ast.scale == "0350"
+    assert ast.states["s:A"].styles == ("fill:#f00,stroke:#333;", "color:white")
+    assert ast.states["s:B"].styles == ("fill:#f00,stroke:#333;",)
+    out = export_state(ast)
+    assert "hide empty description\nscale 0350 width\n" in out
+    assert "style A color:white\n" in out
+    _roundtrip(text)
+
+
+def test_classes_on_start_and_end_states_ride_on_transitions() -> None:
+    text = (
+        "stateDiagram-v2\n[*]:::a --> A\n[*] --> B\n[*]:::b\nA --> [*]:::c\n"
+        "state C {\n  [*]:::d --> x\n  x --> [*]\n}\n[*]:::e\n"
+    )
+    ast = parse_state(text)
+    assert ast.states["start"].classes == ("a", "b", "e")
+    assert ast.states["end"].classes == ("c",)
+    assert ast.states["start:C"].classes == ("d",)
+    _roundtrip(text)
+    lone = parse_state("stateDiagram-v2\n[*]:::only\n")
+    assert lone.states["start"].classes == ("only",)
+    _roundtrip("stateDiagram-v2\n[*]:::only\n")
 
 
 def test_multi_line_acc_descr_and_labelled_composite() -> None:
@@ -155,6 +226,10 @@ def _block(draw: st.DrawFn, depth: int) -> list[str]:
             lines.append("end note")
         elif choice == 6 and one != "[*]":
             lines.append(f"{one}:::hot")
+        elif choice == 6 and one == "[*]":
+            lines.append(f"[*]:::hot --> {two}" if two != "[*]" else "[*]:::hot")
+        elif choice == 7 and one != "[*]" and draw(st.booleans()):
+            lines.append(f'note "{draw(_TEXT).replace(chr(34), "")}" as {one}')
         elif choice == 7 and one != "[*]":
             lines.append(f"state {one} <<{draw(st.sampled_from(['choice', 'fork', 'join']))}>>")
         elif depth < 3 and one != "[*]":
@@ -168,8 +243,12 @@ def _block(draw: st.DrawFn, depth: int) -> list[str]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(_block(0))
-def test_generated_diagrams_round_trip_or_are_refused_precisely(lines: list[str]) -> None:
+@given(_block(0), st.booleans())
+def test_generated_diagrams_round_trip_or_are_refused_precisely(
+    lines: list[str], draw_style: bool
+) -> None:
+    if lines and draw_style:
+        lines.append("style a,b fill:#0f0")
     text = "stateDiagram-v2\nclassDef hot fill:#f00\n" + "\n".join(lines) + "\n"
     try:
         ast = parse_state(text)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from nereid.mermaid import export_state, parse_state
 from nereid.model import StateAst
+from nereid.model.state import StateNote
 from nereid.ops import OpError, apply_ops, convert_diagram_ops
 
 SEED = parse_state(
@@ -52,19 +53,43 @@ def test_update_keeps_what_is_absent_and_null_clears() -> None:
     new, _ = _apply(
         SEED,
         {"type": "state_set_state", "state_id": "s:Idle", "descriptions": ["waiting"],
-         "note": "first\nsecond", "note_side": "left of", "classes": ["hot"]},
+         "notes": [{"text": " first\n  second ", "side": "left of"}, {"text": "again"}],
+         "classes": ["hot"], "style": "fill:#f00,stroke:#333"},
     )  # fmt: skip
     idle = new.states["s:Idle"]
-    assert (idle.descriptions, idle.note, idle.note_side, idle.classes) == (
+    assert (idle.descriptions, idle.notes, idle.classes, idle.styles) == (
         ("waiting",),
-        "first\nsecond",
-        "left of",
+        (StateNote(text="first\nsecond", side="left of"), StateNote(text="again")),
         ("hot",),
+        ("fill:#f00,stroke:#333",),
     )
-    cleared, delta = _apply(new, {"type": "state_set_state", "state_id": "s:Idle", "note": None})
-    assert cleared.states["s:Idle"].note is None
+    cleared, delta = _apply(
+        new, {"type": "state_set_state", "state_id": "s:Idle", "notes": None, "style": None}
+    )
+    assert cleared.states["s:Idle"].notes == () and cleared.states["s:Idle"].styles == ()
     assert cleared.states["s:Idle"].descriptions == ("waiting",)
     assert delta["updated"] == ["d:d/state/state/s:Idle"]
+
+
+def test_floating_notes_and_classes_on_start_and_end() -> None:
+    new, delta = _apply(
+        SEED,
+        {"type": "state_set_state", "state_id": "s:Memo", "kind": "note",
+         "label": "Check the\n  token first"},
+        {"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Memo",
+         "to_node_id": "s:Idle"},
+        {"type": "state_set_state", "state_id": "start", "classes": ["hot"]},
+        {"type": "state_set_state", "state_id": "end", "classes": ["done"]},
+        {"type": "state_set_transition", "transition_id": "t:10", "from_node_id": "s:Idle",
+         "to_node_id": "end"},
+    )  # fmt: skip
+    assert new.states["s:Memo"].label == "Check the\ntoken first"
+    text = export_state(new)
+    assert 'note "Check the' in text and "Memo --> Idle" in text
+    assert "[*]:::hot --> Idle" in text and "Idle --> [*]:::done" in text
+    assert "d:d/state/state/s:Memo" in delta["added"]
+    with pytest.raises(OpError, match="one class per transition"):
+        _apply(new, {"type": "state_set_state", "state_id": "end", "classes": ["a", "b"]})
 
 
 def test_move_into_a_composite_makes_it_one() -> None:
@@ -98,6 +123,14 @@ def test_remove_a_composite_takes_its_states_and_transitions() -> None:
         ({"type": "state_set_state", "state_id": "s:Busy", "parent_id": "s:Work"}, "inside itself"),
         ({"type": "state_set_state", "state_id": "s:Idle", "kind": "choice", "label": "x"}, "name"),
         ({"type": "state_set_state", "state_id": "s:Idle", "direction": "TD"}, "direction"),
+        ({"type": "state_set_state", "state_id": "s:Idle", "notes": [{"text": "x", "side": "up"}]},
+         "side"),
+        ({"type": "state_set_state", "state_id": "s:Idle", "kind": "note"}, "floating note"),
+        ({"type": "state_set_state", "state_id": "s:N", "kind": "note", "label": 'a "b"'},
+         "label"),
+        ({"type": "state_set_state", "state_id": "s:Idle", "style": "a\nb"}, "style"),
+        ({"type": "state_set_state", "state_id": "start", "style": "fill:#f00"}, "style"),
+        ({"type": "state_set_state", "state_id": "start", "notes": [{"text": "x"}]}, "note"),
         ({"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Idle",
           "to_node_id": "s:Nope"}, "object not found"),
         ({"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Idle",

@@ -78,3 +78,16 @@ def test_slice_and_object_read_take_state_refs() -> None:
     busy, first = (entry.object for entry in read.objects)
     assert busy.composite is True
     assert first.to_state_id in ORDER.ast.states  # type: ignore[union-attr]
+
+
+def test_floating_notes_are_no_states_to_the_graph_queries() -> None:
+    noted = Diagram(
+        diagram_id="o",
+        name="o",
+        kind="state",
+        ast=parse_state(TEXT + 'note "Orphans are legacy" as Memo\nMemo --> Orphan\n'),
+    )
+    assert _ids(flow_unreachable(scope(noted)).nodes) == ["s:Orphan"]
+    assert "s:Memo" not in _ids([d.node_ref for d in flow_degrees(scope(noted), top=50).nodes])
+    read = object_read(scope(noted), object_refs=["d:o/state/state/s:Memo"])
+    assert read.objects[0].object.kind == "note"  # type: ignore[union-attr]

@@ -48,3 +48,27 @@ def test_shapes_frames_and_regions() -> None:
     assert any(line.count("╭") == 2 and line.startswith("│") for line in drawn.lines), drawn.text
     composite = drawn.spans[ObjectRef("d", STATE_STATE, "s:C")]
     assert len({span.row for span in composite}) > 4  # the frame and its regions' frames
+
+
+def test_regions_are_dashed_and_floating_notes_drawn_with_dotted_links() -> None:
+    ast = parse_state(
+        "stateDiagram-v2\nstate C {\n  [*] --> a\n  --\n  [*] --> b\n}\n"
+        'note "Check the token" as N1\nN1 --> C\n'
+    )
+    drawn = render_state(ast, "d")
+    region_rows = [row for row, line in enumerate(drawn.lines) if line.count("┌┄") == 2]
+    assert region_rows, drawn.text  # two dashed region frames side by side
+    assert "╭ C " in drawn.text  # the composite's own frame stays solid
+    note = drawn.spans[ObjectRef("d", STATE_STATE, "s:N1")]
+    note_text = "".join(drawn.lines[span.row][span.col_start : span.col_end + 1] for span in note)
+    assert "Check the token" in note_text
+    link = drawn.spans[ObjectRef("d", STATE_TRANSITION, "t:0003")]
+    assert any("┆" in drawn.lines[s.row][s.col_start : s.col_end + 1] for s in link), drawn.text
+
+
+def test_several_notes_of_a_state_are_drawn_with_notes_on() -> None:
+    from nereid.render.options import RenderOptions
+
+    ast = parse_state("stateDiagram-v2\nA\nnote right of A : first\nnote left of A : second\n")
+    drawn = render_state(ast, "d", RenderOptions(show_notes=True))
+    assert "first" in drawn.text and "second" in drawn.text

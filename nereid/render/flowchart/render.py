@@ -40,7 +40,9 @@ def render_flowchart(ast: FlowchartAst, diagram_id: str, options: RenderOptions)
     glyphs = glyph_set(options.ascii)
     canvas = Canvas(geometry.width, geometry.height, glyphs)
     for frame in geometry.frames:
-        _draw_frame(canvas, frame, diagram_id, frame.title_col)
+        subgraph = ast.subgraphs.get(frame.subgraph_id)
+        dashed = subgraph is not None and "stroke-dasharray" in (subgraph.style or "")
+        _draw_frame(canvas, frame, diagram_id, frame.title_col, dashed)
     for node in geometry.nodes:
         _draw_node(canvas, node, diagram_id, options.ascii)
     for edge in geometry.edges:
@@ -60,26 +62,30 @@ def _line_cells(edges: list[EdgeDraw]) -> int:
     )
 
 
-def _draw_frame(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -> None:
-    """The frame's border; on a TD/BT frame the top border leaves room for the title
-    (starting at column `start`, with a blank either side)."""
+def _draw_frame(
+    canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int, dashed: bool = False
+) -> None:
+    """The frame's border (dashed for a `stroke-dasharray` style, as Mermaid draws it); on a
+    TD/BT frame the top border leaves room for the title (starting at column `start`, with a
+    blank either side)."""
     owner = ObjectRef(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
     top, left, bottom, right = frame.rect
+    line = STYLE_DOTTED if dashed else STYLE_ROUND
     if not (frame.title_on_border and frame.title):
-        canvas.box(top, left, bottom, right, STYLE_ROUND, owner)
+        canvas.box(top, left, bottom, right, line, owner)
         return
     gap_start, gap_end = start - 1, start + text_width(frame.title[0])
-    canvas.vline(left, top, bottom, STYLE_ROUND, owner)
-    canvas.vline(right, top, bottom, STYLE_ROUND, owner)
-    canvas.hline(bottom, left, right, STYLE_ROUND, owner)
+    canvas.vline(left, top, bottom, line, owner)
+    canvas.vline(right, top, bottom, line, owner)
+    canvas.hline(bottom, left, right, line, owner)
     if gap_start - 1 > left:
-        canvas.hline(top, left, gap_start - 1, STYLE_ROUND, owner)
+        canvas.hline(top, left, gap_start - 1, line, owner)
     else:
-        canvas.add_arms(top, left, RIGHT, STYLE_ROUND)
+        canvas.add_arms(top, left, RIGHT, line)
     if gap_end + 1 < right:
-        canvas.hline(top, gap_end + 1, right, STYLE_ROUND, owner)
+        canvas.hline(top, gap_end + 1, right, line, owner)
     else:
-        canvas.add_arms(top, right, LEFT, STYLE_ROUND)
+        canvas.add_arms(top, right, LEFT, line)
 
 
 def _draw_title(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -> None:
