@@ -12,8 +12,9 @@ publish and reply. `PersistLink` is that middle step:
   durable mode) anything short of a confirmation raises `PersistFailed` (retryable), and
   the caller rolls its commit back: see `DiagramActor`.
 - A message the persister could not take (mailbox full past the deadline, persister
-  stopped) is kept as *unsent*, and a retry is armed on the shared retry timer, which
-  casts `ResendToPersister` back to the actor; the actor calls `resend()`. The persister is
+  stopped) is kept as *unsent*, and a retry is armed: the runtime sends
+  `ResendToPersister` back to the actor after `retry_delay` (`send_after`, each actor's
+  on its own schedule); the actor calls `resend()`. The persister is
   looked up by name each time, so a persister that was restarted or respawned gets it.
 - What the persister has taken is safe across its restarts: it commits each change as it
   receives it, its mailbox outlives its instances, and a restarted persister finishes the
@@ -36,7 +37,7 @@ from typing import Any, assert_never
 
 import msgspec
 
-from nereid.actors.persister import Arm, Flush, PersistIndex
+from nereid.actors.persister import Flush, PersistIndex
 from nereid.actors.protocol import ResendToPersister
 from nereid.errors import ActorError, ActorRestarted, NereidError, PersistFailed
 from nereid.model import ObjectRef, XRef
@@ -73,14 +74,13 @@ _NOT_RUNNING = (ActorStatus.STOPPED, ActorStatus.FAILED)
 
 
 class PersistConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """Where the persister and the retry timer are, and how long to wait for them.
+    """Where the persister is, and how long to wait for it.
 
     `persister` None: memory-only mode, nothing is written. `durable`: flush and wait for
     the disk before acknowledging (`--durable-writes`).
     """
 
     persister: str | None = "persister"
-    retry_timer: str | None = "persist.retry"
     durable: bool = False
     cast_timeout: float = DEFAULT_CAST_TIMEOUT
     flush_timeout: float = DEFAULT_FLUSH_TIMEOUT
@@ -227,7 +227,7 @@ class PersistLink:
                 if address.offer(message):
                     return True
                 self._unsent[key] = message
-                await self._arm_retry()
+                self._arm_retry()
                 return False
             await address.cast(message, timeout=self._config.cast_timeout)
         except (ActorError, LookupError) as err:
@@ -238,30 +238,14 @@ class PersistLink:
                 err,
             )
             self._unsent[key] = message
-            await self._arm_retry()
+            self._arm_retry()
             return False
         return True
 
-    async def _arm_retry(self) -> None:
-        timer_name = self._config.retry_timer
-        if self._retry_armed or timer_name is None:
-            return
-        timer = self._actor.runtime.registry.get(timer_name)
-        if timer is None:
-            return
-        try:
-            await timer.cast(
-                Arm(
-                    delay=self._config.retry_delay,
-                    target=self._actor.name,
-                    message=ResendToPersister(),
-                ),
-                timeout=self._config.cast_timeout,
-            )
-        except ActorError as err:  # pragma: no cover - the timer only sleeps
-            _log.warning("%s: cannot arm the persist retry: %s", self._actor.name, err)
-            return
-        self._retry_armed = True
+    def _arm_retry(self) -> None:
+        if not self._retry_armed:
+            self._actor.send_after(self._config.retry_delay, ResendToPersister())
+            self._retry_armed = True
 
 
 # -- the index: the session meta's parts, merged -------------------------------------------

@@ -4,8 +4,8 @@ Other actors tell it what changed (casts: `PersistDiagram`, `DeleteDiagram`,
 `PersistWalkthrough`, `DeleteWalkthrough`, `PersistIndex`); it keeps the latest version of
 everything and writes the folder with `nereid.store.session_io.save_session`:
 
-- **Debounced**: the first change of a batch arms a one-shot timer (the companion
-  `DebounceTimer` actor); changes arriving before it fires join the batch, so a burst of
+- **Debounced**: the first change of a batch arms a one-shot timer (`send_after`, owned
+  by the runtime); changes arriving before it fires join the batch, so a burst of
   edits costs one save. Saves only rewrite what changed (rev-based) and the meta last.
 - **Acknowledged on request**: `await address.call(Flush())` writes everything pending now
   and replies once it is on disk — with `FolderFiles(durable=True)` (`--durable-writes`)
@@ -21,7 +21,7 @@ everything and writes the folder with `nereid.store.session_io.save_session`:
 - **Item by item**: one diagram or walkthrough that cannot be saved (export error, a link
   or directory where its file should be, a full disk, EIO, any exception at all) is
   reported and skipped; the others and the meta are still written (`save_session`).
-  Failed items stay pending and are retried on the retry timer (backoff from
+  Failed items stay pending and are retried on a retry timer (backoff from
   `RETRY_MIN` to `RETRY_MAX` seconds), not only on the next change, so the folder
   catches up by itself when space returns. No exception a save raises stops this actor.
 - **Visible**: after each save the per-item state (`SaveStatus`: rev on disk, last error)
@@ -49,7 +49,7 @@ import trio
 from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
-from nereid.runtime import Actor, Address, Message, Request, Supervisor
+from nereid.runtime import Actor, Address, Message, Request, Supervisor, Timer
 from nereid.runtime._messages import Event
 from nereid.store.files import SessionFiles
 from nereid.store.naming import StorePathError, diagram_paths
@@ -67,8 +67,6 @@ from nereid.store.session_io import (
 
 __all__ = [
     "DEFAULT_DEBOUNCE",
-    "Arm",
-    "DebounceTimer",
     "DeleteDiagram",
     "DeleteWalkthrough",
     "Flush",
@@ -98,8 +96,6 @@ _log = logging.getLogger(__name__)
 
 #: Seconds a batch stays open after its first change.
 DEFAULT_DEBOUNCE: Final = 0.05
-#: How late a timer may fire before the persister assumes it was lost and re-arms.
-_TIMER_GRACE: Final = 1.0
 #: Seconds before the first retry of a failed save; doubled per failure up to `RETRY_MAX`.
 RETRY_MIN: Final = 0.25
 RETRY_MAX: Final = 2.0
@@ -207,7 +203,7 @@ class GetPersisterStatus(Request[PersisterStatus], frozen=True):
 
 
 class _FlushDue(Message, frozen=True):
-    """The debounce timer fired (sent by `DebounceTimer`)."""
+    """The debounce timer fired."""
 
 
 class _RetryDue(Message, frozen=True):
@@ -316,26 +312,7 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
     )
 
 
-# -- the debounce timer -----------------------------------------------------------------
-
-
-class Arm(Message, frozen=True):
-    """Cast `message` to `target` after `delay` seconds."""
-
-    delay: float
-    target: str
-    message: Message
-
-
-class DebounceTimer(Actor[None, Arm]):
-    """A one-shot timer: sleeps in its own task, so the actor that armed it keeps serving."""
-
-    async def handle(self, message: Arm) -> object:
-        await trio.sleep(message.delay)
-        target = self.runtime.registry.get(message.target)
-        if target is not None:
-            await target.cast(message.message)
-        return None
+# -- the save status --------------------------------------------------------------------
 
 
 class SaveStatusActor(Actor[SaveStatus, ReportSaveStatus | GetSaveStatus]):
@@ -376,8 +353,6 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         self,
         files: SessionFiles,
         *,
-        timer: str,
-        retry_timer: str | None = None,
         status: str | None = None,
         debounce: float = DEFAULT_DEBOUNCE,
         run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
@@ -385,14 +360,14 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
     ) -> None:
         self._files = files
         self._export_big = export_big
-        self._timer = timer
-        self._retry_timer = retry_timer
         self._status_name = status
         self._debounce = debounce
         self._run_blocking = run_blocking
         self._state: PersisterState | None = None
-        self._armed_at: float | None = None
-        self._retry_due: float | None = None
+        #: The open batch's timer, until its `_FlushDue` is handled.
+        self._flush_timer: Timer | None = None
+        #: The armed retry, until its `_RetryDue` is handled.
+        self._retry_timer: Timer | None = None
         self._retry_delay = RETRY_MIN
         self._saves = 0
         self._last_error: str | None = None
@@ -407,18 +382,18 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         self._last_error = _summary(snapshot.failures)
         await self._report()
         if snapshot.pending:  # a restart with unwritten changes: finish the batch
-            await self._arm()
+            self._arm()
 
     async def handle(self, message: PersisterMessage) -> object:
         match message:
             case Flush(items=items):
                 return await self._flush(raise_for=items or None, raise_all=not items)
             case _FlushDue():
-                self._armed_at = None
+                self._flush_timer = None
                 await self._flush()
                 return None
             case _RetryDue():
-                self._retry_due = None
+                self._retry_timer = None
                 await self._flush()
                 return None
             case GetPersisterStatus():
@@ -439,7 +414,7 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
                 if isinstance(message, DeleteDiagram):
                     self._release(message.diagram_id)
                 self._commit(_with_change(self.state, message))
-                await self._arm()
+                self._arm()
                 return None
             case _:
                 assert_never(message)
@@ -455,36 +430,18 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         self._state = state
         self.commit(state)
 
-    async def _arm(self) -> None:
-        now = trio.current_time()
-        # Armed and not overdue: the batch is open. Overdue means the timer lost the Arm
-        # (it restarted), so arm again rather than leave the batch unwritten.
-        if self._armed_at is not None and now - self._armed_at < self._debounce + _TIMER_GRACE:
-            return
-        timer = self.runtime.registry.get(self._timer)
-        if timer is None:  # no timer: write at once rather than never
-            await self._flush()
-            return
-        self._armed_at = now
-        await timer.cast(Arm(delay=self._debounce, target=self.name, message=_FlushDue()))
+    def _arm(self) -> None:
+        """Open a batch: its first change arms the debounce timer (later ones join it)."""
+        if self._flush_timer is None:
+            self._flush_timer = self.send_after(self._debounce, _FlushDue())
 
-    async def _arm_retry(self) -> None:
+    def _arm_retry(self) -> None:
         """Try the failed items again later, by themselves (backoff)."""
-        now = trio.current_time()
-        if self._retry_due is not None and now < self._retry_due + _TIMER_GRACE:
+        if self._retry_timer is not None:
             return
-        name = self._retry_timer
-        timer = None if name is None else self.runtime.registry.get(name)
-        if timer is None:
-            return  # no retry timer (tests): the next change or flush retries
         delay = self._retry_delay
         self._retry_delay = min(delay * 2, RETRY_MAX)
-        self._retry_due = now + delay
-        try:
-            await timer.cast(Arm(delay=delay, target=self.name, message=_RetryDue()), timeout=1)
-        except ActorError as err:  # pragma: no cover - the timer only sleeps
-            _log.warning("persister: cannot arm the save retry: %s", err)
-            self._retry_due = None
+        self._retry_timer = self.send_after(delay, _RetryDue())
 
     async def _flush(
         self, *, raise_for: tuple[str, ...] | None = None, raise_all: bool = False
@@ -561,7 +518,7 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         await self._report()
         if failures:
             _log.error("saving %s: %s", files.describe(), self._last_error)
-            await self._arm_retry()
+            self._arm_retry()
         else:
             self._retry_delay = RETRY_MIN
         return FlushReply(written=report.written, removed=report.removed)
@@ -593,18 +550,13 @@ async def spawn_persister(
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
     export_big: ExportBig = export_big_in_worker,
 ) -> Address:
-    """Start the timers (`<name>.timer`, `<name>.retry`), the status holder
-    (`<name>.status`) and the persister; return the persister."""
-    timer, retry, status = f"{name}.timer", f"{name}.retry", f"{name}.status"
-    await supervisor.spawn(timer, DebounceTimer, initial=None)
-    await supervisor.spawn(retry, DebounceTimer, initial=None)
+    """Start the status holder (`<name>.status`) and the persister; return the persister."""
+    status = f"{name}.status"
     await supervisor.spawn(status, SaveStatusActor, initial=initial.save_status())
     return await supervisor.spawn(
         name,
         lambda: PersisterActor(
             files,
-            timer=timer,
-            retry_timer=retry,
             status=status,
             debounce=debounce,
             run_blocking=run_blocking,

@@ -3,8 +3,7 @@
 Tree (root restarts one-for-one; each child restarts from its last commit)::
 
     root
-    ├── persister, persister.timer, persister.retry, persister.status  (with files)
-    ├── persist.retry                (timer that re-offers unsent state; only with files)
+    ├── persister, persister.status  (with files; their timers are the runtime's)
     ├── index                        (merges the session meta parts → PersistIndex)
     ├── xref                         (xrefs, statuses, object existence)
     ├── attention                    (ephemeral: human, spotlights, follow-AI, view)
@@ -17,7 +16,7 @@ Spawn order matters once: ``xref`` is up before the diagram actors announce them
 diagram escalates to ``diagrams``, which root restarts with all its children (each from
 its snapshot) — the rest of the tree keeps running.
 
-Memory-only mode (`files=None`, `--mcp --demo`): no persister and no retry timer; the
+Memory-only mode (`files=None`, `--mcp --demo`): no persister; the
 actors' persist step is a no-op. Leaving the block — normally, by an error, or because the
 code around it was cancelled (Ctrl-C) — flushes the persister (bounded and shielded; the
 actors run in the runtime's own cancel scope, so they are still there to do it), then
@@ -39,13 +38,7 @@ from nereid.actors.attention import AttentionActor, AttentionState
 from nereid.actors.diagram import DiagramActorState, diagram_actor_name
 from nereid.actors.persist_export import no_offload
 from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
-from nereid.actors.persister import (
-    DEFAULT_DEBOUNCE,
-    DebounceTimer,
-    Flush,
-    PersisterState,
-    spawn_persister,
-)
+from nereid.actors.persister import DEFAULT_DEBOUNCE, Flush, PersisterState, spawn_persister
 from nereid.actors.session import DirectoryEntry, SessionActor, SessionState
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.actors.xref import XrefActor, XrefActorState
@@ -159,7 +152,6 @@ async def open_session(
     if files is None:
         config = PersistConfig(
             persister=None,
-            retry_timer=None,
             durable=False,
             cast_timeout=base.cast_timeout,
             flush_timeout=base.flush_timeout,
@@ -168,7 +160,6 @@ async def open_session(
     else:
         config = PersistConfig(
             persister=base.persister or "persister",
-            retry_timer=base.retry_timer or "persist.retry",
             durable=durable,
             cast_timeout=base.cast_timeout,
             flush_timeout=base.flush_timeout,
@@ -178,7 +169,7 @@ async def open_session(
     async with open_runtime(tracer=tracer, intensity=intensity) as runtime:
         root = runtime.root
         if files is not None:
-            assert config.persister is not None and config.retry_timer is not None
+            assert config.persister is not None
             extra: dict[str, Any] = {}
             if run_blocking is not None:  # tests: every export in that runner too
                 extra = {"run_blocking": run_blocking, "export_big": no_offload}
@@ -194,7 +185,6 @@ async def open_session(
                 debounce=debounce,
                 **extra,
             )
-            await root.spawn(config.retry_timer, DebounceTimer, initial=None)
         await root.spawn(
             "index",
             lambda: IndexActor(config),

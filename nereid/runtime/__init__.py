@@ -9,6 +9,8 @@
   are frozen msgspec Structs deriving from `Request[ReplyT]` / `Message`.
 - `Registry` finds addresses by name; `EventBus` fans out `Event`s, with
   `ResyncNeeded` for slow subscribers.
+- `Runtime.send_after(delay, dest, message)` / `Actor.send_after(delay, message)`:
+  runtime-owned timers (Erlang's ``send_after``); the returned `Timer` can be cancelled.
 - `Tracer` writes `TraceRecord` JSON lines to a `RingSink` or `FileSink`;
   `correlation_scope()` starts a request chain.
 
@@ -37,6 +39,7 @@ from ._supervisor import DEFAULT_MAILBOX_SIZE as DEFAULT_MAILBOX_SIZE
 from ._supervisor import RestartIntensity as RestartIntensity
 from ._supervisor import RestartIntensityExceeded as RestartIntensityExceeded
 from ._supervisor import Supervisor as Supervisor
+from ._timers import Timer as Timer
 from ._trace import TRACE_EVENTS as TRACE_EVENTS
 from ._trace import FileSink as FileSink
 from ._trace import RingSink as RingSink
@@ -67,6 +70,7 @@ __all__ = [
     "Runtime",
     "Subscription",
     "Supervisor",
+    "Timer",
     "TraceRecord",
     "TraceSink",
     "Tracer",

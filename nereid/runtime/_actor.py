@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ._cell import ActorCell, Address
+    from ._messages import Message
     from ._runtime import Runtime
+    from ._timers import Timer
 
 __all__ = ["Actor", "InjectedCrash", "MessageT", "StateT"]
 
@@ -63,6 +65,11 @@ class Actor(ABC, Generic[StateT, MessageT]):
     def commit(self, state: StateT) -> None:
         """Make `state` the snapshot a restart begins from. Sync, never blocks."""
         self._cell.snapshot = state
+
+    def send_after(self, delay: float, message: Message) -> Timer:
+        """Have the runtime deliver `message` to this actor in `delay` seconds (a timer;
+        `cancel()` it to stop it). Sync: the handler keeps going, nobody sleeps."""
+        return self._cell.runtime.send_after(delay, self._cell.address, message)
 
     async def init(self, snapshot: StateT) -> None:  # noqa: B027 - optional hook
         """Rebuild in-memory state from `snapshot`. Raising here counts as a crash."""

@@ -10,8 +10,11 @@ import trio
 
 from ..errors import ActorDown, ActorError, MailboxClosed
 from ._bus import EventBus
+from ._cell import Address
+from ._messages import Message
 from ._registry import Registry
 from ._supervisor import RestartIntensity, Supervisor
+from ._timers import Timer, TimerService
 from ._trace import Tracer
 from ._util import NoPublicConstructor
 
@@ -20,7 +23,8 @@ __all__ = ["Runtime", "open_runtime"]
 
 @final
 class Runtime(metaclass=NoPublicConstructor):
-    """What every actor shares: `registry`, `bus`, optional `tracer`, and the `root` supervisor.
+    """What every actor shares: `registry`, `bus`, optional `tracer`, the `timers`, and
+    the `root` supervisor.
 
     Made only by `open_runtime`.
     """
@@ -29,7 +33,13 @@ class Runtime(metaclass=NoPublicConstructor):
         self.tracer = tracer
         self.registry = Registry()
         self.bus = EventBus()
+        self.timers: TimerService = TimerService._create(self.registry)
         self.root: Supervisor = Supervisor._create("root", self, intensity)
+
+    def send_after(self, delay: float, dest: Address | str, message: Message) -> Timer:
+        """Deliver `message` to `dest` (an address, or a name looked up when it fires) in
+        `delay` seconds; `Timer.cancel()` stops it. Sync (see `nereid.runtime._timers`)."""
+        return self.timers.send_after(delay, dest, message)
 
 
 @asynccontextmanager
@@ -55,19 +65,32 @@ async def open_runtime(
     root = runtime.root
     error_type: type[ActorError] = MailboxClosed
     actors = trio.CancelScope(shield=True)
+    timers = trio.CancelScope(shield=True)
     try:
         async with trio.open_nursery() as nursery:
+            await nursery.start(_run_timers, runtime.timers, timers)
             await nursery.start(_run_root, root, actors)
             try:
                 yield runtime
             finally:
                 actors.cancel(reason="runtime block finished")
+                timers.cancel(reason="runtime block finished")
     except Exception:
         error_type = ActorDown
         raise
     finally:
         root.close(error_type, "the runtime ended")
         runtime.bus._close_all()
+
+
+async def _run_timers(
+    service: TimerService,
+    timers: trio.CancelScope,
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    with timers:
+        await service.run(task_status=task_status)
 
 
 async def _run_root(

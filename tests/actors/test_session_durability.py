@@ -108,27 +108,34 @@ async def test_state_the_persister_missed_is_sent_again(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     """The persister is gone for a while (stopped, later respawned with the folder's
-    state): the diagram keeps what it could not hand over and re-sends it."""
+    state): each diagram keeps what it could not hand over and re-sends it after the
+    retry delay — every diagram on its own timer, not one after the other."""
     files = MemoryFiles()
     config = PersistConfig(retry_delay=1.0)
+    ids = [f"d{i}" for i in range(6)]
     async with memory_session(files=files, config=config) as handle:
-        await create(handle, diagram_id="d")
+        for diagram_id in ids:
+            await create(handle, diagram_id=diagram_id)
         await handle.flush()
         root = handle.runtime.root
-        for name in ("persister", "persister.timer", "persister.retry", "persister.status"):
+        for name in ("persister", "persister.status"):
             await root.stop(name)
-        reply = await handle.diagram("d").call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
-        assert reply.new_rev == 1
+        start = trio.current_time()
+        for diagram_id in ids:
+            reply = await handle.diagram(diagram_id).call(
+                ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),))
+            )
+            assert reply.new_rev == 1
         await spawn_persister(
             root,
             files=files,
             initial=PersisterState.loaded(load_session(files)),
             run_blocking=inline,
         )
-        assert saved_session(files).diagrams["d"].rev == 0
-        await trio.sleep(5)  # the retry timer fires, the diagram re-sends rev 1
+        assert {saved_session(files).diagrams[d].rev for d in ids} == {0}
+        await trio.sleep_until(start + config.retry_delay + 0.01)  # the retries fired
         await handle.flush()
-        assert saved_session(files).diagrams["d"].rev == 1
+        assert {saved_session(files).diagrams[d].rev for d in ids} == {1}
 
 
 async def test_delete_removes_the_files_and_session_restarts_keep_the_directory() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import types
 
-import nereid.runtime
 import nereid.errors
+import nereid.runtime
 
 
 def test_actors_all_lists_every_public_name_once() -> None:
