@@ -14,8 +14,9 @@ added as extra keys in the same style, so nothing a client may need is hidden:
   v11 `mermaid_id` (`A e1@--> B`, or null), `attrs` (`e1@{ ... }` as written, or null) and
   `classes` (`class e1 name`);
 - state (spec decision 24): `header`, `direction`, `states` (`{state_id, kind, label,
-  descriptions, parent_id, region, composite, direction, classes, styles, notes}`, notes
-  as `{text, side}`; kind `note` is a floating note, its text the label),
+  descriptions, parent_id, region, composite, direction, classes, styles, notes, link}`,
+  notes as `{text, side}`, link `{url, tooltip}` or null; kind `note` is a floating note,
+  its text the label),
   `transitions` (`{transition_id, from_state_id, to_state_id, label}`), `class_defs`,
   `acc_title`, `acc_descr`, `hide_empty_description`, `scale`;
 - sequence: `title`, `autonumber` (`{start, step}` or null), `notes`
@@ -44,7 +45,7 @@ import msgspec
 
 from nereid.model import FlowchartAst, SequenceAst, StateAst
 from nereid.model.sequence import SeqBlock
-from nereid.model.state import StateNote
+from nereid.model.state import StateLink, StateNote
 
 __all__ = [
     "AstView",
@@ -215,6 +216,7 @@ class StateView(msgspec.Struct, frozen=True, kw_only=True):
     classes: list[str]
     styles: list[str]
     notes: list[StateNote]
+    link: StateLink | None
 
 
 class StateTransitionView(msgspec.Struct, frozen=True, kw_only=True):
@@ -256,6 +258,7 @@ def _state_view(ast: StateAst) -> StateAstView:
                 classes=list(s.classes),
                 styles=list(s.styles),
                 notes=list(s.notes),
+                link=s.link,
             )
             for state_id, s in ast.states.items()
         ],

@@ -18,7 +18,8 @@ What the statements build (see `nereid.model.state` for ids and orders):
   `note`, which transitions may link (`N1 --> S`);
 - `classDef name css`, `class a,b name`, `style a,b css`, `accTitle:`, `accDescr:`,
   `accDescr {` ... `}`, `direction TB|BT|LR|RL`, and at the top level
-  `hide empty description` and `scale <n> width`.
+  `hide empty description`, `scale <n> width` and `click id href "url"` /
+  `click id "url" "tooltip"` (the last click of a state wins, as in Mermaid).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from nereid.model.state import (
     Scope,
     StateAst,
     StateKind,
+    StateLink,
     StateNode,
     StateNote,
     StateTransition,
@@ -61,7 +63,7 @@ from nereid.model.writable_state import (
 __all__ = ["parse_state"]
 
 _KEYWORD: Final = re.compile(
-    r"(?i)(state|note|classDef|class|accTitle|accDescr|hide|scale|style)\b"
+    r"(?i)(state|note|classDef|class|accTitle|accDescr|hide|scale|style|click)\b"
 )
 _SPECIAL: Final = re.compile(r"(?i)\s*(<<(choice|fork|join)>>|\[\[(choice|fork|join)\]\])\s*$")
 _TRANSITION_NUMBER: Final = "t:{:04d}"
@@ -313,6 +315,31 @@ class _Builder:
         self.top_level_only(line, "scale")
         self.scale = match.group(1)
 
+    def _click(self, line: _Line, rest: str, offset: int) -> None:
+        match = re.fullmatch(r'\s*(\S+)\s+(?:(?i:href)\s*"([^"]*)"|"([^"]*)"\s*"([^"]*)")\s*', rest)
+        if match is None:
+            raise _error(
+                "InvalidClick",
+                "invalid click statement",
+                line,
+                offset,
+                'click id href "url" or click id "url" "tooltip"',
+            )
+        self.top_level_only(line, "click")
+        state_id = self.mention(match.group(1), line, offset + match.start(1))
+        url = match.group(2) if match.group(2) is not None else match.group(3)
+        tooltip = match.group(4)
+        link = StateLink(url=url, tooltip=tooltip)
+        for text in (url, tooltip):
+            if text is not None and (text != text.strip() or not url.strip()):
+                raise _error(
+                    "InvalidClick",
+                    "a click url must not be empty, and url and tooltip are read trimmed",
+                    line,
+                    offset,
+                )
+        self.update(state_id, link=link)
+
     def _style(self, line: _Line, rest: str, offset: int) -> None:
         match = re.fullmatch(r"(\s*)(\w+(?:,\w+)*)\s+(\S.*)", rest, re.ASCII)
         if match is None:
@@ -451,7 +478,8 @@ class _Builder:
                     offset,
                     'state "name" as id',
                 )
-            label, name = match.group(1).strip(), match.group(2)
+            label = "\n".join(part.strip() for part in match.group(1).strip().split("\n"))
+            name = match.group(2)
             problem = state_label_problem(label)
             if problem is not None:
                 raise _error(
@@ -646,6 +674,8 @@ def parse_state(text: str) -> StateAst:
                 statement.index(";"),
                 "one statement per line",
             )
+        if re.match(r'(?i)state\s+"[^"]*$', statement):
+            index, line = _multi_line_name(lines, index, line)
         note = re.fullmatch(r"(?i)note\s+(left of|right of)\s+([^:\s]+)", statement)
         if note is not None:
             index = _multi_line_note(builder, lines, index, line, note.group(1), note.group(2))
@@ -705,6 +735,19 @@ def _multi_line_note(
             return index
         collected.append(raw.strip())
     raise _error("UnclosedNote", "note is not closed", line, expected="'end note'")
+
+
+def _multi_line_name(lines: list[str], index: int, line: _Line) -> tuple[int, _Line]:
+    """`state "a long` / `name" as s1`: Mermaid reads a quoted name up to its closing `"`."""
+    collected = [line.text]
+    while '"' not in collected[-1] or len(collected) == 1:
+        if index >= len(lines):
+            raise _error("InvalidState", "the quoted state name is not closed", line, 0, "'\"'")
+        collected.append(lines[index].strip())
+        index += 1
+    last, quote, tail = collected[-1].partition('"')
+    collected[-1] = last + quote + _strip_comment(tail)
+    return index, _Line(line.no, line.column, "\n".join(collected))
 
 
 def _floating_note(builder: _Builder, lines: list[str], index: int, line: _Line) -> int:

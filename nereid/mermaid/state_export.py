@@ -2,7 +2,7 @@
 
 Layout: front matter, the header, `direction`, `hide empty description`, `scale`,
 `accTitle`/`accDescr`, `classDef`s, then the top scope, then one `class id name` (or
-`id:::name`) line per class and one `style id css` line per style. A scope is written as:
+`id:::name`) line per class, one `style id css` line per style and a `click` line per link. A scope is written as:
 one line per direct child (`id`, `state "name" as id`, `state id <<choice>>`,
 `note "text" as id`, `id : text` per description), then each composite child's block
 (`state id {`, `direction`, its regions separated by `--`, `}`), then the notes of the
@@ -206,4 +206,11 @@ def export_state(ast: StateAst) -> str:
             out.append(f"class {name} {cls}" if _WORD.fullmatch(name) else f"{name}:::{cls}")
     for state_id, state in ast.states.items():
         out += [f"style {mermaid_name(state_id)} {style}" for style in state.styles]
+    for state_id, state in ast.states.items():
+        if state.link is not None:
+            name, link = mermaid_name(state_id), state.link
+            if link.tooltip is None:
+                out.append(f'click {name} href "{link.url}"')
+            else:
+                out.append(f'click {name} "{link.url}" "{link.tooltip}"')
     return "\n".join(out) + "\n"

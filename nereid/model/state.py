@@ -32,6 +32,7 @@ __all__ = [
     "STATE_KINDS",
     "Scope",
     "StateAst",
+    "StateLink",
     "StateNote",
     "StateKind",
     "StateNode",
@@ -75,6 +76,13 @@ class StateNote(msgspec.Struct, frozen=True, kw_only=True):
     side: NoteSide = "right of"
 
 
+class StateLink(msgspec.Struct, frozen=True, kw_only=True):
+    """A state's `click` link: the url and, in the two-string form, a tooltip."""
+
+    url: str
+    tooltip: str | None = None
+
+
 class StateNode(msgspec.Struct, frozen=True, kw_only=True):
     """One state (simple, composite, choice, fork, join), a start/end pseudo-state, or a
     floating note."""
@@ -98,6 +106,8 @@ class StateNode(msgspec.Struct, frozen=True, kw_only=True):
     styles: tuple[str, ...] = ()
     #: The notes beside this state, in text order (Mermaid draws each one).
     notes: tuple[StateNote, ...] = ()
+    #: `click X href "url"` (tooltip None) or `click X "url" "tooltip"` (top level only).
+    link: StateLink | None = None
 
 
 class StateTransition(msgspec.Struct, frozen=True, kw_only=True):

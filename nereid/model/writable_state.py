@@ -112,8 +112,14 @@ def state_text_problem(text: str) -> str | None:
 
 
 def state_label_problem(text: str) -> str | None:
-    """The quoted name of `state "..." as s1`."""
-    problem = _one_line(text)
+    """The quoted name of `state "..." as s1` (it may run over lines, read back trimmed)."""
+    lines = text.split("\n")
+    if len(lines) > 1:
+        if any(line != line.strip() for line in lines) or not lines[0] or not lines[-1]:
+            return "its lines must be trimmed and the first and last non-empty"
+        problem = next((p for line in lines if line and (p := _one_line(line)) is not None), None)
+    else:
+        problem = _one_line(text)
     if problem is None and '"' in text:
         problem = "contains '\"'"
     if problem is None and ";" in text:
@@ -209,6 +215,19 @@ def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, s
         yield f"notes[{index}]", note.text, problem
     if state.direction is not None and state.direction not in STATE_DIRECTIONS:
         yield "direction", state.direction, "must be TB, BT, LR or RL"
+    if state.link is not None:
+        for field, text in (("link.url", state.link.url), ("link.tooltip", state.link.tooltip)):
+            if text is not None:
+                problem = _bad_char(_ONE_LINE_BAD, text) or (
+                    "contains '\"'" if '"' in text else None
+                )
+                if problem is None and field == "link.url" and not text.strip():
+                    problem = "must not be empty"
+                if problem is None and ";" in text:
+                    problem = "contains ';' (Mermaid's state lexer refuses it)"
+                if problem is None and (state.kind in PSEUDO_KINDS or state.parent is not None):
+                    problem = "only a top-level named state can have a click link"
+                yield field, text, problem
 
 
 def state_problem(ast: StateAst, keys: Collection[ObjectKey] | None = None) -> Unwritable | None:

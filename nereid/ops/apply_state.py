@@ -113,7 +113,7 @@ class StateDraft:
             if op.label is not None and state.kind == "note":
                 label = _text("label", _trim_lines(op.label), state_floating_note_problem)
             elif op.label is not None:
-                label = _text("label", op.label, state_label_problem)
+                label = _text("label", _trim_lines(op.label), state_label_problem)
             state = replace(state, label=label)
         if op.descriptions is not UNSET:
             texts = tuple(

@@ -34,7 +34,7 @@ from nereid.model import (
     StateAst,
     iter_blocks,
 )
-from nereid.model.state import StateNote
+from nereid.model.state import StateLink, StateNote
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_param_ref
 from nereid.query.scope import KIND_NAMES, QueryScope
@@ -181,6 +181,7 @@ class StateObject(_Object, tag="state_state", frozen=True, kw_only=True):
     styles: list[str]
     #: `{text, side}` per note, in text order.
     notes: list[StateNote]
+    link: StateLink | None
     child_state_ids: list[str]
 
 
@@ -305,6 +306,7 @@ def _state_object(ast: StateAst, ref: ObjectRef) -> McpObject | None:
         classes=list(state.classes),
         styles=list(state.styles),
         notes=list(state.notes),
+        link=state.link,
         child_state_ids=[sid for sid, s in ast.states.items() if s.parent == ref.object_id],
     )
 

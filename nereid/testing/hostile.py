@@ -139,7 +139,8 @@ STATE_TEMPLATES: Final = (
     "state C {{\n[*] --> {v}\n{v} --> [*]\n}}", 'note "{v}" as N1\nN1 --> A',
     'state C {{\nnote "{v}\n{w}" as N2\n}}', "note right of A : {v}\nnote left of A : {w}",
     "hide empty description\n{v}", "scale {v} width", "style A {v}", "style {v} fill:#f00",
-    "[*]:::{v} --> A", "A --> [*]:::{v}", "[*]:::{v}",
+    "[*]:::{v} --> A", "A --> [*]:::{v}", "[*]:::{v}", 'A\nclick A href "{v}"',
+    'click A "{v}" "{w}"', 'state "{v}\n{w}" as A', 'state "{v}\n{w}" as A {{\nB\n}}',
 )  # fmt: skip
 
 

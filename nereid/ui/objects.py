@@ -97,9 +97,8 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
     elif isinstance(ast, StateAst):
         for state_id, state in ast.states.items():
             ref = ObjectRef(diagram_id=did, category=STATE_STATE, object_id=state_id)
-            text = (
-                f"state {state_id} ({state_display_label(state_id, state).strip() or state.kind})"
-            )
+            shown = " ".join(state_display_label(state_id, state).split()) or state.kind
+            text = f"state {state_id} ({shown})"
             notes = "\n".join(note.text for note in state.notes) or None
             items.append(ObjectItem(ref, text, notes))
         for transition_id, transition in ast.transitions.items():

@@ -15,7 +15,7 @@ from nereid.mermaid import (
     parse_state,
     reconcile_state,
 )
-from nereid.model.state import StateNote
+from nereid.model.state import StateLink, StateNote
 
 
 def _roundtrip(text: str) -> None:
@@ -54,6 +54,10 @@ def test_detect_kind() -> None:
         ("stateDiagram-v2\nscale 300\n", "InvalidScale", 2, None),
         ("stateDiagram-v2\nstate C {\nscale 3 width\n}\n", "UnsupportedSyntax", 3, 1),
         ("stateDiagram-v2\nstyle a\n", "InvalidStyle", 2, None),
+        ('stateDiagram-v2\nclick a href "u" "tip"\n', "InvalidClick", 2, None),
+        ('stateDiagram-v2\nclick a "u"\n', "InvalidClick", 2, None),
+        ('stateDiagram-v2\nstate C {\nclick a href "u"\n}\n', "UnsupportedSyntax", 3, 1),
+        ('stateDiagram-v2\nstate "never\nclosed as x\n', "InvalidState", 2, None),
         ("stateDiagram-v2\nstyle a.b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\nstyle a,,b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\ndirection TD\n", "InvalidDirection", 2, 11),
@@ -148,6 +152,20 @@ def test_hide_empty_description_scale_and_style_are_kept() -> None:
     out = export_state(ast)
     assert "hide empty description\nscale 0350 width\n" in out
     assert "style A color:white\n" in out
+    _roundtrip(text)
+
+
+def test_click_links_and_multi_line_state_names() -> None:
+    text = (
+        'stateDiagram-v2\nS --> T\nclick S href "https://example.com/a?b=1"\n'
+        'click T "https://example.com" "A tip"\nstate C {\n  state "Accumulate Enough Data\n'
+        '      Long State Name" as long1\n  long1 : Just a test\n}\n'
+    )
+    ast = parse_state(text)
+    assert ast.states["s:S"].link == StateLink(url="https://example.com/a?b=1")
+    assert ast.states["s:T"].link == StateLink(url="https://example.com", tooltip="A tip")
+    assert ast.states["s:long1"].label == "Accumulate Enough Data\nLong State Name"
+    assert ast.states["s:long1"].parent == "s:C"
     _roundtrip(text)
 
 
