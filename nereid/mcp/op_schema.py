@@ -52,7 +52,7 @@ DIAGRAM_OP_FIELDS: Final[Mapping[str, str]] = {
     "connector": "Mermaid link token, e.g. -->, ---, -.->, ==>, <-->, o--o, x--x, --->; "
     "absent, null or empty: -->.",
     "style": "CSS-like Mermaid style text, e.g. fill:#f9f,stroke:#333.",
-    "direction": "Flowchart or subgraph direction.",
+    "direction": "Diagram, subgraph or composite direction.",
     "subgraph_id": "Subgraph id.",
     "title": "Subgraph title, or the sequence title (seq_set_title).",
     "parent_subgraph_id": "Subgraph to nest the new one in; absent or null: top level.",

@@ -12,7 +12,7 @@ from typing import cast
 from nereid.model import Ast, FlowchartAst, StateAst
 from nereid.ops.apply_flow import FlowDraft
 from nereid.ops.apply_seq import SeqDraft
-from nereid.ops.apply_state import StateDraft
+from nereid.ops.apply_state import SHARED_FLOW_OPS, StateDraft
 from nereid.ops.decode import (
     FLOW_OPS,
     SEQ_OPS,
@@ -55,6 +55,9 @@ def apply_checked(ast: Ast, ops: Sequence[DiagramOp], *, diagram_id: str) -> tup
     elif isinstance(ast, StateAst):
         draft = StateDraft(ast)
         for op in ops:
+            if isinstance(op, SHARED_FLOW_OPS):
+                draft.apply(op)
+                continue
             if not isinstance(op, STATE_OPS):
                 raise kind_mismatch("State", _family(op))
             draft.apply(cast(StateOp, op))

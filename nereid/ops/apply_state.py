@@ -41,14 +41,20 @@ from nereid.model.writable_state import (
     state_problem,
     state_text_problem,
 )
-from nereid.ops.base import UNSET
+from nereid.ops.base import UNSET, given
 from nereid.ops.decode import StateOp
-from nereid.ops.delta import ObjectKey
+from nereid.ops.delta import META_KEY, ObjectKey
+from nereid.ops.flow_ops import FlowRemoveClassDef, FlowSetClassDef, FlowSetDirection
 from nereid.ops.errors import OpError, invalid_value
 from nereid.ops.rules import refuse_unwritable
 from nereid.ops.state_ops import StateRemove, StateSetState, StateSetTransition
 
-__all__ = ["StateDraft"]
+__all__ = ["SHARED_FLOW_OPS", "StateDraft"]
+
+#: The flowchart's diagram-wide ops that act on a state diagram too (its `classDef`s and
+#: direction), so no op of their own is needed (tools/list stays small).
+SHARED_FLOW_OPS = (FlowSetClassDef, FlowRemoveClassDef, FlowSetDirection)
+SharedFlowOp = FlowSetClassDef | FlowRemoveClassDef | FlowSetDirection
 
 replace = msgspec.structs.replace
 
@@ -77,10 +83,14 @@ class StateDraft:
         self.base = ast
         self.states = dict(ast.states)
         self.transitions = dict(ast.transitions)
+        self.class_defs = dict(ast.class_defs)
+        self.direction = ast.direction
         self.touched: set[ObjectKey] = set()
 
-    def apply(self, op: StateOp) -> None:
-        if isinstance(op, StateSetState):
+    def apply(self, op: StateOp | SharedFlowOp) -> None:
+        if isinstance(op, SHARED_FLOW_OPS):
+            self._meta(op)
+        elif isinstance(op, StateSetState):
             self._set_state(op)
         elif isinstance(op, StateSetTransition):
             self._set_transition(op)
@@ -88,6 +98,26 @@ class StateDraft:
             self._remove(op)
         else:  # pragma: no cover - the union is closed
             assert_never(op)
+
+    # -- diagram-wide -------------------------------------------------------------------
+
+    def _meta(self, op: SharedFlowOp) -> None:
+        if isinstance(op, FlowSetDirection):
+            direction = op.direction.strip().upper() if given(op.direction) else None
+            if direction is not None and direction not in STATE_DIRECTIONS:
+                raise invalid_value("direction", op.direction, "must be TB, BT, LR or RL")
+            self.direction = direction
+        elif isinstance(op, FlowSetClassDef):
+            name = op.name if op.name.lower() != "default" else "default"
+            problem = None if name == "default" else class_name_problem(name)
+            if problem is not None:
+                raise invalid_value("name", op.name, problem)
+            self.class_defs[name] = _text("style", op.style, state_class_def_problem)
+        else:
+            if op.name not in self.class_defs:
+                raise _missing("StateClassDef", op.name)
+            del self.class_defs[op.name]
+        self.touched.add(META_KEY)
 
     # -- states --------------------------------------------------------------------------
 
@@ -275,7 +305,15 @@ class StateDraft:
     # -- end of batch --------------------------------------------------------------------
 
     def finish(self) -> StateAst:
-        ast = canonical(replace(self.base, states=self.states, transitions=self.transitions))
+        ast = canonical(
+            replace(
+                self.base,
+                states=self.states,
+                transitions=self.transitions,
+                class_defs=self.class_defs,
+                direction=self.direction,
+            )
+        )
         refuse_unwritable(state_problem(ast, self.touched))
         problem = order_problem(ast)
         if problem is not None:

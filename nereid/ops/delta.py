@@ -110,6 +110,8 @@ class _Index:
                     ast.acc_descr,
                     ast.front_matter,
                     ast.directives,
+                    ast.hide_empty_description,
+                    ast.scale,
                 )
             return None
         if category == SEQ_PARTICIPANT:

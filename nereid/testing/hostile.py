@@ -315,6 +315,8 @@ def _state_op(value: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]
                         "from_node_id": "s:Idle", "to_node_id": "s:Side"}, transition, value),
         b(lambda t, f, g: {"type": "state_set_transition", "transition_id": t,
                            "from_node_id": f, "to_node_id": g}, transition, state, state),
+        b(lambda v, w: {"type": "flow_set_class_def", "name": v, "style": w}, value, value),
+        b(lambda v: {"type": "flow_set_direction", "direction": v}, value),
         b(lambda s: {"type": "state_remove", "state_id": s}, state),
         b(lambda t: {"type": "state_remove", "transition_id": t}, transition),
     )  # fmt: skip

@@ -2,7 +2,8 @@
 
 The diagram (`state_text(n)`): n states in a main chain with back edges, every tenth a
 `<<choice>>` with two ways out, every thirtieth state a composite holding four states with
-its own `[*]` and two concurrency regions, notes and descriptions here and there. The peer
+its own `[*]` and two concurrency regions, notes (two on a state), floating notes linked to
+states, styles and descriptions here and there. The peer
 in the same run is the flowchart of the same graph (same ids, edges, subgraphs for the
 composites), so `state/flow` says what the state kind costs over the flowchart machinery it
 reuses (its import is a hand parser, its drawing the flowchart layout on a projection):
@@ -44,6 +45,11 @@ def state_text(n: int) -> str:
             lines.append(f"{name} --> S{i - 8} : no")
         if i % 25 == 0 and i:
             lines.append(f"note right of {name} : checkpoint {i}")
+            lines.append(f"note left of {name} : second note {i}")
+        if i % 50 == 10:
+            lines += [f'note "memo {i}" as N{i}', f"N{i} --> {name}"]
+        if i % 40 == 0:
+            lines.append(f"style {name} fill:#f00,stroke:#333")
     lines.append(f"S{n - 1} --> [*]")
     return "\n".join(lines) + "\n"
 

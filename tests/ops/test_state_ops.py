@@ -92,6 +92,27 @@ def test_floating_notes_and_classes_on_start_and_end() -> None:
         _apply(new, {"type": "state_set_state", "state_id": "end", "classes": ["a", "b"]})
 
 
+def test_class_defs_and_direction_through_the_shared_flow_ops() -> None:
+    new, delta = _apply(
+        SEED,
+        {"type": "flow_set_class_def", "name": "hot", "style": "fill:#f00,color:white"},
+        {"type": "flow_set_direction", "direction": "lr"},
+        {"type": "state_set_state", "state_id": "s:Idle", "classes": ["hot"]},
+    )
+    assert new.class_defs == {"hot": "fill:#f00,color:white"} and new.direction == "LR"
+    assert "classDef hot fill:#f00,color:white" in export_state(new)
+    assert delta["updated"] == ["d:d/diagram/meta", "d:d/state/state/s:Idle"]
+    gone, _ = _apply(new, {"type": "flow_remove_class_def", "name": "hot"})
+    assert gone.class_defs == {}
+    for op in (
+        {"type": "flow_set_direction", "direction": "TD"},
+        {"type": "flow_set_class_def", "name": "a b", "style": "fill:#f00"},
+        {"type": "flow_remove_class_def", "name": "nope"},
+    ):
+        with pytest.raises(OpError):
+            apply_ops(SEED, convert_diagram_ops([op]), diagram_id="d")
+
+
 def test_move_into_a_composite_makes_it_one() -> None:
     new, delta = _apply(
         SEED, {"type": "state_set_state", "state_id": "s:Idle", "parent_id": "s:Busy"}
