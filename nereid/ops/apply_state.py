@@ -44,8 +44,8 @@ from nereid.model.writable_state import (
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import StateOp
 from nereid.ops.delta import META_KEY, ObjectKey
-from nereid.ops.flow_ops import FlowRemoveClassDef, FlowSetClassDef, FlowSetDirection
 from nereid.ops.errors import OpError, invalid_value
+from nereid.ops.flow_ops import FlowRemoveClassDef, FlowSetClassDef, FlowSetDirection
 from nereid.ops.rules import refuse_unwritable
 from nereid.ops.state_ops import StateRemove, StateSetState, StateSetTransition
 
