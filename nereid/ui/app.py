@@ -102,15 +102,15 @@ class TuiApp:
             palette=cast(Any, palette or []),
             screen=self.screen,
             event_loop=urwid.TrioEventLoop(),
-            handle_mouse=vm.mouse,  # opt-in (tui.md §16.14): `m` or NEREID_TUI_MOUSE=1
+            handle_mouse=vm.panes.mouse,  # opt-in (tui.md §16.14): `m` or NEREID_TUI_MOUSE=1
         )
         self.screen.set_terminal_properties(colors=colors)
         # Ctrl-C arrives as a key (and quits cleanly) instead of a SIGINT mid-draw.
         self.screen.tty_signal_keys(intr="undefined", quit="undefined", stop="undefined")
         self._message_posted = trio.Event()
-        vm.on_message = self._message_posted.set
+        vm.toasts.listen(self._message_posted.set)
         self._layout_wanted = trio.Event()
-        vm.on_layout_wanted = self._layout_wanted.set
+        vm.drawings.listen(self._layout_wanted.set)
         self._reported_human: fx.ReportHuman | None = None
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
@@ -186,7 +186,7 @@ class TuiApp:
 
     async def _edit(self, diagram_id: str) -> None:
         vm = self.vm
-        diagram = vm.diagrams.get(diagram_id)
+        diagram = vm.session.diagrams.get(diagram_id)
         if diagram is None:
             vm.toast(f"External action failed: no diagram {diagram_id}", error=True)
             return
@@ -197,8 +197,8 @@ class TuiApp:
                 status: int = await trio.to_thread.run_sync(run_editor_blocking, command, path)
             return status
 
-        kept = vm.pending_edit.get(diagram_id)
-        base = vm.pending_base.get(diagram_id, diagram) if kept is not None else diagram
+        kept = vm.edits.get(diagram_id)
+        base = (kept.base or diagram) if kept is not None else diagram
 
         async def apply(text: str) -> Any:
             return await self.client.replace_text(diagram_id, text, base)
@@ -208,9 +208,9 @@ class TuiApp:
             export_text(diagram),
             run_editor=run_editor,
             apply=apply,
-            kept_text=kept,
-            kept_error=vm.pending_reason.get(diagram_id) if kept is not None else None,
-            kept_conflict=diagram_id in vm.pending_conflict,
+            kept_text=kept.text if kept is not None else None,
+            kept_error=kept.reason if kept is not None else None,
+            kept_conflict=kept is not None and kept.conflict,
             environ=self.environ,
         )
         if outcome.kind == "applied" and outcome.result is not None:
@@ -232,9 +232,7 @@ class TuiApp:
         elif outcome.kind == "failed":
             vm.toast(f"External action failed: {outcome.message}", error=True)
         else:
-            vm.forget_edit(diagram_id)
-            vm.sticky_error = None
-            vm.toast(outcome.message)
+            vm.edit_settled(diagram_id, outcome.message)
 
     async def lay_out(self) -> None:
         """Make the drawings the view model wants off the loop, one at a time, newest
@@ -244,7 +242,7 @@ class TuiApp:
         while True:
             await self._layout_wanted.wait()
             self._layout_wanted = trio.Event()
-            self.vm.on_layout_wanted = self._layout_wanted.set
+            self.vm.drawings.listen(self._layout_wanted.set)
             job = self.vm.take_layout()
             if job is None:
                 continue
@@ -259,16 +257,16 @@ class TuiApp:
     async def expire_messages(self) -> None:
         """Repaint when a transient message runs out (a timer, not a poll)."""
         while True:
-            expiry = self.vm.toast_expiry()
+            expiry = self.vm.toasts.expiry()
             if expiry is None or expiry < self.vm.clock():
                 await self._message_posted.wait()
                 self._message_posted = trio.Event()
-                self.vm.on_message = self._message_posted.set
+                self.vm.toasts.listen(self._message_posted.set)
                 continue
             with trio.move_on_after(expiry - self.vm.clock() + 0.05):
                 await self._message_posted.wait()
                 self._message_posted = trio.Event()
-                self.vm.on_message = self._message_posted.set
+                self.vm.toasts.listen(self._message_posted.set)
                 continue
             self.widget.refresh()
 
@@ -279,7 +277,7 @@ class TuiApp:
             vm = self.vm
             # Also at the end of a pause with nothing to follow: `view.read_state` says when
             # follow-AI is paused, so the view is re-reported then.
-            due = vm.follow_resume_at() or (vm.follow_paused_until if vm.follow_paused() else None)
+            due = vm.follow_resume_at() or vm.following.pause_end()
             if due is None:
                 await self._follow_check.wait()
                 self._follow_check = trio.Event()

@@ -1,4 +1,8 @@
-"""The view's small state types: focus, search and hint modes, messages."""
+"""The view's small state types: focus, and the search and hint input modes.
+
+`InputModes` holds the one search and the one hint mode that may be active; `SearchMode` and
+`HintMode` change only through their own methods (the key dispatch calls them).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from dataclasses import dataclass, field
 
 from nereid.model.refs import ObjectRef
 from nereid.ui.hints import HintTarget
-from nereid.ui.search import Candidate
+from nereid.ui.search import Candidate, SearchResult
 
 __all__ = [
     "CAMERA_MARGIN",
@@ -15,7 +19,7 @@ __all__ = [
     "PANE_ORDER",
     "Focus",
     "HintMode",
-    "Message",
+    "InputModes",
     "SearchMode",
 ]
 
@@ -37,6 +41,8 @@ PANE_ORDER = (Focus.DIAGRAM, Focus.OBJECTS, Focus.XREFS, Focus.INSPECTOR)
 
 @dataclass
 class SearchMode:
+    """A `/` or `\\` search: the query being typed (or kept), its results and the one shown."""
+
     fuzzy: bool
     query: str = ""
     editing: bool = True
@@ -45,18 +51,82 @@ class SearchMode:
     error: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
 
+    def edit(self, key: str) -> bool:
+        """Apply one key to the query (a printable character or backspace); whether it
+        changed the query."""
+        if key == "backspace":
+            self.query = self.query[:-1]
+        elif len(key) == 1 and key.isprintable():
+            self.query += key
+        else:
+            return False
+        return True
+
+    def found(self, result: SearchResult) -> ObjectRef | None:
+        """Take the ranked results of the query; the first one (jumped to), if any."""
+        self.results, self.error, self.index = result.refs, result.error, 0
+        return self.results[0] if self.results else None
+
+    def accept(self) -> bool:
+        """`Enter`: keep the results for `n`/`N` (True), or end the search (False) when
+        there are fewer than two to cycle through."""
+        if len(self.results) > 1:
+            self.editing = False
+            return True
+        return False
+
+    def step(self, delta: int) -> ObjectRef | None:
+        """Move to the next (`delta` 1) or previous (-1) result, wrapping; None without
+        two results to cycle through."""
+        if len(self.results) < 2:
+            return None
+        self.index = (self.index + delta) % len(self.results)
+        return self.results[self.index]
+
 
 @dataclass
 class HintMode:
+    """Hint tags on the diagram (`f` jump, `c` chain) and the first letter typed, if any."""
+
     chain: bool
     targets: list[HintTarget]
     first: str | None = None
     previous_pick: ObjectRef | None = None
 
+    def type_first(self, letter: str) -> bool:
+        """Take the first letter of a tag; whether any tag starts with it."""
+        if any(t.label[0] == letter for t in self.targets):
+            self.first = letter
+            return True
+        return False
 
-@dataclass
-class Message:
-    text: str
-    error: bool
-    at: float
-    sticky: bool = False
+
+class InputModes:
+    """The search and the hint mode that may be active (at most one of each)."""
+
+    def __init__(self) -> None:
+        self._search: SearchMode | None = None
+        self._hint: HintMode | None = None
+
+    @property
+    def search(self) -> SearchMode | None:
+        return self._search
+
+    @property
+    def hint(self) -> HintMode | None:
+        return self._hint
+
+    def start_search(self, *, fuzzy: bool, candidates: list[Candidate]) -> SearchMode:
+        """Start a search (it cancels hint mode, tui.md §16.7)."""
+        self._hint = None
+        self._search = SearchMode(fuzzy=fuzzy, candidates=candidates)
+        return self._search
+
+    def close_search(self) -> None:
+        self._search = None
+
+    def start_hints(self, mode: HintMode) -> None:
+        self._hint = mode
+
+    def cancel_hints(self) -> None:
+        self._hint = None

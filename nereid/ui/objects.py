@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from nereid.model.diagram import Diagram, ref_exists
+from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import (
     FLOW_EDGE,
@@ -27,7 +27,6 @@ __all__ = [
     "SELECTABLE",
     "ObjectItem",
     "XRefItem",
-    "ref_exists",
     "selectable_objects",
     "xref_items",
 ]

@@ -10,8 +10,9 @@ from nereid.model.refs import ObjectRef
 from nereid.ui.canvas import Rows, Run, clip_runs, runs_width, wrap_runs
 from nereid.ui.highlight import Marks, styled_row
 from nereid.ui.keys import help_sections
-from nereid.ui.objects import ref_exists
-from nereid.ui.viewmodel import Focus, ViewModel
+from nereid.ui.modes import Focus
+from nereid.ui.pane_state import scrolled
+from nereid.ui.viewmodel import ViewModel
 
 __all__ = [
     "BRAND",
@@ -28,16 +29,16 @@ BRAND = " NEREID "
 
 
 def owner_border(vm: ViewModel, pane: Focus) -> str:
-    if vm.focus is not pane:
+    if vm.panes.focus is not pane:
         return "border"
-    return "border_agent" if vm.cursor_by_agent else "border_human"
+    return "border_agent" if vm.cursors.by_agent else "border_human"
 
 
 def walkthrough_title(vm: ViewModel) -> list[Run]:
     """`[1]─ Walkthrough [i/N] <id> · <title> r<rev> step <node>` (the walkthrough view)."""
     border = owner_border(vm, Focus.DIAGRAM)
-    ids = sorted(vm.walkthroughs)
-    walk = vm.walkthrough
+    ids = sorted(vm.session.walkthroughs)
+    walk = vm.walk.walkthrough
     index = ids.index(walk.walkthrough_id) + 1 if walk is not None else 0
     digits = len(str(len(ids)))
     runs: list[Run] = [
@@ -51,7 +52,7 @@ def walkthrough_title(vm: ViewModel) -> list[Run]:
     if walk.title:
         runs.append(("title_dim", f" · {walk.title}"))
     runs.append(("title_dim", f" r{walk.rev}"))
-    node = vm.walk_node()
+    node = vm.walk.node()
     if node is not None:
         position = [n.node_id for n in walk.nodes].index(node.node_id) + 1
         runs.append(("title_dim", f" step {position}/{len(walk.nodes)}"))
@@ -60,16 +61,16 @@ def walkthrough_title(vm: ViewModel) -> list[Run]:
 
 
 def diagram_title(vm: ViewModel) -> list[Run]:
-    if vm.walk_open:
+    if vm.walk.is_open:
         return walkthrough_title(vm)
     border = owner_border(vm, Focus.DIAGRAM)
-    ids = vm.diagram_ids
+    ids = vm.session.diagram_ids
     total = len(ids)
     digits = len(str(total))
     index = ids.index(vm.active_id) + 1 if vm.active_id in ids else 0
     counter = f"[{index:0{digits}d}/{total}]" if total else "[0/0]"
     active = vm.active
-    id_style = "title" if vm.focus is Focus.DIAGRAM else "title_dim"
+    id_style = "title" if vm.panes.focus is Focus.DIAGRAM else "title_dim"
     runs: list[Run] = [(border, "[1]─ Diagram "), ("counter", counter), (border, " ")]
     if active is None:
         runs.append((id_style, "—"))
@@ -88,7 +89,7 @@ def diagram_title(vm: ViewModel) -> list[Run]:
 def hint_marks(vm: ViewModel) -> dict[tuple[int, int], tuple[str, str]]:
     """Cells covered by hint tags (after a first letter only the matching tags)."""
     marks: dict[tuple[int, int], tuple[str, str]] = {}
-    mode = vm.hint
+    mode = vm.modes.hint
     if mode is None:
         return marks
     for target in mode.targets:
@@ -103,78 +104,76 @@ def hint_marks(vm: ViewModel) -> dict[tuple[int, int], tuple[str, str]]:
 def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
     """The Diagram pane's interior: the panned, highlighted rendering."""
     vm.set_viewport(width, height)
-    if vm.walk_open:
+    if vm.walk.is_open:
         return walkthrough_rows(vm, width, height)
-    if vm.active is None:
+    active = vm.active
+    if active is None:
         return [[("default", "No diagrams in session")]]
     cells = vm.cells()
     if cells is None and vm.layout_pending():
-        return wrap_runs(f"Laying out {vm.active.diagram_id} r{vm.active.rev}…", "default", width)
+        return wrap_runs(f"Laying out {active.diagram_id} r{active.rev}…", "default", width)
     if cells is None:
         return wrap_runs(f"Diagram render error:\n{vm.render_error()}", "default", width)
-    slots = vm.agent_slots()
+    session = vm.session
+    slots = session.agent_slots()
     marks = Marks(
         cursor=vm.cursor,
-        cursor_by_agent=vm.cursor_by_agent,
-        selection=frozenset(vm.selection),
+        cursor_by_agent=vm.cursors.by_agent,
+        selection=frozenset(session.selection),
         spotlights=tuple(
-            (slots[s.agent_id], s.ref) for s in vm.spotlights if s.ref.diagram_id == vm.active_id
+            (slots[s.agent_id], s.ref)
+            for s in session.spotlights
+            if s.ref.diagram_id == vm.active_id
         ),
         hints=hint_marks(vm),
     )
-    dim = any(ref.diagram_id == vm.active_id for ref in vm.selection)
-    return [styled_row(cells, marks, vm.pan_y + y, vm.pan_x, width, dim) for y in range(height)]
+    dim = any(ref.diagram_id == vm.active_id for ref in session.selection)
+    pan_x, pan_y = vm.camera.pan_x, vm.camera.pan_y
+    return [styled_row(cells, marks, pan_y + y, pan_x, width, dim) for y in range(height)]
 
 
 def walkthrough_rows(vm: ViewModel, width: int, height: int) -> Rows:
     """The walkthrough view: its rendering with the step under the cursor highlighted."""
-    walk = vm.walkthrough
+    walk = vm.walk.walkthrough
     if walk is None:
         return [[("default", "No walkthrough")]]
     if not walk.nodes:
         return [[("default", f"Walkthrough {walk.walkthrough_id} has no steps yet")]]
-    cells = vm.walk_cells()
+    cells = vm.walk.cells()
     if cells is None:
         return wrap_runs(f"Walkthrough render error:\n{vm.render_error()}", "default", width)
-    marks = Marks(cursor=vm.walk_cursor_ref(), cursor_by_agent=False)
-    return [styled_row(cells, marks, vm.pan_y + y, vm.pan_x, width, False) for y in range(height)]
-
-
-def _scrolled(total: int, cursor: int, scroll: int, height: int) -> int:
-    if cursor < scroll:
-        scroll = cursor
-    elif cursor >= scroll + height:
-        scroll = cursor - height + 1
-    return max(0, min(scroll, max(total - height, 0)))
+    marks = Marks(cursor=vm.walk.cursor_ref(), cursor_by_agent=False)
+    pan_x, pan_y = vm.camera.pan_x, vm.camera.pan_y
+    return [styled_row(cells, marks, pan_y + y, pan_x, width, False) for y in range(height)]
 
 
 def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
     border = owner_border(vm, Focus.OBJECTS)
     title: list[Run] = [(border, "[2]─ Objects ")]
-    if vm.objects_selected_only:
+    if vm.panes.objects_selected_only:
         title.append((border, "— selected only "))
     items = vm.objects()
     cursor = vm.cursor
-    chosen = set(vm.selection)
-    focused = vm.focus is Focus.OBJECTS
+    chosen = set(vm.session.selection)
+    focused = vm.panes.focus is Focus.OBJECTS
     refs = [item.ref for item in items]
     index = refs.index(cursor) if cursor in refs else 0
-    vm.objects_scroll = _scrolled(len(items), index, vm.objects_scroll, height)
+    scroll = vm.panes.scroll_objects_to(index, len(items), height)
     # Each object shows the spotlight marker in its agent's style; where agents overlap,
     # the lowest style slot wins, as in the diagram pane.
-    slots = vm.agent_slots()
+    slots = vm.session.agent_slots()
     agent_slot: dict[ObjectRef, int] = {}
-    for spot in vm.spotlights:
+    for spot in vm.session.spotlights:
         slot = slots[spot.agent_id]
         agent_slot[spot.ref] = min(slot, agent_slot.get(spot.ref, slot))
     rows: Rows = []
-    for item in items[vm.objects_scroll : vm.objects_scroll + height]:
+    for item in items[scroll : scroll + height]:
         selected = item.ref in chosen
         is_cursor = item.ref == cursor
         if is_cursor and selected:
             style = "row_cursor" if focused else "row_selected"
         elif is_cursor:
-            style = "row_cursor_agent" if vm.cursor_by_agent else "row_cursor"
+            style = "row_cursor_agent" if vm.cursors.by_agent else "row_cursor"
         elif selected:
             style = "row_selected"
         else:
@@ -195,16 +194,16 @@ def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Row
 def xrefs_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
     border = owner_border(vm, Focus.XREFS)
     tails = []
-    if vm.xrefs_dangling_only:
+    if vm.panes.xrefs_dangling_only:
         tails.append("dangling only")
-    if vm.xrefs_involving:
+    if vm.panes.xrefs_involving:
         tails.append("involving selection")
     title: list[Run] = [(border, "[3]─ XRefs ")]
     if tails:
         title.append((border, "— " + ", ".join(tails) + " "))
     rows_data = vm.xref_rows()
-    vm.xref_cursor = max(0, min(vm.xref_cursor, len(rows_data) - 1))
-    scroll = _scrolled(len(rows_data), vm.xref_cursor, 0, height)
+    xref_cursor = vm.panes.clamp_xref_cursor(len(rows_data))
+    scroll = scrolled(len(rows_data), xref_cursor, 0, height)
     cursor = vm.cursor
     rows: Rows = []
     for index, item in enumerate(rows_data[scroll : scroll + height], start=scroll):
@@ -215,8 +214,8 @@ def xrefs_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]
             prefix = (
                 "▾▴ " if outgoing and incoming else "▴ " if outgoing else "▾ " if incoming else ""
             )
-        if index == vm.xref_cursor and vm.focus is Focus.XREFS:
-            style = "row_cursor_agent" if vm.cursor_by_agent else "row_cursor"
+        if index == xref_cursor and vm.panes.focus is Focus.XREFS:
+            style = "row_cursor_agent" if vm.cursors.by_agent else "row_cursor"
         elif prefix:
             style = "row_involved"
         elif item.status == "ok":
@@ -232,14 +231,14 @@ def xrefs_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]
 def walk_step_lines(vm: ViewModel) -> tuple[str, list[str]]:
     """The Inspector's title and lines for the walkthrough step under the cursor: what a
     person needs first (title, the objects `g` goes to) comes first, the body last."""
-    walk = vm.walkthrough
-    node = vm.walk_node()
+    walk = vm.walk.walkthrough
+    node = vm.walk.node()
     if walk is None or node is None:
         return "[4]─ Inspector — step ", ["No step"]
     status = f" [{node.status}]" if node.status else ""
     lines = [f"{node.title or node.node_id}{status}"]
     for number, target in enumerate(node.refs, start=1):
-        missing = "" if ref_exists(vm.diagrams, target) else " (missing)"
+        missing = "" if vm.session.ref_exists(target) else " (missing)"
         lines.append(f"g{number} {target}{missing}")
     if not node.refs:
         lines.append("(points at no object)")
@@ -257,22 +256,24 @@ def walk_step_lines(vm: ViewModel) -> tuple[str, list[str]]:
 
 def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:
     border = owner_border(vm, Focus.INSPECTOR)
-    if vm.walk_open and vm.focus is not Focus.XREFS:
+    focus = vm.panes.focus
+    exists = vm.session.ref_exists
+    if vm.walk.is_open and focus is not Focus.XREFS:
         title_text, lines = walk_step_lines(vm)
         title = [(border, title_text)]
-    elif vm.focus is Focus.XREFS:
+    elif focus is Focus.XREFS:
         rows_data = vm.xref_rows()
         if not rows_data:
             return [(border, "[4]─ Inspector — XRef ")], [[("inspector", "No selection")]]
-        item = rows_data[min(vm.xref_cursor, len(rows_data) - 1)]
+        item = rows_data[min(vm.panes.xref_cursor, len(rows_data) - 1)]
         x = item.xref
         lines = [
             f"ID: {item.xref_id}",
             f"Kind: {x.kind}",
             f"Status: {item.status}",
             f"Label: {x.label or '—'}",
-            f"From: {x.from_ref}" + ("" if ref_exists(vm.diagrams, x.from_ref) else " (missing)"),
-            f"To: {x.to_ref}" + ("" if ref_exists(vm.diagrams, x.to_ref) else " (missing)"),
+            f"From: {x.from_ref}" + ("" if exists(x.from_ref) else " (missing)"),
+            f"To: {x.to_ref}" + ("" if exists(x.to_ref) else " (missing)"),
         ]
         title = [(border, f"[4]─ Inspector — XRef {item.xref_id} ({item.status}) ")]
     else:
@@ -289,17 +290,16 @@ def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], R
             f"Category: {'/'.join(cursor.category)}",
             f"Object: {cursor.object_id}",
         ]
-        watchers = [s.title for s in vm.spotlights if s.ref == cursor]
+        watchers = [s.title for s in vm.session.spotlights if s.ref == cursor]
         if watchers:
             lines.append("Agents here: " + ", ".join(watchers))
-        if cursor in vm.selection:
+        if cursor in vm.session.selection:
             lines.append("Selected: yes")
         title = [(border, f"[4]─ Inspector — {cursor} ")]
     rows: Rows = []
     for line in lines:
         rows.extend(wrap_runs(line, "inspector", width))
-    vm.inspector_scroll = min(vm.inspector_scroll, max(len(rows) - height, 0))
-    return title, rows[vm.inspector_scroll :]
+    return title, rows[vm.panes.clamp_inspector(len(rows), height) :]
 
 
 def _entry(label: str, value: str, disabled: bool = False) -> list[Run]:
@@ -313,17 +313,18 @@ def _key_hints(vm: ViewModel, compact: bool) -> list[Run]:
     """The key-hint entries for the focus and mode (tui.md §4.6)."""
     sep: Run = ("status_label", " | ")
     entries: list[list[Run]] = []
-    if vm.hint is not None:
-        entries.append(_entry("Chain" if vm.hint.chain else "Hint", "2 letters"))
-        entries.append(_entry("Done" if vm.hint.chain else "Cancel", "Esc"))
-    elif vm.walk_open and vm.focus is Focus.DIAGRAM:
+    hint, focus = vm.modes.hint, vm.panes.focus
+    if hint is not None:
+        entries.append(_entry("Chain" if hint.chain else "Hint", "2 letters"))
+        entries.append(_entry("Done" if hint.chain else "Cancel", "Esc"))
+    elif vm.walk.is_open and focus is Focus.DIAGRAM:
         for label, value in (("Step", "↑↓"), ("Go", "g"), ("Walk", "[]"), ("Back", "w")):
             entries.append(_entry(label, value))
             if compact:
                 break
     elif compact:
         entries.append(_entry("Hint", "f"))
-    elif vm.focus is Focus.DIAGRAM:
+    elif focus is Focus.DIAGRAM:
         for label, value in (
             ("Diagram", "[]"),
             ("Hint", "f"),
@@ -331,16 +332,16 @@ def _key_hints(vm: ViewModel, compact: bool) -> list[Run]:
             ("Edit", "e"),
             ("Select", "␣"),
             ("Xref", "g/t"),
-            ("Notes", "n◼" if vm.show_notes else "n◻"),
+            ("Notes", "n◼" if vm.panes.show_notes else "n◻"),
         ):
             entries.append(_entry(label, value))
-    elif vm.focus is Focus.OBJECTS:
+    elif focus is Focus.OBJECTS:
         for label, value in (("Select", "␣"), ("Filter", "-"), ("Hint", "f"), ("Jump", "g/t")):
             entries.append(_entry(label, value))
-    elif vm.focus is Focus.XREFS:
+    elif focus is Focus.XREFS:
         for label, value in (("Filter", "-/I"), ("Jump", "g/t"), ("Diagram", "[]")):
             entries.append(_entry(label, value))
-    entries.append(_entry("Ai", "a◼" if vm.follow_ai else "a◻"))
+    entries.append(_entry("Ai", "a◼" if vm.following.enabled else "a◻"))
     entries += [_entry("Help", "?"), _entry("Quit", "q")]
     left: list[Run] = []
     for index, entry in enumerate(entries):
@@ -377,16 +378,16 @@ def _mcp_entry(url: str | None, width: int) -> list[Run]:
 def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
     """The bottom line: key hints or the search line, the message, MCP URL and brand."""
     sep: Run = ("status_label", " | ")
-    message = vm.current_toast()
+    message = vm.toasts.current()
     # A message shortens the URL to its port: what just happened matters more then.
     right = _mcp_entry(vm.mcp_url, width if message is None else 0)
     right.append(("brand", BRAND))
-    for problem in (vm.file_problem(), vm.save_problem()):
+    for problem in (vm.file_problem(), vm.session.save_problem()):
         if problem is not None:  # stays until the folder has everything again
             right = [("status_error", f" {problem} "), *right]
     room = width - runs_width(right)
-    if vm.search is not None:
-        mode = vm.search
+    mode = vm.modes.search
+    if mode is not None:
         left = [
             ("status_value", "\\" if mode.fuzzy else "/"),
             ("status", mode.query),
@@ -451,7 +452,7 @@ def help_rows(vm: ViewModel, width: int) -> Rows:
     rows.extend(_agent_legend(vm, width))
     rows.append([])
     rows.append([("help_header", "--- Messages ---")])
-    for message in vm.messages[-20:]:
+    for message in vm.toasts.messages[-20:]:
         rows.extend(wrap_runs(message.text, "status_error" if message.error else "dim", width))
     return rows
 
@@ -459,11 +460,11 @@ def help_rows(vm: ViewModel, width: int) -> Rows:
 def _agent_legend(vm: ViewModel, width: int) -> Rows:
     """Who each spotlight style stands for now: one `name (agent id)` per agent, drawn in
     that agent's style, wrapped to `width` (nothing while no agent has a spotlight)."""
-    slots = vm.agent_slots()
+    slots = vm.session.agent_slots()
     head = "Agents:"
     rows: Rows = []
     line: list[Run] = [("help_header", head)]
-    for spot in sorted(vm.spotlights, key=lambda s: slots[s.agent_id]):
+    for spot in sorted(vm.session.spotlights, key=lambda s: slots[s.agent_id]):
         idle = " (idle)" if spot.idle else ""
         chip: Run = (f"agent{slots[spot.agent_id]}", f" {spot.title}{idle} ")
         if len(line) > 1 and runs_width(line) + 1 + runs_width([chip]) > width:

@@ -1,7 +1,8 @@
 """The TUI's one urwid widget: lays the panes out (tui.md §3) and forwards input.
 
-`TuiWidget` reads the `ViewModel` to paint and hands keys and clicks to it; the effects it gets
-back go to `on_effects` (the app task sends them to the actors). It never calls an actor.
+`TuiWidget` reads the `ViewModel` to paint and hands keys (to `nereid.ui.dispatch`) and clicks
+to it; the effects it gets back go to `on_effects` (the app task sends them to the actors). It
+never calls an actor.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from nereid.model.refs import (
 )
 from nereid.render.walkthrough import node_ref
 from nereid.ui.canvas import Rows, frame, rows_canvas
+from nereid.ui.dispatch import handle_key
 from nereid.ui.effects import Effect, ReportView
+from nereid.ui.modes import Focus
 from nereid.ui.panes import (
     diagram_rows,
     diagram_title,
@@ -33,7 +36,7 @@ from nereid.ui.panes import (
     status_row,
     xrefs_rows,
 )
-from nereid.ui.viewmodel import Focus, ViewModel
+from nereid.ui.viewmodel import ViewModel
 
 __all__ = ["Rect", "TuiWidget", "layout"]
 
@@ -52,7 +55,8 @@ class Rect:
 def layout(vm: ViewModel, width: int, height: int) -> tuple[dict[Focus, Rect], bool]:
     """Pane rectangles for the main area (all rows but the last) and whether to be compact."""
     main_h = max(height - 1, 0)
-    panels = [p for p in (Focus.OBJECTS, Focus.XREFS, Focus.INSPECTOR) if p in vm.visible]
+    visible = vm.panes.visible
+    panels = [p for p in (Focus.OBJECTS, Focus.XREFS, Focus.INSPECTOR) if p in visible]
     stacked = width < (110 if len(panels) == 3 else 90)
     rects: dict[Focus, Rect] = {}
     if not panels:
@@ -97,7 +101,7 @@ class TuiWidget(urwid.Widget):
         self._invalidate()
 
     def keypress(self, size: tuple[()] | tuple[int] | tuple[int, int], key: str) -> str | None:
-        effects = self.vm.handle_key(key)
+        effects = handle_key(self.vm, key)
         self._invalidate()
         self.on_effects(effects)
         return None
@@ -112,7 +116,7 @@ class TuiWidget(urwid.Widget):
         focus: bool,
     ) -> bool:
         vm = self.vm
-        if not vm.mouse or vm.help_open or not event.startswith("mouse press"):
+        if not vm.panes.mouse or vm.panes.help_open or not event.startswith("mouse press"):
             return False
         for pane, rect in self.rects.items():
             if not rect.contains(col, row):
@@ -125,20 +129,21 @@ class TuiWidget(urwid.Widget):
             if button != 1:
                 return False
             effects: list[Effect] = []
-            vm.focus = pane
-            if pane is Focus.DIAGRAM and vm.walk_open:
-                self._pick_step(col - rect.x - 1 + vm.pan_x, row - rect.y - 1 + vm.pan_y)
+            vm.panes.focus_on(pane)
+            x, y = col - rect.x - 1 + vm.camera.pan_x, row - rect.y - 1 + vm.camera.pan_y
+            if pane is Focus.DIAGRAM and vm.walk.is_open:
+                self._pick_step(x, y)
             elif pane is Focus.DIAGRAM:
-                ref = self._ref_at(col - rect.x - 1 + vm.pan_x, row - rect.y - 1 + vm.pan_y)
+                ref = self._ref_at(x, y)
                 if ref is not None:
                     effects = vm.jump(ref)
             elif pane is Focus.OBJECTS:
                 items = vm.objects()
-                index = vm.objects_scroll + row - rect.y - 1
+                index = vm.panes.objects_scroll + row - rect.y - 1
                 if 0 <= index < len(items):
                     effects = vm.jump(items[index].ref)
             elif pane is Focus.XREFS:
-                vm.xref_cursor = max(0, row - rect.y - 1)
+                vm.panes.xref_cursor_to(row - rect.y - 1)
             self._invalidate()
             self.on_effects(effects)
             return True
@@ -147,13 +152,13 @@ class TuiWidget(urwid.Widget):
     def _pick_step(self, x: int, y: int) -> None:
         """A click on a walkthrough step's box puts the step cursor there."""
         vm = self.vm
-        walk, cells = vm.walkthrough, vm.walk_cells()
+        walk, cells = vm.walk.walkthrough, vm.walk.cells()
         if walk is None or cells is None:
             return
         for node in walk.nodes:
             bounds = cells.bounds(node_ref(walk.walkthrough_id, node.node_id))
             if bounds and bounds[0] <= y <= bounds[2] and bounds[1] <= x <= bounds[3]:
-                vm.walk_nodes[walk.walkthrough_id] = node.node_id
+                vm.walk.pick(node.node_id)
                 return
 
     def _ref_at(self, x: int, y: int) -> ObjectRef | None:
@@ -209,7 +214,7 @@ class TuiWidget(urwid.Widget):
             else:
                 title, inner = inspector_rows(vm, iw, ih)
             border = title[0][0] if pane is not Focus.DIAGRAM else diagram_title(vm)[0][0]
-            if pane is Focus.INSPECTOR and vm.focus is not Focus.INSPECTOR:
+            if pane is Focus.INSPECTOR and vm.panes.focus is not Focus.INSPECTOR:
                 border = "inspector"
             pieces.append((rect, frame(title, inner, rect.w, rect.h, border)))
         report = vm.view_report()
@@ -218,11 +223,12 @@ class TuiWidget(urwid.Widget):
             self.on_effects([report])
         status = rows_canvas([status_row(vm, width, compact)], width, 1, "status")
         main = self._compose(pieces, width, max(height - 1, 0))
-        if vm.help_open and height > 4:
+        if vm.panes.help_open and height > 4:
             main = self._help(main, width, max(height - 1, 0))
         combined = urwid.CanvasCombine([(main, None, False), (status, None, False)])
-        if vm.search is not None and vm.search.editing:
-            col = min(2 + len(vm.search.query), width - 1)
+        search = vm.modes.search
+        if search is not None and search.editing:
+            col = min(2 + len(search.query), width - 1)
             combined.cursor = (col, height - 1)
         return combined
 
@@ -251,11 +257,10 @@ class TuiWidget(urwid.Widget):
         w = max(width * 82 // 100, 20)
         h = max(height * 84 // 100, 5)
         rows = help_rows(vm, w - 2)
-        inner_h = h - 2
-        vm.help_scroll = max(0, min(vm.help_scroll, max(len(rows) - inner_h, 0)))
+        scroll = vm.panes.clamp_help(len(rows), h - 2)
         boxed = frame(
             [("help_border", "Help "), ("dim", "(Esc closes, ↑↓ scroll) ")],
-            rows[vm.help_scroll :],
+            rows[scroll:],
             w,
             h,
             "help_border",

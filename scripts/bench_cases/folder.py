@@ -75,15 +75,15 @@ async def bench(nodes: int, runs: int) -> dict[str, Timing]:
                         widget.refresh()
                         widget.render(SIZE)
                         if present is not None:
-                            if (present[0] in vm.diagrams) == present[1]:
+                            if (present[0] in vm.session.diagrams) == present[1]:
                                 shown.set()
-                        elif vm.diagrams["flow"].rev >= want:
+                        elif vm.session.diagrams["flow"].rev >= want:
                             shown.set()
 
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(pump)
                     for n in range(runs + 1):
-                        want, shown = vm.diagrams["flow"].rev + 1, trio.Event()
+                        want, shown = vm.session.diagrams["flow"].rev + 1, trio.Event()
                         temp = mmd.with_name(".flow.mmd.new")
                         temp.write_text(_text(nodes, f"Saved {n}"), encoding="utf-8")
                         start = time.perf_counter()
@@ -93,7 +93,7 @@ async def bench(nodes: int, runs: int) -> dict[str, Timing]:
                             external.append((time.perf_counter() - start) * 1000.0)
                         await handle.flush()
                         await trio.sleep(0.1)  # let our own write-back pass the watcher
-                        rev = vm.diagrams["flow"].rev
+                        rev = vm.session.diagrams["flow"].rev
                         want, shown = rev + 1, trio.Event()
                         start = time.perf_counter()
                         await handle.diagram("flow").call(

@@ -68,7 +68,7 @@ def bench_repaint(nodes: int, runs: int) -> list[tuple[str, Timing]]:
     session = _session(nodes)
     state = SessionState(diagrams=session.diagrams, active_diagram_id="big")
     vm = ViewModel(state, mcp_url="http://127.0.0.1:1/mcp")
-    vm.follow_ai = False
+    vm.following.set_enabled(False)
     widget = TuiWidget(vm, lambda effects: None)
     widget.render(SIZE)
     for key in ("2", "3", "4", "1"):
@@ -87,7 +87,7 @@ def bench_repaint(nodes: int, runs: int) -> list[tuple[str, Timing]]:
 
     def relabel() -> None:
         n = next(counter)
-        current = vm.diagrams["big"]
+        current = vm.session.diagrams["big"]
         nodes_map = dict(current.ast.nodes)  # type: ignore[union-attr]
         node = nodes_map["n:n0"]
         nodes_map["n:n0"] = msgspec.structs.replace(node, label=f"Node zero v{n}")
@@ -105,7 +105,7 @@ def bench_repaint(nodes: int, runs: int) -> list[tuple[str, Timing]]:
     options = RenderOptions(show_notes=True, flowchart_extra_col_gap=2)
 
     def layout_only() -> None:
-        render_diagram(vm.diagrams["big"], options)
+        render_diagram(vm.session.diagrams["big"], options)
 
     del diagram
     return [
@@ -140,14 +140,14 @@ async def bench_agent_op(nodes: int, runs: int) -> Timing:
                         vm.apply(update)
                     widget.refresh()
                     widget.render(SIZE)
-                    if vm.diagrams["big"].rev >= want_rev:
+                    if vm.session.diagrams["big"].rev >= want_rev:
                         shown.set()
 
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(pump)
                 address = handle.diagram("big")
                 for n in range(runs + 1):
-                    rev = vm.diagrams["big"].rev
+                    rev = vm.session.diagrams["big"].rev
                     want_rev = rev + 1
                     shown = trio.Event()
                     start = time.perf_counter()

@@ -22,7 +22,8 @@ from nereid.render.budget import MAX_LAYOUT_ITEMS
 from nereid.testing.big_diagrams import dense_flowchart, flowchart
 from nereid.ui.app import TuiApp
 from nereid.ui.client import ActorClient
-from nereid.ui.viewmodel import LayoutJob, ViewModel
+from nereid.ui.drawings import LayoutJob
+from nereid.ui.viewmodel import ViewModel
 
 
 async def _create(agent: Agent, diagram_id: str, mermaid: str) -> None:
@@ -135,7 +136,7 @@ async def test_tui_lays_out_big_diagrams_in_a_worker_while_agents_read() -> None
             tui = ActorClient(handle.registry, handle.bus)
             with tui.subscribe() as events:
                 vm = _TimedViewModel(await tui.snapshot(), mcp_url=None)
-                vm.follow_ai = False
+                vm.following.set_enabled(False)
                 app = TuiApp(tui, vm, screen=_Headless())
                 size = (160, 50)
 
@@ -145,7 +146,7 @@ async def test_tui_lays_out_big_diagrams_in_a_worker_while_agents_read() -> None
                     behind = vm.layout_behind()
                     if cells is None:
                         return None
-                    return behind if behind is not None else vm.diagrams["big"].rev
+                    return behind if behind is not None else vm.session.diagrams["big"].rev
 
                 refreshed = [trio.Event()]
                 repaint = app.widget.refresh
@@ -173,7 +174,9 @@ async def test_tui_lays_out_big_diagrams_in_a_worker_while_agents_read() -> None
                     await until(lambda: vm.active_id == "big")
                     assert shown_rev() is None and vm.layout_pending()
                     assert "Laying out big" in _screen_text(app, size)
-                    await shows(vm.diagrams["big"].rev)  # the first drawing (warms a worker)
+                    await shows(
+                        vm.session.diagrams["big"].rev
+                    )  # the first drawing (warms a worker)
                     reads: list[tuple[float, float]] = []
                     done = trio.Event()
 
@@ -205,7 +208,7 @@ async def test_tui_lays_out_big_diagrams_in_a_worker_while_agents_read() -> None
                         shown = shown_rev()
                         assert shown is not None and shown < stat["rev"] + 1
                         assert "updating (showing r" in _screen_text(app, size)
-                    newest = vm.diagrams["big"].rev
+                    newest = vm.session.diagrams["big"].rev
                     await shows(newest)
                     done.set()
                     cells = vm.cells()
@@ -227,8 +230,8 @@ async def test_tui_lays_out_big_diagrams_in_a_worker_while_agents_read() -> None
                             "make_active": False,
                         },
                     )
-                    await until(lambda: "dense" in vm.diagrams)
-                    vm.active_id = "dense"  # the person shows it
+                    await until(lambda: "dense" in vm.session.diagrams)
+                    vm.switch_diagram("dense")  # the person shows it
                     await until(
                         lambda: (
                             vm.active_id == "dense" and shown_rev() is None and vm.render_error()

@@ -59,7 +59,7 @@ def test_help_legend_shows_each_agent_in_its_style() -> None:
     assert found is not None
     row, line = found
     assert "agent:1" in line and "claude-code (agent:2)" in line
-    slots = screen.vm.agent_slots()
+    slots = screen.vm.session.agent_slots()
     assert slots["agent:1"] != slots["agent:2"]
     assert screen.attr_at(row, line.index("claude-code")) == f"agent{slots['agent:2']}"
     assert screen.attr_at(row, line.index("agent:1")) == f"agent{slots['agent:1']}"
@@ -86,10 +86,10 @@ def test_objects_pane_marks_each_spotlight_in_its_agents_style() -> None:
         Spotlight(agent_id=f"agent:{n}", ref=target, seq=n)
         for n, target in ((2, shop), (10, browse))
     )
-    screen.vm.follow_ai = False
+    screen.vm.following.set_enabled(False)
     screen.vm.apply(AttentionChanged(spots, False))
     # agent:2 sorts before agent:10 (numbers), so it has the first style
-    assert screen.vm.agent_slots() == {"agent:2": 0, "agent:10": 1}
+    assert screen.vm.session.agent_slots() == {"agent:2": 0, "agent:10": 1}
     title, rows = objects_rows(screen.vm, 40, 30)
     marks = {
         "".join(text for _, text in row): [style for style, text in row if text == "◉"]

@@ -55,7 +55,7 @@ async def test_snapshot_events_and_requests_round_trip() -> None:
             updates = await next_updates(client, events, SelectionChanged)
             for update in updates:
                 vm.apply(update)
-            assert vm.selection == (ORDER,)
+            assert vm.session.selection == (ORDER,)
 
             # An agent sets its spotlight: the TUI follows it (follow-AI is on by default).
             spot = ref("d:order-flow/flow/node/n:placed")
@@ -120,8 +120,8 @@ async def test_resync_rereads_everything_and_deletion_moves_off_the_diagram() ->
             vm = ViewModel(await client.snapshot(), mcp_url=None)
             (update,) = await client.translate(ResyncNeeded(dropped=3))
             assert isinstance(update, Resynced)
-            assert sorted(update.state.diagrams) == sorted(vm.diagrams)
+            assert sorted(update.state.diagrams) == sorted(vm.session.diagrams)
             await handle.session.call(p.DeleteDiagram(diagram_id="index"))
             for item in await next_updates(client, events, DiagramRemoved):
                 vm.apply(item)
-            assert "index" not in vm.diagrams and vm.active_id == "checkout-seq"
+            assert "index" not in vm.session.diagrams and vm.active_id == "checkout-seq"

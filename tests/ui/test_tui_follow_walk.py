@@ -10,9 +10,10 @@ from nereid.store import load_demo_session
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, report_view_request
 from nereid.ui.keys import help_sections
+from nereid.ui.modes import Focus
 from nereid.ui.panes import help_rows, walk_step_lines
 from nereid.ui.session_state import AttentionChanged, Spotlight, ViewReport
-from nereid.ui.viewmodel import Focus, ViewModel
+from nereid.ui.viewmodel import ViewModel
 
 from .tui_helpers import Screen, ref
 
@@ -43,7 +44,7 @@ def test_two_agents_in_turn_the_camera_follows_the_newest_seq() -> None:
     screen = Screen()
     vm = screen.vm
     vm.apply(spots(("agent:1", PLACED, 1)))
-    assert vm.cursor == PLACED and vm.cursor_by_agent
+    assert vm.cursor == PLACED and vm.cursors.by_agent
     # agent:2 sets later: its spotlight is newest although agent:1 sorts first.
     vm.apply(spots(("agent:1", PLACED, 1), ("agent:2", PSP, 2)))
     assert (vm.active_id, vm.cursor) == ("payment-seq", PSP)
@@ -57,9 +58,9 @@ def test_two_agents_in_turn_the_camera_follows_the_newest_seq() -> None:
     cells = vm.cells()
     assert cells is not None
     top, left, bottom, right = cells.bounds(PLACED) or (0, 0, 0, 0)
-    width, height = vm.viewport
-    assert vm.pan_y <= top and bottom < vm.pan_y + height  # brought into view
-    assert vm.pan_x <= left and right < vm.pan_x + width
+    width, height = vm.camera.viewport
+    assert vm.camera.pan_y <= top and bottom < vm.camera.pan_y + height  # brought into view
+    assert vm.camera.pan_x <= left and right < vm.camera.pan_x + width
 
 
 def test_the_persons_navigation_pauses_follow_ai_then_the_newest_is_followed() -> None:
@@ -68,12 +69,12 @@ def test_the_persons_navigation_pauses_follow_ai_then_the_newest_is_followed() -
     vm.apply(spots(("agent:1", PLACED, 1)))
     screen.press("[")  # the person navigates: follow-AI pauses
     own = vm.active_id
-    assert own != "order-flow" and not vm.cursor_by_agent
+    assert own != "order-flow" and not vm.cursors.by_agent
     assert last_report(screen).follow_paused
     vm.apply(spots(("agent:1", PLACED, 1), ("agent:2", PSP, 2)))
     assert vm.active_id == own  # waits during the pause ...
     due = vm.follow_resume_at()
-    assert due == vm.follow_paused_until
+    assert due == vm.following.paused_until
     assert vm.follow() == []  # ... also when asked early
     screen.clock.now = due + 0.01
     assert vm.follow_resume_at() is None  # the pause is over: the app's timer calls follow()
@@ -111,7 +112,7 @@ async def test_follow_ai_over_the_real_attention_actor_uses_its_seq() -> None:
                         if any(isinstance(u, AttentionChanged) for u in updates):
                             break
                 assert vm.cursor == target, agent
-            assert [s.seq for s in vm.spotlights] == [3, 2]
+            assert [s.seq for s in vm.session.spotlights] == [3, 2]
 
 
 # ---- what the view reports -------------------------------------------------------------
@@ -154,15 +155,15 @@ def test_walkthrough_view_steps_and_goes_to_each_ref() -> None:
     assert "Inspector — step n:map" in text and "g1 d:index/flow/node/n:shop" in text
     assert "Step:↑↓ | Go:g" in screen.render()[-1]
     # The step under the cursor is highlighted like the person's cursor.
-    cells = vm.walk_cells()
+    cells = vm.walk.cells()
     assert cells is not None
-    row, col = _first_cell(cells, vm.walk_cursor_ref())
-    assert screen.attr_at(row - vm.pan_y + 1, col - vm.pan_x + 1) == "human"
+    row, col = _first_cell(cells, vm.walk.cursor_ref())
+    assert screen.attr_at(row - vm.camera.pan_y + 1, col - vm.camera.pan_x + 1) == "human"
     screen.press("j")
     assert "step 2/6" in screen.render()[0]
     assert "g3 d:order-flow/flow/edge/e:declined" in walk_step_lines(vm)[1]
     screen.press("g")
-    assert not vm.walk_open and Focus.INSPECTOR not in vm.visible
+    assert not vm.walk.is_open and Focus.INSPECTOR not in vm.panes.visible
     assert vm.cursor == ref("d:order-flow/flow/node/n:placed")
     assert "Step n:order 1/3: d:order-flow/flow/node/n:placed" in screen.render()[-1]
     assert "|  |" not in screen.render()[-1]
@@ -176,19 +177,19 @@ def test_walkthrough_view_steps_and_goes_to_each_ref() -> None:
     screen.press("[")  # in the diagram again, [ ] switch diagrams
     assert vm.active_id != "refund-seq"
     screen.press("w", "esc")
-    assert not vm.walk_open
+    assert not vm.walk.is_open
 
 
 def test_walkthrough_view_keeps_the_diagram_camera_and_refuses_diagram_keys() -> None:
     screen = Screen()
     vm = screen.vm
     screen.press("l", "l", "l")
-    pan = (vm.pan_x, vm.pan_y)
+    pan = (vm.camera.pan_x, vm.camera.pan_y)
     screen.press("w", "j", "j", "J", " ")
     assert "Not in the walkthrough view" in screen.render()[-1]
-    assert vm.selection == load_demo_session().selected_object_refs
+    assert vm.session.selection == load_demo_session().selected_object_refs
     screen.press("w")
-    assert not vm.walk_open and (vm.pan_x, vm.pan_y) == pan
+    assert not vm.walk.is_open and (vm.camera.pan_x, vm.camera.pan_y) == pan
     assert "[1]─ Diagram [3/8] index" in screen.render()[0]
 
 
@@ -197,7 +198,7 @@ def test_without_walkthroughs_w_says_so() -> None:
 
     screen = Screen(state=demo_state(walkthroughs={}, active_walkthrough_id=None))
     screen.press("w")
-    assert not screen.vm.walk_open
+    assert not screen.vm.walk.is_open
     assert "No walkthroughs in this session" in screen.render()[-1]
 
 
@@ -205,13 +206,13 @@ def test_mouse_click_picks_a_walkthrough_step() -> None:
     screen = Screen(mouse=True)
     screen.press("w")
     vm = screen.vm
-    cells = vm.walk_cells()
+    cells = vm.walk.cells()
     walk = vm.walkthrough
     assert cells is not None and walk is not None
     from nereid.render.walkthrough import node_ref
 
     top, left, _b, _r = cells.bounds(node_ref("wt-tour", "n:payment")) or (0, 0, 0, 0)
-    col, row = left + 2 - vm.pan_x + 1, top + 1 - vm.pan_y + 1
+    col, row = left + 2 - vm.camera.pan_x + 1, top + 1 - vm.camera.pan_y + 1
     assert screen.widget.mouse_event(screen.size, "mouse press", 1, col, row, True)
     node = vm.walk_node()
     assert node is not None and node.node_id == "n:payment"
@@ -225,19 +226,19 @@ def test_small_diagrams_are_centred_and_stay_centred_on_resize() -> None:
     vm = screen.vm
     cells = vm.cells()
     assert cells is not None and cells.width < 198 and cells.height < 48
-    width, height = vm.viewport
-    assert vm.pan_x == int((cells.width - width) / 2)
-    assert vm.pan_y == int((cells.height - height) / 2)
+    width, height = vm.camera.viewport
+    assert vm.camera.pan_x == int((cells.width - width) / 2)
+    assert vm.camera.pan_y == int((cells.height - height) / 2)
     screen.size = (180, 44)
     screen.render()
-    width, height = vm.viewport
-    assert vm.pan_x == int((cells.width - width) / 2)  # recentred for the new size
+    width, height = vm.camera.viewport
+    assert vm.camera.pan_x == int((cells.width - width) / 2)  # recentred for the new size
     # Once the person moved the camera, a resize keeps it where they put it.
     screen.press("l")
-    pan = (vm.pan_x, vm.pan_y)
+    pan = (vm.camera.pan_x, vm.camera.pan_y)
     screen.size = (200, 50)
     screen.render()
-    assert (vm.pan_x, vm.pan_y) == pan
+    assert (vm.camera.pan_x, vm.camera.pan_y) == pan
 
 
 def test_help_documents_search_typing_and_the_new_keys() -> None:
@@ -251,9 +252,9 @@ def test_help_documents_search_typing_and_the_new_keys() -> None:
     text = "\n".join("".join(t for _s, t in row) for row in help_rows(screen.vm, 90))
     assert "--- Walkthrough ---" in text and "--- Search ---" in text
     screen.press("esc", "/", "q")
-    assert screen.vm.search is not None and screen.vm.search.query == "q"
+    assert screen.vm.modes.search is not None and screen.vm.modes.search.query == "q"
     screen.press("esc")
-    assert screen.vm.search is None
+    assert screen.vm.modes.search is None
 
 
 def _first_cell(cells: object, target: object) -> tuple[int, int]:

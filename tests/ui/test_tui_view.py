@@ -9,6 +9,7 @@ import pytest
 
 from nereid.model.flowchart import FlowchartAst
 from nereid.ui import effects as fx
+from nereid.ui.modes import FOLLOW_PAUSE, Focus
 from nereid.ui.session_state import (
     AttentionChanged,
     DiagramUpdated,
@@ -16,7 +17,6 @@ from nereid.ui.session_state import (
     Spotlight,
     ViewReport,
 )
-from nereid.ui.viewmodel import FOLLOW_PAUSE, Focus
 
 from .tui_helpers import Screen, demo_state, ref
 
@@ -56,7 +56,7 @@ def test_usable_at_80x24_and_resizes() -> None:
 def test_objects_pane_cursor_moves_and_reports_attention() -> None:
     screen = Screen()
     screen.press("2")
-    assert screen.vm.focus is Focus.OBJECTS
+    assert screen.vm.panes.focus is Focus.OBJECTS
     screen.effects.clear()
     screen.press("j")
     assert screen.vm.cursor == ref("d:index/flow/node/n:checkout")
@@ -79,7 +79,7 @@ def test_space_selects_and_sends_the_whole_selection() -> None:
 def test_regex_search_jumps_and_cycles() -> None:
     screen = Screen()
     screen.press("/", *"n:(pay|ship)$".replace("$", ""))
-    assert screen.vm.search is not None and len(screen.vm.search.results) >= 2
+    assert screen.vm.modes.search is not None and len(screen.vm.modes.search.results) >= 2
     first = screen.vm.cursor
     assert first is not None and first.object_id in ("n:pay", "n:ship")
     status = screen.render()[-1]
@@ -87,41 +87,41 @@ def test_regex_search_jumps_and_cycles() -> None:
     screen.press("enter", "n")
     assert screen.vm.cursor != first
     screen.press("esc")
-    assert screen.vm.search is None
+    assert screen.vm.modes.search is None
 
 
 def test_search_editing_takes_q_and_digits_literally() -> None:
     screen = Screen()
     screen.press("\\", "q", "2")
-    assert screen.vm.search is not None and screen.vm.search.query == "q2"
-    assert Focus.OBJECTS not in screen.vm.visible
+    assert screen.vm.modes.search is not None and screen.vm.modes.search.query == "q2"
+    assert Focus.OBJECTS not in screen.vm.panes.visible
 
 
 def test_hint_jump_moves_the_cursor_to_the_labelled_object() -> None:
     screen = Screen()
     screen.press("f")
-    mode = screen.vm.hint
+    mode = screen.vm.modes.hint
     assert mode is not None
     target = next(t for t in mode.targets if t.ref == ORDER)
     # The tag is painted on the diagram.
     assert any(target.label in line for line in screen.render())
     screen.press(*target.label.lower())
-    assert screen.vm.hint is None
+    assert screen.vm.modes.hint is None
     assert screen.vm.cursor == ORDER
 
 
 def test_chain_selects_nodes_and_the_edge_between_them() -> None:
     screen = Screen()
     screen.press("c")
-    mode = screen.vm.hint
+    mode = screen.vm.modes.hint
     assert mode is not None
     label = {t.ref: t.label for t in mode.targets}
     screen.press(*label[BROWSE].lower())
-    mode = screen.vm.hint
+    mode = screen.vm.modes.hint
     assert mode is not None
     label = {t.ref: t.label for t in mode.targets}
     screen.press(*label[ORDER].lower(), "esc")
-    assert set(screen.vm.selection) == {BROWSE, ORDER, ref("d:index/flow/edge/e:0002")}
+    assert set(screen.vm.session.selection) == {BROWSE, ORDER, ref("d:index/flow/edge/e:0002")}
 
 
 def test_xref_jump_switches_diagram() -> None:
@@ -136,9 +136,9 @@ def test_xref_jump_switches_diagram() -> None:
 def test_someone_elses_edit_keeps_pan_and_cursor() -> None:
     screen = Screen()
     screen.press("2", "j", "1", "l", "l", "j")
-    pan = (screen.vm.pan_x, screen.vm.pan_y)
+    pan = (screen.vm.camera.pan_x, screen.vm.camera.pan_y)
     cursor = screen.vm.cursor
-    diagram = screen.vm.diagrams["index"]
+    diagram = screen.vm.session.diagrams["index"]
     assert isinstance(diagram.ast, FlowchartAst)
     node = diagram.ast.nodes["n:shop"]
     nodes = dict(diagram.ast.nodes)
@@ -148,7 +148,7 @@ def test_someone_elses_edit_keeps_pan_and_cursor() -> None:
     )
     screen.vm.apply(DiagramUpdated(changed))
     text = screen.text()
-    assert (screen.vm.pan_x, screen.vm.pan_y) == pan
+    assert (screen.vm.camera.pan_x, screen.vm.camera.pan_y) == pan
     assert screen.vm.cursor == cursor
     assert f"r{diagram.rev + 1}" in screen.render()[0]
     assert "Agent renamed" in text or "Agent" in text
@@ -167,7 +167,7 @@ def test_follow_ai_is_edge_triggered_and_paused_by_the_person() -> None:
     spot = Spotlight(agent_id="agent-1", ref=pay_seq, seq=1)
     screen.vm.apply(AttentionChanged((spot,), True))
     assert screen.vm.active_id == "payment-seq" and screen.vm.cursor == pay_seq
-    assert screen.vm.cursor_by_agent
+    assert screen.vm.cursors.by_agent
     # The person navigates: the same spotlight does not pull the camera back.
     screen.press("[")
     assert screen.vm.active_id != "payment-seq"
@@ -198,7 +198,7 @@ def test_agent_spotlights_get_their_own_styles_and_overlap_is_magenta() -> None:
         Spotlight(agent_id="a", ref=ORDER, seq=1),
         Spotlight(agent_id="b", ref=ref("d:index/flow/node/n:pay"), seq=2),
     )
-    screen.vm.follow_ai = False
+    screen.vm.following.set_enabled(False)
     screen.vm.apply(AttentionChanged(spots, False))
     attrs = _attrs(screen)
     assert "agent0" in attrs and "agent1" in attrs
@@ -214,7 +214,7 @@ def test_help_overlay_is_built_from_the_key_table() -> None:
     assert "MCP http://127.0.0.1:5555/mcp" in text
     assert "hint jump: type the 2-letter tag" in text
     screen.press("esc")
-    assert not screen.vm.help_open
+    assert not screen.vm.panes.help_open
     assert screen.press("q") is not None
     assert isinstance(screen.effects[-1], fx.Quit)
 
@@ -229,14 +229,14 @@ def test_quit_works_inside_hint_mode_and_ctrl_c_quits() -> None:
 
 def test_mouse_is_opt_in_and_toggled_with_m() -> None:
     screen = Screen(size=(100, 30))
-    assert not screen.vm.mouse
+    assert not screen.vm.panes.mouse
     assert not screen.widget.mouse_event(screen.size, "mouse press", 1, 10, 10, True)
     screen.press("m")
-    assert fx.SetMouse(True) in screen.effects and screen.vm.mouse
+    assert fx.SetMouse(True) in screen.effects and screen.vm.panes.mouse
     assert _last_report(screen).mouse
     assert "Mouse on" in screen.render()[-1]
     screen.press("m")
-    assert screen.effects.count(fx.SetMouse(False)) == 1 and not screen.vm.mouse
+    assert screen.effects.count(fx.SetMouse(False)) == 1 and not screen.vm.panes.mouse
     text = "\n".join(screen.press("?"))
     assert "NEREID_TUI_MOUSE=1" in text
 
@@ -248,26 +248,26 @@ def test_mouse_click_selects_an_object_and_wheel_scrolls() -> None:
     bounds = cells.bounds(ORDER)
     assert bounds is not None
     top, left, _bottom, _right = bounds
-    col = left + 3 - screen.vm.pan_x + 1
-    row = top + 1 - screen.vm.pan_y + 1
+    col = left + 3 - screen.vm.camera.pan_x + 1
+    row = top + 1 - screen.vm.camera.pan_y + 1
     assert screen.widget.mouse_event(screen.size, "mouse press", 1, col, row, True)
     assert screen.vm.cursor == ORDER
-    before = screen.vm.pan_y
+    before = screen.vm.camera.pan_y
     screen.widget.mouse_event(screen.size, "mouse press", 5, 5, 5, True)
-    assert screen.vm.pan_y >= before
+    assert screen.vm.camera.pan_y >= before
 
 
 def test_pan_keys_and_page_move_by_the_viewport() -> None:
     screen = Screen(state=demo_state(active_diagram_id="order-flow"), size=(80, 24))
-    y0 = screen.vm.pan_y
+    y0 = screen.vm.camera.pan_y
     screen.press("page down")
-    assert screen.vm.pan_y == y0 + 20  # interior height 21, minus one row of overlap
+    assert screen.vm.camera.pan_y == y0 + 20  # interior height 21, minus one row of overlap
     screen.press("end")
     cells = screen.vm.cells()
     assert cells is not None
-    assert screen.vm.pan_y == cells.height + 2 - 21
+    assert screen.vm.camera.pan_y == cells.height + 2 - 21
     screen.press("home")
-    assert (screen.vm.pan_x, screen.vm.pan_y) == (-2, -2)
+    assert (screen.vm.camera.pan_x, screen.vm.camera.pan_y) == (-2, -2)
 
 
 def _attrs(screen: Screen) -> set[str]:
@@ -292,7 +292,8 @@ def test_messages_expire_but_a_kept_error_stays_until_esc() -> None:
     assert "expected a node" in screen.render()[-1]  # ... then the kept error again
     screen.press("esc")
     assert "expected a node" not in screen.render()[-1]
-    assert screen.vm.pending_edit["index"].endswith("A -->\n")  # the text itself is kept
+    kept = screen.vm.edits.get("index")
+    assert kept is not None and kept.text.endswith("A -->\n")  # the text itself is kept
 
 
 async def test_bad_palette_refuses_to_start_before_touching_the_screen(
@@ -310,7 +311,7 @@ def test_view_changes_are_reported_once_per_frame() -> None:
     screen.effects.clear()
     screen.press("l", "l")
     reports = [e for e in screen.effects if isinstance(e, fx.ReportView)]
-    assert reports[-1].report.pan_x == screen.vm.pan_x
+    assert reports[-1].report.pan_x == screen.vm.camera.pan_x
     assert reports[-1].report.viewport_width == 118
     count = len(reports)
     screen.render()  # nothing changed: no new report
@@ -324,7 +325,7 @@ def test_an_agent_opening_a_diagram_is_announced_not_followed() -> None:
     screen.press("]", "]")  # two quick switches; their echoes arrive late
     screen.vm.apply(ActiveDiagramChanged("order-flow"))
     screen.vm.apply(ActiveDiagramChanged("order-states"))
-    message = screen.vm.current_toast()
+    message = screen.vm.toasts.current()
     assert message is None or "opened" not in message.text
     screen.vm.apply(ActiveDiagramChanged("refund-seq"))
     assert screen.vm.active_id == "order-states"
@@ -343,9 +344,9 @@ def test_following_an_agent_brings_its_object_into_view() -> None:
     bounds = cells.bounds(target)
     assert bounds is not None
     top, left, bottom, right = bounds
-    width, height = screen.vm.viewport
-    assert screen.vm.pan_y <= top and bottom < screen.vm.pan_y + height
-    assert screen.vm.pan_x <= left and right < screen.vm.pan_x + width
+    width, height = screen.vm.camera.viewport
+    assert screen.vm.camera.pan_y <= top and bottom < screen.vm.camera.pan_y + height
+    assert screen.vm.camera.pan_x <= left and right < screen.vm.camera.pan_x + width
     assert any("Delivered" in line for line in screen.render())
 
 

@@ -1,0 +1,212 @@
+"""The drawings of the diagrams the Diagram pane shows, made in-process or off the loop.
+
+A drawing depends on the diagram's id and rev, the notes flag and the xref markers
+(`CellsKey`); the newest one of each diagram is kept. A big diagram (AST over
+`TUI_SMALL_PAYLOAD`) is laid out in a worker process: `Drawings` asks the app for it
+(`listen`), the app takes the job (`take_layout`) and hands back the outcome
+(`layout_done`); meanwhile the previous drawing stays. Only `Drawings`' methods change
+this state.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+import msgspec
+
+from nereid.model.diagram import Ast, Diagram
+from nereid.model.flowchart import FlowchartAst
+from nereid.model.state import StateAst
+from nereid.model.state_flow import state_display_label
+from nereid.offload.dispatch import needs_worker
+from nereid.render import Rendered, RenderError, RenderOptions, render_diagram
+from nereid.render.display import is_markdown
+from nereid.ui.highlight import DiagramCells
+from nereid.ui.mirror import Markers
+
+__all__ = ["TUI_SMALL_PAYLOAD", "CellsKey", "Drawings", "LayoutJob"]
+
+_log = logging.getLogger(__name__)
+
+TUI_SMALL_PAYLOAD: Final = 32 * 1024
+"""Diagrams whose AST encodes to more bytes (about 100 flowchart nodes, ~25 ms of layout)
+are laid out in a worker process while the previous drawing stays on screen; smaller ones
+are drawn in-process, where they cost less than the hand-off (`nereid.offload.dispatch`)."""
+
+CellsKey = tuple[str, int, bool, Markers]
+"""What a diagram drawing depends on: diagram id, rev, notes flag, xref markers."""
+
+
+@dataclass(frozen=True)
+class LayoutJob:
+    """A drawing the app should make off the event loop (`Drawings.layout_done` takes it)."""
+
+    key: CellsKey
+    diagram: Diagram  # with the xref markers in its labels
+    options: RenderOptions
+    ast: Ast  # the diagram's own (unmarked) AST, for the drawing's emphasis cells
+
+
+class Drawings:
+    """The newest drawing (or render error) of each diagram, and the off-loop layouts."""
+
+    def __init__(self) -> None:
+        self._cells: dict[CellsKey, DiagramCells] = {}  # the newest drawing of each diagram
+        self._errors: dict[str, str] = {}
+        self._failed: dict[str, CellsKey] = {}  # diagram id → the drawing its error is about
+        self._wanted: LayoutJob | None = None  # the newest drawing to make off the loop
+        self._running: set[CellsKey] = set()
+        # The app's hook: a drawing is wanted off the loop (None: draw everything in-process).
+        self._listener: Callable[[], None] | None = None
+
+    def listen(self, callback: Callable[[], None] | None) -> None:
+        """Lay big diagrams out off the loop: `callback` is called when a job is wanted
+        (None: draw everything in-process)."""
+        self._listener = callback
+
+    def cells(self, diagram: Diagram, *, show_notes: bool, markers: Markers) -> DiagramCells | None:
+        """The drawing of `diagram` (cached per rev, notes flag and xref markers).
+
+        A big diagram is laid out off the event loop when the app takes the job; meanwhile
+        this is its previous drawing (`behind` says which rev), or None with `pending`
+        before the first one arrives. None also after a render error (`error` says it)."""
+        key = (diagram.diagram_id, diagram.rev, show_notes, markers)
+        cached = self._cells.get(key)
+        if cached is not None:
+            return cached
+        if self._failed.get(diagram.diagram_id) == key:
+            return None
+        marked = _with_markers(diagram, dict(markers))
+        options = RenderOptions(show_notes=show_notes, flowchart_extra_col_gap=2)
+        if self._listener is not None and needs_worker(diagram.ast, TUI_SMALL_PAYLOAD):
+            if key not in self._running and (self._wanted is None or self._wanted.key != key):
+                self._wanted = LayoutJob(key, marked, options, diagram.ast)
+                self._listener()
+            return self._drawing_of(diagram.diagram_id)
+        try:
+            rendered = render_diagram(marked, options)
+        except Exception as err:
+            self.layout_done(key, err, diagram.ast, diagram)
+            return None
+        self.layout_done(key, rendered, diagram.ast, diagram)
+        return self._cells.get(key)
+
+    def take_layout(self) -> LayoutJob | None:
+        """The newest wanted drawing, for the app to make off the loop (None: none)."""
+        job, self._wanted = self._wanted, None
+        if job is not None:
+            self._running.add(job.key)
+        return job
+
+    def layout_done(
+        self, key: CellsKey, outcome: Rendered | BaseException, ast: Ast, current: Diagram | None
+    ) -> bool:
+        """Keep a finished drawing (or its error) unless a newer rev of that diagram is
+        already drawn or the diagram is gone (`current` is its newest revision): results
+        may arrive out of order. Returns whether it was kept."""
+        diagram_id, rev = key[0], key[1]
+        self._running.discard(key)
+        drawn = [k[1] for k in self._cells if k[0] == diagram_id]
+        failed = self._failed.get(diagram_id)
+        if current is None or rev > current.rev or any(r > rev for r in drawn):
+            return False
+        if failed is not None and failed[1] > rev:
+            return False
+        if isinstance(outcome, BaseException):
+            if isinstance(outcome, RenderError):
+                self._errors[diagram_id] = str(outcome)
+            else:  # a renderer bug must not take the person's session down
+                _log.error("rendering %s failed", diagram_id, exc_info=outcome)
+                self._errors[diagram_id] = f"internal error: {outcome!r}"
+            self._failed[diagram_id] = key
+            for old in [k for k in self._cells if k[0] == diagram_id]:
+                del self._cells[old]
+            return True
+        self._errors.pop(diagram_id, None)
+        self._failed.pop(diagram_id, None)
+        for old in [k for k in self._cells if k[0] == diagram_id]:
+            del self._cells[old]
+        self._cells[key] = DiagramCells(outcome, diagram_id, ast)
+        return True
+
+    def behind(self, diagram: Diagram, *, show_notes: bool, markers: Markers) -> int | None:
+        """The rev of the drawing on screen while `diagram`'s newest rev is laid out off
+        the loop (None: the drawing is current, or none is shown)."""
+        key = (diagram.diagram_id, diagram.rev, show_notes, markers)
+        wanted = self._wanted is not None and self._wanted.key == key
+        if not (wanted or key in self._running):
+            return None
+        return next((k[1] for k in self._cells if k[0] == diagram.diagram_id), None)
+
+    def pending(self, diagram: Diagram) -> bool:
+        """`diagram`'s drawing is being made off the loop and none is shown yet."""
+        running = self._wanted is not None or bool(self._running)
+        return (
+            running
+            and self._drawing_of(diagram.diagram_id) is None
+            and diagram.diagram_id not in self._failed
+        )
+
+    def error(self, diagram_id: str) -> str | None:
+        """Why the diagram's newest drawing could not be made (None: it could)."""
+        return self._errors.get(diagram_id)
+
+    def _drawing_of(self, diagram_id: str) -> DiagramCells | None:
+        return next((c for k, c in self._cells.items() if k[0] == diagram_id), None)
+
+
+def _marked(marker: str, text: str) -> str:
+    """`text` with `marker` in front; inside the backticks of a markdown string, so the
+    label still reads as one."""
+    if is_markdown(text):
+        return f"`{marker} {text[1:]}"
+    return f"{marker} {text}"
+
+
+def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
+    """A copy whose labels carry the xref direction markers (tui.md §4.1.2)."""
+    if not markers:
+        return diagram
+    ast = diagram.ast
+    if isinstance(ast, FlowchartAst):
+        nodes = {
+            nid: msgspec.structs.replace(node, label=_marked(markers[nid], node.label))
+            if nid in markers
+            else node
+            for nid, node in ast.nodes.items()
+        }
+        return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, nodes=nodes))
+    if isinstance(ast, StateAst):
+        states = {
+            sid: msgspec.structs.replace(
+                state,
+                label=f"{markers[sid]} {state_display_label(sid, state)}",
+                descriptions=state.descriptions[1:] if state.label is None else state.descriptions,
+            )
+            if sid in markers and state.kind == "state"
+            else state
+            for sid, state in ast.states.items()
+        }
+        return msgspec.structs.replace(diagram, ast=msgspec.structs.replace(ast, states=states))
+    participants = {}
+    for pid, part in ast.participants.items():
+        if pid in markers:
+            if part.alias is not None:
+                part = msgspec.structs.replace(part, alias=_marked(markers[pid], part.alias))
+            else:
+                part = msgspec.structs.replace(
+                    part, mermaid_name=f"{markers[pid]} {part.mermaid_name}"
+                )
+        participants[pid] = part
+    messages = tuple(
+        msgspec.structs.replace(m, text=_marked(markers[m.message_id], m.text))
+        if m.message_id in markers
+        else m
+        for m in ast.messages
+    )
+    return msgspec.structs.replace(
+        diagram, ast=msgspec.structs.replace(ast, participants=participants, messages=messages)
+    )
