@@ -660,6 +660,10 @@ def parse_state(text: str) -> StateAst:
         if re.match(r'(?i)note\s+"', trimmed):
             index = _floating_note(builder, lines, index, _Line(line_no, column, trimmed))
             continue
+        if re.match(r'(?i)state\s+"[^"]*$', trimmed):  # a quoted name runs to its `"`
+            index, line = _multi_line_name(lines, index, _Line(line_no, column, trimmed))
+            builder.statement(line)
+            continue
         statement = _strip_comment(trimmed)
         if not statement:
             continue
@@ -674,8 +678,6 @@ def parse_state(text: str) -> StateAst:
                 statement.index(";"),
                 "one statement per line",
             )
-        if re.match(r'(?i)state\s+"[^"]*$', statement):
-            index, line = _multi_line_name(lines, index, line)
         note = re.fullmatch(r"(?i)note\s+(left of|right of)\s+([^:\s]+)", statement)
         if note is not None:
             index = _multi_line_note(builder, lines, index, line, note.group(1), note.group(2))

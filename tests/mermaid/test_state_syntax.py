@@ -58,6 +58,7 @@ def test_detect_kind() -> None:
         ('stateDiagram-v2\nclick a "u"\n', "InvalidClick", 2, None),
         ('stateDiagram-v2\nstate C {\nclick a href "u"\n}\n', "UnsupportedSyntax", 3, 1),
         ('stateDiagram-v2\nstate "never\nclosed as x\n', "InvalidState", 2, None),
+        ('stateDiagram-v2\nstate "kept %% by Mermaid\ntoo" as x\n', "InvalidText", 2, None),
         ("stateDiagram-v2\nstyle a.b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\nstyle a,,b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\ndirection TD\n", "InvalidDirection", 2, 11),
