@@ -54,49 +54,26 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.refusals import from_mermaid_error, from_op_error
 from nereid.errors import ActorError, InvalidParams, InvalidRequest, PersistFailed
-from nereid.mermaid import (
-    FlowIdHints,
-    MermaidError,
-    SeqIdHints,
-    StateIdHints,
-    detect_kind,
-    export_ast,
-    parse_flowchart,
-    parse_sequence,
-    parse_state,
-    reconcile_flowchart,
-    reconcile_sequence,
-    reconcile_state,
-)
+from nereid.mermaid import MermaidError, detect_kind, export_ast, parse_as, reconcile_parse
 from nereid.model import (
     Ast,
     Diagram,
     DiagramKind,
-    FlowchartAst,
-    SequenceAst,
-    StateAst,
     ast_kind,
     empty_ast,
 )
+from nereid.model.file_problem import FileProblem
 from nereid.ops import Delta, DiagramState, OpError, ast_digest
 from nereid.ops.merge3 import merge_file_edit
 from nereid.ops.state import conflict
 from nereid.runtime._actor import Actor
-from nereid.store.diagram_files import (
-    block_ids_of,
-    order_keys_of,
-    restore_block_ids,
-    restore_order_keys,
-)
 from nereid.store.naming import diagram_paths
-from nereid.store.schema import FileProblem
 
 __all__ = [
     "DiagramActor",
     "DiagramActorState",
     "diagram_actor_name",
     "parse_mermaid_text",
-    "reconcile_parse",
 ]
 
 _log = logging.getLogger(__name__)
@@ -123,9 +100,7 @@ def parse_mermaid_text(text: str, expected: DiagramKind | None = None) -> Ast:
             data={"diagram_kind": expected, "mermaid_kind": kind},
         )
     try:
-        if kind == "state":
-            return parse_state(text)
-        return parse_sequence(text) if kind == "sequence" else parse_flowchart(text)
+        return parse_as(kind, text)
     except MermaidError as err:
         raise from_mermaid_error(err, kind) from None
 
@@ -430,18 +405,3 @@ def _reads_back_as(ast: Ast, text_ast: Ast) -> bool:
     except (MermaidError, InvalidParams):
         return False
     return again == text_ast
-
-
-def reconcile_parse(parsed: Ast, previous: Ast) -> Ast:
-    """Give the parse the ids of the previous AST where objects match (stable ids)."""
-    if isinstance(parsed, FlowchartAst) and isinstance(previous, FlowchartAst):
-        return reconcile_flowchart(parsed, FlowIdHints.from_ast(previous))
-    if isinstance(parsed, SequenceAst) and isinstance(previous, SequenceAst):
-        # Order keys and block/section ids are positional in the text: keep the previous
-        # ones where they still fit, so the unchanged text of a diagram changes nothing.
-        ast = reconcile_sequence(parsed, SeqIdHints.from_ast(previous))
-        ast = restore_order_keys(ast, order_keys_of(previous))
-        return restore_block_ids(ast, block_ids_of(previous))
-    if isinstance(parsed, StateAst) and isinstance(previous, StateAst):
-        return reconcile_state(parsed, StateIdHints.from_ast(previous))
-    return parsed  # pragma: no cover - kinds were checked by the caller

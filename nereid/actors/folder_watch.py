@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import collections
 import logging
+from contextlib import aclosing
 from pathlib import Path
 from typing import Final
 
@@ -50,6 +51,7 @@ from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidParams, NereidError
 from nereid.mermaid import MermaidError, detect_kind
 from nereid.model import Ast, Diagram, DiagramKind, Walkthrough, empty_ast
+from nereid.model.file_problem import FileProblem
 from nereid.store.contents import walkthrough_from_file
 from nereid.store.diagram_files import decode_diagram
 from nereid.store.naming import (
@@ -66,7 +68,6 @@ from nereid.store.naming import (
 from nereid.store.recording import RecordingFiles
 from nereid.store.schema import (
     DiagramEntry,
-    FileProblem,
     SessionMetaFile,
     SidecarFile,
     StoreFileError,
@@ -433,7 +434,7 @@ async def watch_folder(
     metas = {folder / META_FILE, folder / LEGACY_META_FILE}
     sync = _Sync(handle, files)
     started = False
-    async for changes in watchfiles.awatch(
+    watch = watchfiles.awatch(
         folder,
         diagrams,
         walkthroughs,
@@ -442,33 +443,35 @@ async def watch_folder(
         recursive=False,
         yield_on_timeout=True,
         rust_timeout=200,
-    ):
-        if not started:
-            started = True
-            task_status.started()
-        paths = {Path(raw) for _, raw in changes}
-        work: list[tuple[str, str]] = []
-        if paths & metas:
-            work.append(("meta", ""))
-        work += sorted(
-            {("diagram", d) for path in paths if (d := _diagram_id(path, diagrams)) is not None}
-        )
-        work += sorted(
-            {
-                ("walkthrough", w)
-                for path in paths
-                if (w := _walkthrough_id(path, walkthroughs)) is not None
-            }
-        )
-        _log.debug("folder changes: %s -> %s", sorted(map(str, paths)), work)
-        sync.graced = False
-        for kind, item_id in work:
-            try:
-                if kind == "meta":
-                    await sync.meta()
-                elif kind == "diagram":
-                    await sync.diagram(item_id)
-                else:
-                    await sync.walkthrough(item_id)
-            except NereidError as err:  # e.g. refused meanwhile: the next event retries
-                _log.warning("%s %s: not taken in: %s", kind, item_id, err)
+    )
+    async with aclosing(watch):  # closed when cancelled, not left to the garbage collector
+        async for changes in watch:
+            if not started:
+                started = True
+                task_status.started()
+            paths = {Path(raw) for _, raw in changes}
+            work: list[tuple[str, str]] = []
+            if paths & metas:
+                work.append(("meta", ""))
+            work += sorted(
+                {("diagram", d) for path in paths if (d := _diagram_id(path, diagrams)) is not None}
+            )
+            work += sorted(
+                {
+                    ("walkthrough", w)
+                    for path in paths
+                    if (w := _walkthrough_id(path, walkthroughs)) is not None
+                }
+            )
+            _log.debug("folder changes: %s -> %s", sorted(map(str, paths)), work)
+            sync.graced = False
+            for kind, item_id in work:
+                try:
+                    if kind == "meta":
+                        await sync.meta()
+                    elif kind == "diagram":
+                        await sync.diagram(item_id)
+                    else:
+                        await sync.walkthrough(item_id)
+                except NereidError as err:  # e.g. refused meanwhile: the next event retries
+                    _log.warning("%s %s: not taken in: %s", kind, item_id, err)

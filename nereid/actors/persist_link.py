@@ -37,14 +37,13 @@ from typing import Any, assert_never
 
 import msgspec
 
-from nereid.actors.persister import Flush, PersistIndex
+from nereid.actors.persister import META_KEY, Flush, PersistIndex
 from nereid.actors.protocol import ResendToPersister
 from nereid.errors import ActorError, ActorRestarted, NereidError, PersistFailed
 from nereid.model import ObjectRef, XRef
 from nereid.runtime._actor import Actor
 from nereid.runtime._cell import ActorStatus
 from nereid.runtime._messages import Message, Request
-from nereid.store.session_io import META_KEY
 
 __all__ = [
     "DEFAULT_CAST_TIMEOUT",

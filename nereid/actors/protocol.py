@@ -36,11 +36,11 @@ from typing import Any, Literal
 import msgspec
 
 from nereid.model import Ast, Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
+from nereid.model.file_problem import FileProblem
 from nereid.model.xref import XRefStatus
 from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
 from nereid.query.results import NeighborsResult, XRefListResult
 from nereid.runtime._messages import Event, Message, Request
-from nereid.store.schema import FileProblem
 
 __all__ = [
     "ActiveChanged",

@@ -48,6 +48,7 @@ from nereid.actors.persist_link import (
     store_timeout,
     unconfirmed,
 )
+from nereid.actors.persister import META_KEY
 from nereid.actors.persister import DeleteDiagram as PersisterDeleteDiagram
 from nereid.actors.persister import DeleteWalkthrough as PersisterDeleteWalkthrough
 from nereid.actors.protocol import (
@@ -108,7 +109,6 @@ from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
 from nereid.runtime._actor import Actor
 from nereid.runtime._supervisor import Supervisor
 from nereid.store.naming import StorePathError, check_storable_id
-from nereid.store.session_io import META_KEY
 
 __all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
 

@@ -35,9 +35,9 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import check_id_param, from_op_error
 from nereid.errors import InvalidRequest, PersistFailed, ResourceNotFound
 from nereid.model import Walkthrough, WalkthroughNode
+from nereid.model.file_problem import FileProblem
 from nereid.ops import OpError, WalkthroughDelta, WalkthroughState
 from nereid.runtime._actor import Actor
-from nereid.store.schema import FileProblem
 
 __all__ = [
     "WalkthroughActor",

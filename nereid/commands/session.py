@@ -41,6 +41,7 @@ from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
 from nereid.mcp.catalog import session_endpoint_parts
 from nereid.model import Session
+from nereid.model.file_problem import FileProblem
 from nereid.runtime import Tracer
 from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
@@ -53,7 +54,7 @@ from nereid.store.naming import (
     diagram_paths,
 )
 from nereid.store.recording import RecordingFiles
-from nereid.store.schema import FileProblem, StoreFileError
+from nereid.store.schema import StoreFileError
 from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_session
 
 __all__ = [

@@ -32,8 +32,8 @@ from nereid.actors.protocol import (
     OpenDiagram,
 )
 from nereid.actors.refusals import check_id_param
+from nereid.model.file_problem import FileProblem
 from nereid.ops import DiagramOp, ignored_fields
-from nereid.store.schema import FileProblem
 
 from .op_schema import DIAGRAM_OP_ENUMS, DIAGRAM_OP_FIELDS, ops_schema, same_ops_as
 from .schema import U64, param

@@ -3,7 +3,8 @@
 Text -> AST: `parse_flowchart`, `parse_sequence`, `parse_state`, or `parse_mermaid` (kind
 detected per mermaid.md §2, with `stateDiagram` added by spec decision 24). AST -> canonical
 text: `export_flowchart`, `export_sequence`, `export_state`, or `export_ast` for any kind. Stable ids across
-re-imports: `reconcile_flowchart` / `reconcile_sequence` with `FlowIdHints` / `SeqIdHints`.
+re-imports: `reconcile_parse` (any kind, hints from the previous AST), or `reconcile_flowchart` /
+`reconcile_sequence` / `reconcile_state` with `FlowIdHints` / `SeqIdHints` / `StateIdHints`.
 Every parse problem is a `MermaidError`, every export problem a `MermaidExportError`.
 """
 
@@ -22,6 +23,7 @@ from nereid.mermaid.reconcile import (
 )
 from nereid.mermaid.sequence import export_sequence, parse_sequence
 from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
+from nereid.mermaid.stable_ids import reconcile_parse
 from nereid.mermaid.state import parse_state
 from nereid.mermaid.state_export import export_state
 from nereid.mermaid.state_ids import StateIdHints, reconcile_state
@@ -41,12 +43,14 @@ __all__ = [
     "export_flowchart",
     "export_sequence",
     "export_state",
+    "parse_as",
     "parse_flowchart",
     "parse_mermaid",
     "parse_sequence",
     "parse_state",
     "participant_name_problem",
     "reconcile_flowchart",
+    "reconcile_parse",
     "reconcile_sequence",
     "reconcile_state",
     "sequence_text_problem",
@@ -84,7 +88,13 @@ def detect_kind(text: str) -> Literal["flowchart", "sequence", "state"]:
 
 def parse_mermaid(text: str) -> FlowchartAst | SequenceAst | StateAst:
     """Import a diagram of whichever kind `detect_kind` says `text` is."""
-    kind = detect_kind(text)
+    return parse_as(detect_kind(text), text)
+
+
+def parse_as(
+    kind: Literal["flowchart", "sequence", "state"], text: str
+) -> FlowchartAst | SequenceAst | StateAst:
+    """Import `text` as a diagram of `kind` (its parser refuses a header of another kind)."""
     if kind == "sequence":
         return parse_sequence(text)
     if kind == "state":

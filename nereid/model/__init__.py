@@ -15,6 +15,7 @@ from nereid.model.diagram import (
     object_ids,
     ref_exists,
 )
+from nereid.model.file_problem import FileProblem
 from nereid.model.flowchart import (
     DIRECTIONS,
     FlowchartAst,
@@ -84,7 +85,7 @@ __all__ = [
     "ARROW_KINDS", "BLOCK_KINDS", "BRACKET_SHAPES", "CANONICAL_ARROW", "CATEGORIES",
     "DIRECTIONS", "FLOW_EDGE", "FLOW_NODE", "FLOW_NOTE", "FLOW_SUBGRAPH", "PARTICIPANT_ROLES",
     "SECTION_KINDS", "SEQ_ACTIVATION", "SEQ_BLOCK", "SEQ_MESSAGE", "SEQ_NOTE", "SEQ_PARTICIPANT",
-    "SEQ_SECTION", "SHAPES", "STATE_STATE", "STATE_TRANSITION", "V11_ALIASES", "Ast", "Diagram", "DiagramKind", "FlowEdge",
+    "SEQ_SECTION", "SHAPES", "STATE_STATE", "STATE_TRANSITION", "V11_ALIASES", "Ast", "Diagram", "DiagramKind", "FileProblem", "FlowEdge",
     "FlowNode", "FlowSubgraph", "FlowchartAst", "Head", "IdError", "LineKind", "LinkSpec",
     "MessageKind", "ObjectRef", "ObjectRefError", "SeqActivation", "SeqAutonumber", "SeqAutonumberChange", "SeqBlock",
     "SeqBox", "SeqMessage", "SeqNote", "SeqParticipant", "SeqSection", "SequenceAst", "Session", "StateAst", "StateNode", "StateTransition",

@@ -20,11 +20,12 @@ from typing import Any, Final, TypeVar
 import msgspec
 import regex
 
+from nereid.mermaid import export_ast
 from nereid.model.diagram import Ast, Diagram, DiagramKind
 from nereid.model.walkthrough import Walkthrough
 from nereid.query.regex_guard import RegexTimeout, match_all
 from nereid.render import RenderOptions, render_diagram, render_walkthrough
-from nereid.store.diagram_files import encode_diagram, export_mermaid
+from nereid.store.diagram_files import encode_diagram
 
 __all__ = [
     "call_encoded",
@@ -82,7 +83,7 @@ def diagram_drawing(
 
 def diagram_mermaid(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> str:
     """The canonical Mermaid text (`diagram.read`, resources)."""
-    return export_mermaid(_diagram(ast, diagram_id, kind, rev))
+    return export_ast(ast)
 
 
 def diagram_files(

@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import hashlib
 
-import msgspec
-
+from nereid.mermaid import export_ast, parse_as
 from nereid.mermaid.errors import MermaidError
-from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
 from nereid.mermaid.reconcile import FlowEdgeHint, FlowIdHints, reconcile_flowchart
 from nereid.mermaid.reconcile_sequence import (
     ActivationHint,
@@ -39,16 +37,20 @@ from nereid.mermaid.reconcile_sequence import (
     SeqIdHints,
     reconcile_sequence,
 )
-from nereid.mermaid.sequence import export_sequence, parse_sequence
-from nereid.mermaid.state import parse_state
-from nereid.mermaid.state_export import export_state
+from nereid.mermaid.sequence import parse_sequence
+from nereid.mermaid.stable_ids import (
+    block_ids_of,
+    order_keys_of,
+    restore_block_ids,
+    restore_order_keys,
+)
 from nereid.mermaid.state_ids import StateIdHints, StateTransitionHint, reconcile_state
-from nereid.model import Diagram, FlowchartAst, SeqBlock, SequenceAst, StateAst
+from nereid.model import Ast, Diagram, FlowchartAst, SequenceAst, StateAst
+from nereid.model.file_problem import FileProblem
 from nereid.store.naming import diagram_paths
 from nereid.store.schema import (
     MAX_REV,
     DiagramEntry,
-    FileProblem,
     FlowEdgeEntry,
     SequenceActivationEntry,
     SequenceMessageEntry,
@@ -66,14 +68,10 @@ __all__ = [
     "flow_hints",
     "seq_hints",
     "state_hints",
+    "with_sidecar_ids",
     "encode_diagram",
-    "export_mermaid",
     "loaded_rev",
     "mmd_digest",
-    "block_ids_of",
-    "order_keys_of",
-    "restore_block_ids",
-    "restore_order_keys",
     "sidecar_for",
     "sidecar_keeping",
 ]
@@ -82,15 +80,6 @@ __all__ = [
 def mmd_digest(mmd: bytes) -> str:
     """The `mmd_sha256` side-car value for a `.mmd` file's bytes."""
     return hashlib.sha256(mmd).hexdigest()
-
-
-def export_mermaid(diagram: Diagram) -> str:
-    """The canonical Mermaid text of a diagram (raises the exporter's error)."""
-    if isinstance(diagram.ast, FlowchartAst):
-        return export_flowchart(diagram.ast)
-    if isinstance(diagram.ast, StateAst):
-        return export_state(diagram.ast)
-    return export_sequence(diagram.ast)
 
 
 def sidecar_for(diagram: Diagram, mmd_text: str) -> SidecarFile:
@@ -172,13 +161,6 @@ def sidecar_for(diagram: Diagram, mmd_text: str) -> SidecarFile:
     return sidecar
 
 
-def _block_ids(ast: SequenceAst) -> list[list[str]]:
-    return [
-        [block.block_id, *(section.section_id for section in block.sections)]
-        for block in _blocks_in_order(ast.blocks)
-    ]
-
-
 def _record_positions(sidecar: SidecarFile, ast: SequenceAst, mmd_text: str) -> None:
     """Record order keys and block/section ids, unless a parse of the text gives them.
 
@@ -189,95 +171,17 @@ def _record_positions(sidecar: SidecarFile, ast: SequenceAst, mmd_text: str) -> 
         parsed: SequenceAst | None = parse_sequence(mmd_text)
     except MermaidError:  # pragma: no cover - our export always parses
         parsed = None
-    ours = _timeline(ast)
-    if parsed is None or [key for key, _ in _timeline(parsed)] != [key for key, _ in ours]:
-        sidecar.sequence_order_keys = order_keys_of(ast)
-    block_ids = _block_ids(ast)
-    if parsed is None or _block_ids(parsed) != block_ids:
+    ours = order_keys_of(ast)
+    if parsed is None or list(order_keys_of(parsed).values()) != list(ours.values()):
+        sidecar.sequence_order_keys = ours
+    block_ids = block_ids_of(ast)
+    if parsed is None or block_ids_of(parsed) != block_ids:
         sidecar.sequence_block_ids = block_ids
-
-
-def _blocks_in_order(blocks: tuple[SeqBlock, ...]) -> list[SeqBlock]:
-    """Every block, nested ones right after their parent (document order)."""
-    found: list[SeqBlock] = []
-    for block in blocks:
-        found.append(block)
-        found.extend(_blocks_in_order(block.blocks))
-    return found
-
-
-def restore_block_ids(ast: SequenceAst, stored: list[list[str]]) -> SequenceAst:
-    """`ast` with the block and section ids the side-car recorded (the parse numbers them).
-
-    Applied only when the text has the same blocks with the same number of sections, in
-    the same order (else it was edited by hand: keep the parse's positional ids).
-    """
-    parsed = _blocks_in_order(ast.blocks)
-    if not stored or len(stored) != len(parsed):
-        return ast
-    if any(len(ids) != 1 + len(b.sections) for ids, b in zip(stored, parsed, strict=True)):
-        return ast
-    wanted = iter(stored)
-    replace = msgspec.structs.replace
-
-    def renamed(blocks: tuple[SeqBlock, ...]) -> tuple[SeqBlock, ...]:
-        result: list[SeqBlock] = []
-        for block in blocks:
-            block_id, *section_ids = next(wanted)
-            sections = tuple(
-                replace(section, section_id=section_id)
-                for section, section_id in zip(block.sections, section_ids, strict=True)
-            )
-            inner = renamed(block.blocks)
-            result.append(replace(block, block_id=block_id, sections=sections, blocks=inner))
-        return tuple(result)
-
-    return replace(ast, blocks=renamed(ast.blocks))
-
-
-def _timeline(ast: SequenceAst) -> list[tuple[int, str]]:
-    """`(order_key, id)` of every message, note and activation, in timeline order."""
-    items = [(m.order_key, m.message_id) for m in ast.messages]
-    items += [(n.order_key, n.note_id) for n in ast.notes]
-    items += [(a.order_key, a.activation_id) for a in ast.activations]
-    return sorted(items)
-
-
-def order_keys_of(ast: SequenceAst) -> dict[str, int]:
-    """Timeline item id → `order_key` (what `restore_order_keys` takes)."""
-    return {item_id: key for key, item_id in _timeline(ast)}
-
-
-def block_ids_of(ast: SequenceAst) -> list[list[str]]:
-    """`[block_id, section_id...]` per block in document order (for `restore_block_ids`)."""
-    return _block_ids(ast)
-
-
-def restore_order_keys(ast: SequenceAst, stored: dict[str, int]) -> SequenceAst:
-    """`ast` (just parsed: keys by position) with the order keys the side-car recorded.
-
-    Applied only when every timeline item has a recorded key and the recorded keys put the
-    items in the order the text has (else the text was edited by hand: keep the parse's).
-    """
-    parsed = _timeline(ast)
-    if not stored or any(item_id not in stored for _, item_id in parsed):
-        return ast
-    if sorted((stored[item_id], item_id) for _, item_id in parsed) != [
-        (stored[item_id], item_id) for _, item_id in parsed
-    ]:
-        return ast
-    replace = msgspec.structs.replace
-    return replace(
-        ast,
-        messages=tuple(replace(m, order_key=stored[m.message_id]) for m in ast.messages),
-        notes=tuple(replace(n, order_key=stored[n.note_id]) for n in ast.notes),
-        activations=tuple(replace(a, order_key=stored[a.activation_id]) for a in ast.activations),
-    )
 
 
 def encode_diagram(diagram: Diagram) -> tuple[str, str]:
     """`(mmd text, side-car text)` of a diagram. Raises the exporter's error."""
-    mmd_text = export_mermaid(diagram)
+    mmd_text = export_ast(diagram.ast)
     return mmd_text, encode_sidecar(sidecar_for(diagram, mmd_text))
 
 
@@ -335,21 +239,9 @@ def decode_diagram(
         problem = FileProblem(file=mmd_path, message=f"not UTF-8 text (byte {err.start})")
         raise UnparsableFile(problem) from None
     try:
-        ast: FlowchartAst | SequenceAst | StateAst
-        if entry.kind == "flowchart":
-            ast = parse_flowchart(text)
-            if sidecar is not None:
-                ast = reconcile_flowchart(ast, flow_hints(sidecar))
-        elif entry.kind == "state":
-            ast = parse_state(text)
-            if sidecar is not None:
-                ast = reconcile_state(ast, state_hints(sidecar))
-        else:
-            ast = parse_sequence(text)
-            if sidecar is not None:
-                ast = reconcile_sequence(ast, seq_hints(sidecar))
-                ast = restore_order_keys(ast, sidecar.sequence_order_keys)
-                ast = restore_block_ids(ast, sidecar.sequence_block_ids)
+        ast = parse_as(entry.kind, text)
+        if sidecar is not None:
+            ast = with_sidecar_ids(ast, sidecar)
     except MermaidError as err:
         problem = FileProblem(
             file=mmd_path,
@@ -365,6 +257,17 @@ def decode_diagram(
         ast=ast,
         rev=loaded_rev(entry.rev, sidecar, mmd),
     )
+
+
+def with_sidecar_ids(ast: Ast, sidecar: SidecarFile) -> Ast:
+    """A fresh parse with the stable ids (and sequence positions) its side-car recorded."""
+    if isinstance(ast, FlowchartAst):
+        return reconcile_flowchart(ast, flow_hints(sidecar))
+    if isinstance(ast, StateAst):
+        return reconcile_state(ast, state_hints(sidecar))
+    ast = reconcile_sequence(ast, seq_hints(sidecar))
+    ast = restore_order_keys(ast, sidecar.sequence_order_keys)
+    return restore_block_ids(ast, sidecar.sequence_block_ids)
 
 
 def flow_hints(sidecar: SidecarFile) -> FlowIdHints:

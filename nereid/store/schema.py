@@ -23,6 +23,7 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 from nereid.model import IdError, ObjectRefError, check_id, parse_ref
+from nereid.model.file_problem import FileProblem
 from nereid.store.naming import (
     LEGACY_META_FILE,
     META_FILE,
@@ -72,20 +73,6 @@ class StoreFileError(Exception):
         super().__init__(f"{path}: {problem}")
         self.path = path
         self.problem = problem
-
-
-class FileProblem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """Why a session file cannot be taken in: the file, where (1-based, None when the
-    whole file is meant) and what; shown in `diagram.list` / `diagram.stat` and the TUI."""
-
-    file: str
-    message: str
-    line: int | None = None
-    column: int | None = None
-
-    def __str__(self) -> str:
-        where = "" if self.line is None else f":{self.line}:{self.column or 1}"
-        return f"{self.file}{where}: {self.message}"
 
 
 class UnparsableFile(StoreFileError):

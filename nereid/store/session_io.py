@@ -24,6 +24,7 @@ import msgspec
 
 from nereid.mermaid.errors import MermaidExportError
 from nereid.model import Diagram, IdError, Session, Walkthrough, check_id
+from nereid.model.file_problem import FileProblem
 from nereid.store import diagram_files
 from nereid.store.contents import (
     diagram_entry,
@@ -51,7 +52,6 @@ from nereid.store.naming import (
 from nereid.store.recording import imported_text
 from nereid.store.schema import (
     DiagramEntry,
-    FileProblem,
     SessionMetaFile,
     SidecarFile,
     StoreFileError,

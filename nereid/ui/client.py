@@ -14,11 +14,12 @@ from typing import Any
 import trio
 
 from nereid.actors import protocol as p
-from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text, reconcile_parse
+from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text
 from nereid.actors.persister import GetSaveStatus, SaveStatus, SaveStatusChanged
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import Conflict, NereidError
 from nereid.mermaid import export_ast as export_any
+from nereid.mermaid import reconcile_parse
 from nereid.model.diagram import Diagram
 from nereid.model.refs import parse_ref
 from nereid.model.walkthrough import Walkthrough

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from nereid.model.diagram import Diagram, ref_exists
+from nereid.model.file_problem import FileProblem
 from nereid.model.refs import FLOW_EDGE, STATE_TRANSITION, ObjectRef
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
-from nereid.store.schema import FileProblem
 from nereid.ui.objects import ObjectItem, XRefItem, selectable_objects, xref_items
 from nereid.ui.palette import AGENT_STYLES, IDLE_AGENT_SLOT
 from nereid.ui.session_state import SessionState, Spotlight

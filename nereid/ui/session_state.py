@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from nereid.model.diagram import Diagram
+from nereid.model.file_problem import FileProblem
 from nereid.model.refs import ObjectRef
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
-from nereid.store.schema import FileProblem
 
 __all__ = [
     "ActiveDiagramChanged",

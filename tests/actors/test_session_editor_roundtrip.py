@@ -6,10 +6,10 @@ import pytest
 from session_testkit import SEQ, create, memory_session
 
 from nereid.actors.protocol import ApplyDiagramOps, GetDiagram, ReplaceFromMermaid
+from nereid.mermaid import export_ast
 from nereid.model import Diagram
 from nereid.ops import convert_diagram_ops
 from nereid.store.demo import load_demo_session
-from nereid.store.diagram_files import export_mermaid
 
 DEMO = load_demo_session()
 
@@ -17,7 +17,7 @@ DEMO = load_demo_session()
 async def _replace_with_own_text(handle: object, diagram_id: str) -> tuple[Diagram, Diagram]:
     diagram = handle.diagram(diagram_id)  # type: ignore[attr-defined]
     before = await diagram.call(GetDiagram())
-    reply = await diagram.call(ReplaceFromMermaid(mermaid=export_mermaid(before)))
+    reply = await diagram.call(ReplaceFromMermaid(mermaid=export_ast(before.ast)))
     after = await diagram.call(GetDiagram())
     assert (reply.changed, reply.new_rev) == (False, before.rev)
     return before, after

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nereid.actors.diagram import parse_mermaid_text, reconcile_parse
-from nereid.mermaid import export_flowchart, export_sequence, export_state
+from nereid.actors.diagram import parse_mermaid_text
+from nereid.mermaid import export_flowchart, export_sequence, export_state, reconcile_parse
 from nereid.model import Ast, FlowchartAst, FlowEdge, FlowNode, SequenceAst, StateAst
 from nereid.ops.merge3 import merge_asts, merge_file_edit
 
