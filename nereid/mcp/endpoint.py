@@ -299,9 +299,9 @@ class McpEndpoint:
     def _requested_names(ctx: ServerRequestContext[Any, Any]) -> ToolNames | None:
         query = getattr(ctx.request, "query_params", None)
         asked = query.get(TOOL_NAMES_QUERY) if query is not None else None
-        if asked == "dotted" or asked == "underscore":
-            return asked
-        return None
+        if asked == "dotted":
+            return "dotted"
+        return "underscore" if asked == "underscore" else None
 
     async def _agent_for(self, ctx: ServerRequestContext[Any, Any]) -> Agent:
         """The agent of the request's session, opened on the session's first request."""

@@ -84,9 +84,10 @@ async def _run(
         return job(item, *args)
     import trio_parallel  # (and multiprocessing): only once a job is big enough to need it
 
-    return await trio_parallel.run_sync(
+    result: ResultT = await trio_parallel.run_sync(  # untyped: say what it returns
         call_encoded, job, item_type, payload, *args, kill_on_cancel=True
     )
+    return result
 
 
 def _diagram_args(diagram: Diagram) -> tuple[Any, ...]:
@@ -169,7 +170,7 @@ async def _regex_in_worker(
     import trio_parallel
 
     with trio.move_on_after(remaining):  # the wall clock: the worker is killed at it
-        return await trio_parallel.run_sync(
+        found: list[bool] = await trio_parallel.run_sync(
             regex_matches,
             pattern,
             flags,
@@ -178,4 +179,5 @@ async def _regex_in_worker(
             kill_on_cancel=True,
             limiter=_regex_limiter,
         )
+        return found
     return None
