@@ -40,6 +40,7 @@ from nereid.query.results import (
     PathsResult,
 )
 from nereid.query.scope import QueryScope, flowchart_of, ref_prefix, resolve_diagram
+from nereid.render.display import display_text
 
 __all__ = [
     "PATHS_STEP_BUDGET",
@@ -115,12 +116,14 @@ class FlowGraph:
 
 
 def vertex_label(ast: FlowchartAst, vertex_id: str) -> str:
-    """A node's label, or a subgraph's title (its Mermaid id when it has none)."""
+    """A node's label, or a subgraph's title (its Mermaid id when it has none), as a reader
+    sees it in the drawing (`display_text`: no markdown marks, entities decoded, `<br>` a
+    line break), not as stored."""
     node = ast.nodes.get(vertex_id)
     if node is not None:
-        return node.label
+        return display_text(node.label)
     subgraph = ast.subgraphs[vertex_id]
-    return subgraph.title or subgraph.mermaid_id
+    return display_text(subgraph.title or subgraph.mermaid_id)
 
 
 def graph_of(diagram: Diagram, *, implied: bool = True) -> tuple[FlowGraph, FlowchartAst]:

@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from query_builders import flowchart, message, node_ids, scope, sequence
 
+from nereid.mermaid.flowchart import parse_flowchart
+from nereid.model import Diagram
 from nereid.query import (
     QueryError,
     QueryScope,
@@ -19,6 +21,7 @@ from nereid.query import (
     flow_unreachable,
 )
 from nereid.query.graph import StepBudget, shortest_simple_paths
+from nereid.render.display import display_text
 
 # queries.md §2: a→b, b→c, a→d, d→c, c→e, b→d, x→y, y→x, z→z, isolated f.
 SPEC_EDGES = [
@@ -329,3 +332,35 @@ def test_degrees_sum_to_edge_count_and_dead_ends_agree(edges) -> None:
     unreachable = set(flow_unreachable(graph).nodes)
     roots = {n.node_ref for n in nodes if n.in_degree == 0}
     assert not unreachable & roots
+
+
+def test_degrees_label_is_the_text_a_reader_sees() -> None:
+    """`flow.degrees` reports labels as drawn: markdown marks and backticks dropped,
+    entity codes decoded, `<br>` a line break, icons as `:name:`; subgraph titles too."""
+    text = """flowchart LR
+    a["`**Order** _service_`"] --> b["say #quot;hi#quot; #9829;"]
+    a --> c["two<br/>lines"]
+    a --> d["fa:fa-user User"]
+    b --> e[plain]
+    subgraph grp ["`Grp #amp; _co_`"]
+      e
+    end
+    c --> grp
+    """
+    ast = parse_flowchart(text)
+    graph = scope(Diagram(diagram_id="g", name="g", kind="flowchart", ast=ast))
+    result = flow_degrees(graph, top=10, sort_by="total")
+    labels = {n.node_ref.rsplit("/", 1)[1]: n.label for n in result.nodes}
+    assert labels == {
+        "n:a": "Order service",
+        "n:b": 'say "hi" ♥',
+        "n:c": "two\nlines",
+        "n:d": ":user: User",
+        "n:e": "plain",
+        "sg:grp": "Grp & co",
+    }
+    for node in result.nodes:
+        vertex = node.node_ref.rsplit("/", 1)[1]
+        stored = ast.nodes[vertex].label if vertex in ast.nodes else ast.subgraphs[vertex].title
+        assert node.label == display_text(stored or vertex)
+        assert (node.label != stored) == (vertex != "n:e")
