@@ -169,8 +169,7 @@ class Canvas:
                 cells = self._text[row]
                 for match in _WORDS.finditer(text, 0, count):
                     start, end = match.span()
-                    for offset in range(start, end):
-                        cells[col + offset] = text[offset]
+                    cells.update(zip(range(col + start, col + end), text[start:end], strict=True))
                     codes[col + start : col + end] = _TEXT_CELL * (end - start)
                     if owner is not None:
                         self.spans.add(owner, row, col + start, col + end - 1)

@@ -27,24 +27,28 @@ def route(placed: Placed) -> Routed:
     ends: dict[tuple[int, int], tuple[int, int]] = {}
     cut_ends = [False] * layer_count  # channels an edge to or from a subgraph runs in
     subgraphs = graph.ast.subgraphs
+    x, breadth, port = placed.x, items.breadth, placed.port
     for i, chain in enumerate(items.chains):
         if not chain:
             continue
         written = graph.ast.edges[graph.edge_ids[i]]
-        if subgraphs.keys() & (written.from_node_id, written.to_node_id):
+        if subgraphs and subgraphs.keys() & (written.from_node_id, written.to_node_id):
             for item in chain[:-1]:
                 cut_ends[item_layer[item]] = True
         up_head, low_head = ranked.heads(i)
         if low_head != "none":
             lower_heads[item_layer[chain[-2]]] = True
-        for j in range(len(chain) - 1):
-            a = placed.end_col(i, chain[j], "down")
-            b = placed.end_col(i, chain[j + 1], "up")
-            channel = item_layer[chain[j]]
-            per_channel[channel].append((i, j, a, b))
-            ends[(i, j)] = (chain[j], chain[j + 1])
-            if j == 0 and up_head != "none":
-                upper_heads[channel] = True
+        if up_head != "none":
+            upper_heads[item_layer[chain[0]]] = True
+        # A chain's ends are nodes (ports), its inner items waypoints and labels (centres).
+        last = len(chain) - 1
+        a = port[(i, "down")]
+        for j in range(last):
+            q = chain[j + 1]
+            b = port[(i, "up")] if j + 1 == last else x[q] + breadth[q] // 2
+            per_channel[item_layer[chain[j]]].append((i, j, a, b))
+            ends[(i, j)] = (chain[j], q)
+            a = b
     track_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
     track_count = [0] * layer_count
     frame_columns = set(placed.cluster_left) | set(placed.cluster_right)

@@ -194,11 +194,16 @@ def _stacking_preferences(
     for (direction, _), members in groups.items():
         if len(members) < 2:
             continue
-        members.sort(key=lambda s: min(parts[s][2:4]))
-        for x, s in enumerate(members):
-            s_low, s_high = sorted(parts[s][2:4])
-            for o in members[x + 1 :]:
-                o_low, o_high = sorted(parts[o][2:4])
+        # (low end, high end, part), by low end (stable: ties keep the parts' order)
+        spans = [
+            (a, b, s) if a < b else (b, a, s) for s in members for _, _, a, b, _ in (parts[s],)
+        ]
+        spans.sort(key=_low_end)
+        count = len(spans)
+        for x in range(count):
+            s_low, s_high, s = spans[x]
+            for y in range(x + 1, count):
+                o_low, o_high, o = spans[y]
                 if o_low > s_high:
                     break
                 # o starts inside s's span; both ends further along means they nest apart.
@@ -209,6 +214,10 @@ def _stacking_preferences(
                 else:
                     prefer[o].append(s)  # s is further left: it turns first
     return prefer
+
+
+def _low_end(span: tuple[int, int, int]) -> int:
+    return span[0]
 
 
 def _vertical_constraints(parts: list[tuple[int, int, int, int, int]]) -> list[list[int]]:

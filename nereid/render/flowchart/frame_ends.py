@@ -25,6 +25,8 @@ def cut_at_frames(
     frames: list[FrameDraw],
 ) -> list[EdgeDraw]:
     """`edges` with every subgraph end cut at its frame (`laid`: the edges as laid out)."""
+    if not frames:
+        return edges
     frame_rect = {frame.subgraph_id: frame.rect for frame in frames}
     node_rect = {node.node_id: node.rect for node in nodes}
     result: list[EdgeDraw] = []

@@ -9,6 +9,8 @@ Work is bounded: the sweep count shrinks as the graph grows.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 __all__ = ["count_crossings", "order_layers"]
 
 _MAX_SWEEPS = 12
@@ -48,7 +50,8 @@ def order_layers(
         _index(layers, pos)
     sweeps = max(2, min(_MAX_SWEEPS, _SWEEP_BUDGET // max(item_count, 1)))
     best = [list(layer) for layer in layers]
-    best_crossings = count_crossings(layers, down, pos)
+    crossings_of = _Crossings(down, len(layers))
+    best_crossings = crossings_of.count(layers, pos)
     stale = 0
     for sweep in range(sweeps):
         if best_crossings == 0 or stale >= _PATIENCE:
@@ -64,7 +67,7 @@ def order_layers(
                 pos[item] = p
         if item_count <= _TRANSPOSE_EVERY_SWEEP:
             _transpose(layers, up, down, pos, paths)
-        crossings = count_crossings(layers, down, pos)
+        crossings = crossings_of.count(layers, pos)
         if crossings < best_crossings:
             best_crossings = crossings
             best = [list(layer) for layer in layers]
@@ -158,28 +161,91 @@ def _place_clusters(
 
 
 def count_crossings(layers: list[list[int]], down: list[list[int]], pos: list[int]) -> int:
-    """Edge crossings between all pairs of consecutive layers (inversion counting)."""
+    """Edge crossings between all pairs of consecutive layers (inversion counting).
+
+    `pos[i]` must be item i's index in its layer.
+    """
+    return sum(_pair_count(layers, index, down, pos) for index in range(len(layers) - 1))
+
+
+class _Crossings:
+    """`count_crossings` for the sweeps, remembering each pair of layers it counted: the
+    count depends only on the two layers' orders, and after the first sweeps most layers
+    keep theirs, so only the pairs with a layer that moved are counted again."""
+
+    __slots__ = ("_counts", "_down", "_seen")
+
+    def __init__(self, down: list[list[int]], layer_count: int) -> None:
+        self._down = down
+        self._seen: list[tuple[list[int], list[int]] | None] = [None] * layer_count
+        self._counts = [0] * layer_count
+
+    def count(self, layers: list[list[int]], pos: list[int]) -> int:
+        total = 0
+        seen, counts = self._seen, self._counts
+        for index in range(len(layers) - 1):
+            upper, lower = layers[index], layers[index + 1]
+            last = seen[index]
+            if last is None or last[0] != upper or last[1] != lower:
+                counts[index] = _pair_count(layers, index, self._down, pos)
+                seen[index] = (list(upper), list(lower))
+            total += counts[index]
+        return total
+
+
+def _pair_count(layers: list[list[int]], index: int, down: list[list[int]], pos: list[int]) -> int:
+    """Crossings between layer `index` and the next: the edges, in order of their upper
+    end (the layer's own order) and then of their lower end, cross once per pair whose
+    lower ends come in the other order."""
+    targets: list[int] = []
+    for a in layers[index]:
+        below = down[a]
+        if len(below) == 1:
+            targets.append(pos[below[0]])
+        elif below:
+            targets.extend(sorted([pos[b] for b in below]))
+    if len(targets) < 2:
+        return 0
+    if len(targets) <= _INSORT_LIMIT:
+        return _inversions_small(targets)
+    return _inversions(targets, len(layers[index + 1]))
+
+
+_INSORT_LIMIT = 2000  # edges between two layers: insertion into a sorted list is C-fast
+
+
+def _inversions_small(targets: list[int]) -> int:
+    """Pairs i < j with targets[i] > targets[j]: each value counts the earlier ones right
+    of it in a sorted list of what came before (memmove-cheap for short lists)."""
+    seen: list[int] = []
     total = 0
-    for index in range(len(layers) - 1):
-        lower = len(layers[index + 1])
-        pairs = sorted((pos[a], pos[b]) for a in layers[index] for b in down[a])
-        if len(pairs) < 2:
-            continue
-        tree = [0] * (lower + 1)
-        seen = 0
-        for _, target in pairs:
-            # count earlier pairs whose lower end is right of `target`
-            i = target + 1
-            not_greater = 0
-            while i > 0:
-                not_greater += tree[i]
-                i -= i & -i
-            total += seen - not_greater
-            i = target + 1
-            while i <= lower:
-                tree[i] += 1
-                i += i & -i
-            seen += 1
+    count = 0
+    for target in targets:
+        place = bisect_right(seen, target)
+        total += count - place
+        seen.insert(place, target)
+        count += 1
+    return total
+
+
+def _inversions(targets: list[int], size: int) -> int:
+    """Like `_inversions_small`, with a Fenwick tree over the `size` lower positions."""
+    tree = [0] * (size + 1)
+    total = 0
+    seen = 0
+    for target in targets:
+        # count earlier pairs whose lower end is right of `target`
+        i = target + 1
+        not_greater = 0
+        while i > 0:
+            not_greater += tree[i]
+            i -= i & -i
+        total += seen - not_greater
+        i = target + 1
+        while i <= size:
+            tree[i] += 1
+            i += i & -i
+        seen += 1
     return total
 
 
@@ -214,25 +280,29 @@ def _sort_layer(
     groups: list[float] | None,
 ) -> None:
     size = len(layer)
-    keys: dict[int, float] = {}
+    keys: list[tuple[float, int, int]] = []  # (barycenter, position now, item)
     for item in layer:
         adjacent = neighbours[item]
+        here = pos[item]
         if len(adjacent) == 1:
-            keys[item] = (pos[adjacent[0]] + 0.5) / other_size
+            keys.append(((pos[adjacent[0]] + 0.5) / other_size, here, item))
         elif adjacent:
             total = 0
             for n in adjacent:
                 total += pos[n]
-            keys[item] = (total / len(adjacent) + 0.5) / other_size
+            keys.append(((total / len(adjacent) + 0.5) / other_size, here, item))
         else:
-            keys[item] = (pos[item] + 0.5) / size
+            keys.append(((here + 0.5) / size, here, item))
     if groups is None:
-        layer.sort(key=lambda item: (keys[item], pos[item]))
+        # Positions in a layer are distinct, so ties on the key never reach the item.
+        keys.sort()
+        layer[:] = [item for _, _, item in keys]
         return
+    key_of = {item: key for key, _, item in keys}
 
     def hierarchical(item: int) -> tuple[tuple[float, int], ...]:
         path = paths[item]
-        return (*((groups[c], c) for c in path), (keys[item], -1 - pos[item]))
+        return (*((groups[c], c) for c in path), (key_of[item], -1 - pos[item]))
 
     # Items of the same subgraph compare equal on the outer levels, so they stay together;
     # a plain item sorts among subgraphs by its own key.
@@ -257,21 +327,24 @@ def _transpose(
                 a, b = layer[p], layer[p + 1]
                 if paths[a] != paths[b]:
                     continue  # swapping across subgraph borders would split a subgraph
-                before = _pair_crossings(a, b, up, pos) + _pair_crossings(a, b, down, pos)
-                after = _pair_crossings(b, a, up, pos) + _pair_crossings(b, a, down, pos)
+                # Crossings between the two items' edges as they stand (`before`) and
+                # swapped (`after`), towards both neighbouring layers.
+                before = after = 0
+                for neighbours in (up, down):
+                    left, right = neighbours[a], neighbours[b]
+                    if not left or not right:
+                        continue
+                    for x in left:
+                        px = pos[x]
+                        for y in right:
+                            py = pos[y]
+                            if py < px:
+                                before += 1
+                            elif px < py:
+                                after += 1
                 if after < before:
                     layer[p], layer[p + 1] = b, a
                     pos[a], pos[b] = p + 1, p
                     improved = True
         if not improved:
             break
-
-
-def _pair_crossings(left: int, right: int, neighbours: list[list[int]], pos: list[int]) -> int:
-    count = 0
-    for a in neighbours[left]:
-        pa = pos[a]
-        for b in neighbours[right]:
-            if pos[b] < pa:
-                count += 1
-    return count

@@ -84,14 +84,20 @@ def place_layers(
             succ_var[item], succ_dist[item] = q, d
     bounds = (pred_var, pred_dist, succ_var, succ_dist)
     passes = max(1, min(_PASSES, _PASS_BUDGET // max(item_count, 1)))
+    # What each layer's items aim at, per direction, worked out once for all passes.
+    aims_down = [_aims(layer, up, down) for layer in layers]
+    aims_up = [_aims(layer, down, up) for layer in reversed(layers)]
+    still = 0  # passes in a row that moved nothing
     for index in range(passes):
         # Top-down passes follow the layer above, bottom-up passes the layer below (the
         # priority method): chains line up instead of settling between their neighbours.
-        downward = index % 2 == 0
-        order = layers if downward else layers[::-1]
-        first, second = (up, down) if downward else (down, up)
-        for layer in order:
-            _balance_layer(layer, x, first, second, bounds)
+        moved = False
+        for aims in aims_down if index % 2 == 0 else aims_up:
+            if aims and _balance_layer(aims, x, bounds):
+                moved = True
+        still = 0 if moved else still + 1
+        if still == 2:
+            break  # a pass each way moved nothing: every later pass would repeat them
     _tighten_borders(x, item_count, cluster_count, preds, succs)
     low = min(x, default=0)
     if low:
@@ -144,42 +150,69 @@ def _leftmost(
     return x
 
 
-def _balance_layer(
+_Aim = tuple[int, int, int, tuple[tuple[int, int], ...], int]
+
+
+def _aims(
     layer: list[int],
-    x: list[int],
     leading: list[list[tuple[int, int, int, int]]],
     trailing: list[list[tuple[int, int, int, int]]],
-    bounds: tuple[list[int], list[int], list[int], list[int]],
-) -> None:
-    """Move each item of `layer` towards its neighbours in the `leading` direction (or the
-    `trailing` one when it has none there), as far as its layer neighbours allow."""
-    pred_var, pred_dist, succ_var, succ_dist = bounds
-    desired: list[tuple[int, int]] = []
+) -> list[_Aim]:
+    """Per item of `layer` with neighbours in the `leading` direction (or the `trailing`
+    one when it has none there): (item, its one neighbour or -1, constant, (neighbour,
+    twice its weight) pairs, weight sum), so that twice the position it wants is
+    `2 * x[neighbour] + constant` for one neighbour, else
+    `(constant + sum(x[n] * w2)) / weight sum`, the weighted mean of the positions that
+    line up each edge's attach columns."""
+    aims: list[_Aim] = []
     for item in layer:
         neighbours = leading[item] or trailing[item]
         if not neighbours:
             continue
         if len(neighbours) == 1:
             n, _, own, their = neighbours[0]
-            want2: float = 2 * x[n] + their - own
+            aims.append((item, n, their - own, (), 0))
         else:
-            total = 0
+            constant = 0
             weight_sum = 0
-            for n, weight, own, their in neighbours:
-                total += (2 * x[n] + their - own) * weight
+            for _, weight, own, their in neighbours:
+                constant += (their - own) * weight
                 weight_sum += weight
-            want2 = total / weight_sum  # twice the position, to stay exact for odd widths
-        want = round(want2 / 2)
+            pairs = tuple((n, 2 * weight) for n, weight, _, _ in neighbours)
+            aims.append((item, -1, constant, pairs, weight_sum))
+    return aims
+
+
+def _balance_layer(
+    aims: list[_Aim],
+    x: list[int],
+    bounds: tuple[list[int], list[int], list[int], list[int]],
+) -> bool:
+    """Move each item of a layer towards what it aims at (`_aims`), as far as its layer
+    neighbours allow. Returns whether anything moved."""
+    pred_var, pred_dist, succ_var, succ_dist = bounds
+    desired: list[tuple[int, int]] = []
+    for item, n, constant, pairs, weight_sum in aims:
+        if n >= 0:
+            want = round((2 * x[n] + constant) / 2)
+        else:
+            total = constant
+            for m, w2 in pairs:
+                total += x[m] * w2
+            # twice the position, to stay exact for odd widths
+            want = round(total / weight_sum / 2)
         if want != x[item]:
             desired.append((item, want))
     # Rightward moves from the right end (so a row of items can all shift right), then
     # leftward moves from the left end.
+    moved = False
     for item, want in reversed(desired):
         if want > x[item]:
             s = succ_var[item]
             hi = x[s] - succ_dist[item] if s >= 0 else want
             if hi > x[item]:
                 x[item] = min(want, hi)
+                moved = True
     for item, want in desired:
         if want < x[item]:
             p = pred_var[item]
@@ -188,6 +221,8 @@ def _balance_layer(
                 lo = 0
             if lo < x[item]:
                 x[item] = max(want, lo)
+                moved = True
+    return moved
 
 
 def _tighten_borders(

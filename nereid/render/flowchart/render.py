@@ -108,8 +108,8 @@ def _draw_node(canvas: Canvas, node: NodeDraw, diagram_id: str, ascii: bool) -> 
     note_lines = node.note.split("\n") if node.note is not None else []
     rows = len(node.lines) + len(note_lines)
     row += max(0, (bottom - row - rows) // 2)
-    for line in node.lines:
-        canvas.put_text(row, left + (width - text_width(line)) // 2, line, owner)
+    for line in node.lines:  # inside the box: its cells are claimed by draw_shape
+        canvas.put_text(row, left + (width - text_width(line)) // 2, line)
         row += 1
     note_owner = ObjectRef(diagram_id, FLOW_NOTE, node.node_id)
     for line in note_lines:

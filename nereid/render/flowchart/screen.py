@@ -73,8 +73,9 @@ def draw(routed: Routed) -> Drawn:
         width, height = routed.v_extent, placed.u_extent
     else:
         width, height = placed.u_extent, routed.v_extent
-    laid = dict(zip(graph.edge_ids, ranked.edges, strict=True))
-    edges = cut_at_frames(graph.ast, laid, edges, nodes, frames)
+    if frames:
+        laid = dict(zip(graph.edge_ids, ranked.edges, strict=True))
+        edges = cut_at_frames(graph.ast, laid, edges, nodes, frames)
     drawn = [node for node in nodes if node.node_id not in graph.placeholders]
     return Drawn(Geometry(width, height, drawn, edges, frames), title_hits)
 
@@ -105,23 +106,23 @@ def _edge_draw(routed: Routed, i: int, chain: list[int], box_rect: list[Rect]) -
     ranked = items.ranked
     upper, lower = chain[0], chain[-1]
     up_head, low_head = ranked.heads(i)
-    a = placed.end_col(i, upper, "down")
     start_v = box_rect[upper][3]
     pieces: list[list[tuple[int, int]]] = []
-    current = [(a, start_v)]
+    current = [(placed.port[(i, "down")], start_v)]
     labels: list[LabelDraw] = []
+    x, breadth, kind = placed.x, items.breadth, items.kind
+    track_of, track_row, layer = routed.track_of, routed.track_row, items.layer
     for j in range(len(chain) - 1):
         p, q = chain[j], chain[j + 1]
-        a = placed.end_col(i, p, "down")
-        b = placed.end_col(i, q, "up")
-        bends = routed.track_of.get((i, j))
+        bends = track_of.get((i, j))
         if bends is not None:
-            first_row = routed.track_row[items.layer[p]]
+            first_row = track_row[layer[p]]
             current.extend((u, first_row + track) for u, track in bends)
         if q == lower:
-            current.append((b, box_rect[lower][1]))
+            current.append((placed.port[(i, "up")], box_rect[lower][1]))
             pieces.append(current)
-        elif items.kind[q] == LABEL:
+        elif kind[q] == LABEL:
+            b = x[q] + breadth[q] // 2  # a waypoint's centre
             lv0 = routed.item_v0(q)
             current.append((b, lv0 - 1))
             pieces.append(current)
@@ -136,10 +137,26 @@ def _edge_draw(routed: Routed, i: int, chain: list[int], box_rect: list[Rect]) -
     if low_head != "none":
         row, col = routed.cell(end_u, box_rect[lower][1] - 1)
         heads.append((row, col, _travel(routed, 1), low_head))
-    screen_pieces = [[routed.cell(u, v) for u, v in piece] for piece in pieces]
+    direction = ranked.graph.direction
+    screen_pieces = [_to_screen(direction, routed.v_extent, piece) for piece in pieces]
     anchors = [screen_pieces[0][0], screen_pieces[-1][-1]]
     edge_id = ranked.graph.edge_ids[i]
     return EdgeDraw(edge_id, screen_pieces, ranked.edges[i].line, heads, anchors, labels)
+
+
+def _to_screen(
+    direction: str, v_extent: int, piece: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """`Routed.cell` over a polyline."""
+    if direction == "LR":
+        return piece
+    if direction == "RL":
+        last = v_extent - 1
+        return [(u, last - v) for u, v in piece]
+    if direction == "BT":
+        last = v_extent - 1
+        return [(last - v, u) for u, v in piece]
+    return [(v, u) for u, v in piece]
 
 
 def _label_draws(routed: Routed, edge: int, item: int, lv0: int) -> list[LabelDraw]:

@@ -136,7 +136,7 @@ def draw_shape(
         canvas.claim(owner, row, left, right)
     if style.frameless:
         return
-    canvas.box(top, left, bottom, right, style.line, owner)
+    canvas.box(top, left, bottom, right, style.line)  # its cells are claimed above
     if style.bars and right - left >= 4:
         canvas.vline(left + 1, top, bottom, style.line)
         canvas.vline(right - 1, top, bottom, style.line)
