@@ -2,15 +2,17 @@
 
 Tasks sharing one `ViewModel`: urwid's input handling (keys/mouse → view model →
 effects), the event pump (bus events → `SessionUpdate`s → view model → invalidate), the
-effect sender (effects → actor requests, the `$EDITOR` round trip, OSC 52) and the layout
+effect sender (effects → actor requests, the `$EDITOR` round trip, OSC 52), the layout
 task (a big diagram's drawing, made in a worker process so that the event loop, which
-answers every agent, never waits for it). urwid redraws when the loop goes idle, so a
+answers every agent, never waits for it) and the search task (a `/` regex, in a thread
+under a wall-clock limit, slow patterns in a worker process). urwid redraws when the loop goes idle, so a
 change is painted as soon as it is applied: no polling.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import os
 import signal
@@ -24,11 +26,12 @@ import urwid
 
 from nereid.errors import NereidError
 from nereid.model.diagram import Diagram
-from nereid.offload.dispatch import render_diagram_drawing
+from nereid.offload.dispatch import bounded_regex_matcher, render_diagram_drawing
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, export_text
 from nereid.ui.editor import edit_round_trip, editor_command, run_editor_blocking
 from nereid.ui.palette import Colors, PaletteError, theme_from_env
+from nereid.ui.search import SearchResult, search
 from nereid.ui.session_state import Resynced
 from nereid.ui.viewmodel import ViewModel
 from nereid.ui.widgets import TuiWidget
@@ -111,6 +114,8 @@ class TuiApp:
         vm.toasts.listen(self._message_posted.set)
         self._layout_wanted = trio.Event()
         vm.drawings.listen(self._layout_wanted.set)
+        self._search_wanted = trio.Event()
+        vm.modes.listen(self._search_wanted.set)
         self._reported_human: fx.ReportHuman | None = None
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
@@ -254,6 +259,33 @@ class TuiApp:
             if self.vm.layout_done(job.key, outcome, job.ast):
                 self.widget.refresh()
 
+    async def run_searches(self) -> None:
+        """Run the regex searches the view model wants, one at a time, newest first, in a
+        thread with the wall-clock bounded matcher (a worker process for slow patterns),
+        so a runaway pattern typed into `/` never stalls the loop that answers keys and
+        agents; it ends with the search line's "regex too slow" after the time limit."""
+        while True:
+            await self._search_wanted.wait()
+            self._search_wanted = trio.Event()
+            self.vm.modes.listen(self._search_wanted.set)
+            job = self.vm.modes.take_search()
+            if job is None:
+                continue
+            run = functools.partial(
+                search,
+                job.candidates,
+                job.query,
+                fuzzy=False,
+                active_diagram=job.active_diagram,
+                matcher=bounded_regex_matcher,
+            )
+            try:
+                result = await trio.to_thread.run_sync(run, abandon_on_cancel=True)
+            except Exception as err:  # shown on the search line, never fatal to the TUI
+                result = SearchResult((), f"search failed: {err}")
+            self.on_effects(self.vm.searched(job, result))
+            self.widget.refresh()
+
     async def expire_messages(self) -> None:
         """Repaint when a transient message runs out (a timer, not a poll)."""
         while True:
@@ -306,6 +338,7 @@ class TuiApp:
             nursery.start_soon(self.expire_messages)
             nursery.start_soon(self.resume_following)
             nursery.start_soon(self.lay_out)
+            nursery.start_soon(self.run_searches)
             with logs_off_the_terminal(self), self.loop.start():
                 await self.loop.event_loop.run_async()  # type: ignore[attr-defined]
             nursery.cancel_scope.cancel()

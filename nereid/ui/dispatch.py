@@ -280,6 +280,8 @@ def _search_key(vm: ViewModel, key: str) -> list[Effect]:
         return []
     if not mode.edit(key):
         return []
+    if mode.query.strip() and vm.modes.search_off_loop(vm.active_id):
+        return []  # the app runs it; `ViewModel.searched` takes the answer
     result = search(mode.candidates, mode.query, fuzzy=mode.fuzzy, active_diagram=vm.active_id)
     first = mode.found(result)
     return vm.jump(first) if first is not None else []

@@ -1,12 +1,15 @@
 """The view's small state types: focus, and the search and hint input modes.
 
 `InputModes` holds the one search and the one hint mode that may be active; `SearchMode` and
-`HintMode` change only through their own methods (the key dispatch calls them).
+`HintMode` change only through their own methods (the key dispatch calls them). A regex
+search runs off the event loop when the app listens (`InputModes.listen`): the mode waits
+for the answer to its newest query (`pending`), and answers to older queries are dropped.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from nereid.model.refs import ObjectRef
@@ -20,6 +23,7 @@ __all__ = [
     "Focus",
     "HintMode",
     "InputModes",
+    "SearchJob",
     "SearchMode",
 ]
 
@@ -50,6 +54,12 @@ class SearchMode:
     index: int = 0
     error: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
+    awaiting: int | None = None  # the search job whose answer the query waits for
+
+    @property
+    def pending(self) -> bool:
+        """The answer to the query is being worked out off the loop."""
+        return self.awaiting is not None
 
     def edit(self, key: str) -> bool:
         """Apply one key to the query (a printable character or backspace); whether it
@@ -65,12 +75,17 @@ class SearchMode:
     def found(self, result: SearchResult) -> ObjectRef | None:
         """Take the ranked results of the query; the first one (jumped to), if any."""
         self.results, self.error, self.index = result.refs, result.error, 0
+        self.awaiting = None
         return self.results[0] if self.results else None
+
+    def wait_for(self, job: int) -> None:
+        """The query's answer will come from search job `job`."""
+        self.awaiting = job
 
     def accept(self) -> bool:
         """`Enter`: keep the results for `n`/`N` (True), or end the search (False) when
-        there are fewer than two to cycle through."""
-        if len(self.results) > 1:
+        there are fewer than two to cycle through (and none is on its way)."""
+        if self.pending or len(self.results) > 1:
             self.editing = False
             return True
         return False
@@ -82,6 +97,17 @@ class SearchMode:
             return None
         self.index = (self.index + delta) % len(self.results)
         return self.results[self.index]
+
+
+@dataclass(frozen=True)
+class SearchJob:
+    """A regex search for the app to run off the loop (`InputModes.searched` takes the
+    answer)."""
+
+    job: int
+    candidates: tuple[Candidate, ...]
+    query: str
+    active_diagram: str | None
 
 
 @dataclass
@@ -107,6 +133,10 @@ class InputModes:
     def __init__(self) -> None:
         self._search: SearchMode | None = None
         self._hint: HintMode | None = None
+        self._jobs = 0  # search jobs numbered so far
+        self._wanted: SearchJob | None = None  # the newest search to run off the loop
+        # The app's hook: a search is wanted off the loop (None: search in-process).
+        self._listener: Callable[[], None] | None = None
 
     @property
     def search(self) -> SearchMode | None:
@@ -119,11 +149,44 @@ class InputModes:
     def start_search(self, *, fuzzy: bool, candidates: list[Candidate]) -> SearchMode:
         """Start a search (it cancels hint mode, tui.md §16.7)."""
         self._hint = None
+        self._wanted = None
         self._search = SearchMode(fuzzy=fuzzy, candidates=candidates)
         return self._search
 
     def close_search(self) -> None:
         self._search = None
+        self._wanted = None
+
+    def listen(self, callback: Callable[[], None] | None) -> None:
+        """Run regex searches off the loop: `callback` is called when one is wanted
+        (None: the key dispatch searches in-process)."""
+        self._listener = callback
+
+    def search_off_loop(self, active_diagram: str | None) -> bool:
+        """Ask the app to run the active regex search's query off the loop; False when
+        it is to be searched in-process (no app listening, or fuzzy search)."""
+        mode = self._search
+        if mode is None or mode.fuzzy or self._listener is None:
+            return False
+        self._jobs += 1
+        mode.wait_for(self._jobs)
+        self._wanted = SearchJob(self._jobs, tuple(mode.candidates), mode.query, active_diagram)
+        self._listener()
+        return True
+
+    def take_search(self) -> SearchJob | None:
+        """The newest wanted search, for the app to run (None: none)."""
+        job, self._wanted = self._wanted, None
+        return job
+
+    def searched(self, job: SearchJob, result: SearchResult) -> bool:
+        """Take the answer to `job`; False when it is for a query no longer shown (then it
+        is dropped)."""
+        mode = self._search
+        if mode is None or mode.awaiting != job.job:
+            return False
+        mode.found(result)
+        return True
 
     def start_hints(self, mode: HintMode) -> None:
         self._hint = mode

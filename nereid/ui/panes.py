@@ -393,7 +393,9 @@ def status_row(vm: ViewModel, width: int, compact: bool) -> list[Run]:
             ("status", mode.query),
             ("status", "   "),
         ]
-        if mode.error:
+        if mode.pending:
+            left.append(("status_count", "searching…"))
+        elif mode.error:
             left.append(("status_error", mode.error))
         elif mode.query:
             count = f"{mode.index + 1}/{len(mode.results)}" if mode.results else "0"

@@ -1,27 +1,52 @@
 """Search over every selectable object of the session (tui.md §7, decision 12).
 
-`/` is a real regex search (the `re` dialect, case-insensitive, under the shared user-regex
-time limit of `nereid.query.regex_guard`, so a runaway pattern cannot freeze the TUI; an
-invalid or too slow pattern yields an error message, not an exception); `\\` is fuzzy (subsequence + Indel similarity). Both rank with the
-spec's scores and group results per diagram, the active one first.
+`/` is a real regex search (the `re` dialect, case-insensitive); `\\` is fuzzy (subsequence
++ Indel similarity). Both rank with the spec's scores and group results per diagram, the
+active one first. An invalid or too slow pattern yields an error message, not an exception.
+
+A user's pattern can backtrack for minutes, so a regex search runs under the user-regex
+time limit of `nereid.query.regex_guard` through a pluggable `RegexMatcher`: the TUI app
+runs it in a thread with `nereid.offload.dispatch.bounded_regex_matcher` (wall-clock bound,
+a worker process for slow patterns), so its event loop, which also serves every agent,
+never waits for it; without the app (`matcher` left alone) it runs in-process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
 
 from nereid.model.refs import ObjectRef
 from nereid.query.errors import QueryError
-from nereid.query.regex_guard import RegexClock, RegexTimeout, compile_user_regex
+from nereid.query.regex_guard import (
+    SEARCH_TIME_LIMIT,
+    RegexClock,
+    RegexMatcher,
+    RegexTimeout,
+    compile_user_regex,
+    match_all,
+)
 
-__all__ = ["Candidate", "SearchResult", "fuzzy_score", "indel_ratio", "search", "substring_score"]
+__all__ = [
+    "Candidate",
+    "SearchResult",
+    "fuzzy_score",
+    "indel_ratio",
+    "search",
+    "substring_score",
+    "too_slow",
+]
 
 BOUNDARY = "/:-_ "
 MAX_PATTERN = 200
-#: Seconds one `/` search may spend matching (it runs on the TUI's loop).
-SEARCH_TIME_LIMIT: Final = 0.25
+
+
+def too_slow(time_limit: float) -> str:
+    """The search line's message for a pattern that ran out of time."""
+    return (
+        f"regex too slow: no answer within {time_limit:g} s; use a simpler pattern "
+        "(fewer nested or long repeats) or \\ (fuzzy)"
+    )
 
 
 @dataclass(frozen=True)
@@ -82,9 +107,20 @@ def fuzzy_score(needle: str, hay: str) -> int | None:
 
 
 def search(
-    candidates: Iterable[Candidate], query: str, *, fuzzy: bool, active_diagram: str | None
+    candidates: Iterable[Candidate],
+    query: str,
+    *,
+    fuzzy: bool,
+    active_diagram: str | None,
+    matcher: RegexMatcher = match_all,
+    time_limit: float = SEARCH_TIME_LIMIT,
 ) -> SearchResult:
-    """Rank the candidates for `query` (trimmed, lowercased); empty query → no results."""
+    """Rank the candidates for `query` (trimmed, lowercased); empty query → no results.
+
+    A regex search gets `time_limit` seconds in all: `matcher` says which haystacks match
+    (the slow part for a runaway pattern), then the matching ones are scored in what is
+    left. Blocks for as long as that takes: call it off the event loop (see the module
+    docstring)."""
     needle = query.strip().lower()
     if not needle:
         return SearchResult(())
@@ -101,9 +137,13 @@ def search(
             pattern = compile_user_regex(needle, case_insensitive=True, max_length=MAX_PATTERN)
         except QueryError as err:
             return SearchResult((), f"bad regex: {err.message.removeprefix('invalid regex: ')}")
-        clock = RegexClock(SEARCH_TIME_LIMIT)
+        pool = list(candidates)
+        clock = RegexClock(time_limit)
         try:
-            for cand in candidates:
+            hits = matcher(pattern, [cand.haystack for cand in pool], time_limit)
+            for cand, hit in zip(pool, hits, strict=True):
+                if not hit:
+                    continue
                 found = pattern.finditer(cand.haystack, concurrent=True, timeout=clock.remaining())
                 matches = [m for m in found if m.end() > m.start()]
                 if not matches:
@@ -115,7 +155,7 @@ def search(
                 )
                 scored.append((score, cand.haystack, cand.ref))
         except (TimeoutError, RegexTimeout):
-            return SearchResult((), f"regex too slow: stopped after {SEARCH_TIME_LIMIT:g} s")
+            return SearchResult((), too_slow(time_limit))
     groups: dict[str, list[tuple[int, str, ObjectRef]]] = {}
     for item in scored:
         groups.setdefault(item[2].diagram_id, []).append(item)

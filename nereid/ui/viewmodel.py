@@ -57,9 +57,10 @@ from nereid.ui.following import Following
 from nereid.ui.highlight import DiagramCells
 from nereid.ui.kept_edits import KeptEdits
 from nereid.ui.mirror import SessionMirror
-from nereid.ui.modes import Focus, InputModes
+from nereid.ui.modes import Focus, InputModes, SearchJob
 from nereid.ui.objects import SELECTABLE, ObjectItem, XRefItem
 from nereid.ui.pane_state import Panes
+from nereid.ui.search import SearchResult
 from nereid.ui.session_state import (
     ActiveDiagramChanged,
     ActiveWalkthroughChanged,
@@ -440,6 +441,19 @@ class ViewModel:
         else:
             index = max(0, min(len(refs) - 1, index + delta))
         return self.jump(refs[index])
+
+    def searched(self, job: SearchJob, result: SearchResult) -> list[Effect]:
+        """A regex search run off the loop answered: show its results and jump to the
+        first, unless the person has typed on (or closed the search) since. After an
+        early `Enter`, fewer than two results end the search (as `Enter` does); an error
+        stays on the search line."""
+        mode = self.modes.search
+        if not self.modes.searched(job, result) or mode is None:
+            return []
+        first = mode.results[0] if mode.results else None
+        if not mode.editing and mode.error is None and len(mode.results) < 2:
+            self.modes.close_search()  # Enter came first: nothing to cycle through
+        return self.jump(first) if first is not None else []
 
     def open_help(self, *, at_end: bool = False) -> None:
         """The help overlay (or, `at_end`, its message log); it ends search and hints."""

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import time
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nereid.model.refs import parse_ref
-from nereid.ui.search import Candidate, fuzzy_score, indel_ratio, search
+from nereid.ui.search import (
+    Candidate,
+    SearchResult,
+    fuzzy_score,
+    indel_ratio,
+    search,
+    too_slow,
+)
 
 
 def cand(text: str, label: str) -> Candidate:
@@ -53,3 +62,14 @@ def test_indel_ratio_is_symmetric_and_bounded(a: str, b: str) -> None:
     assert 0.0 <= ratio <= 1.0
     assert ratio == indel_ratio(b, a)
     assert (ratio == 1.0) == (a == b)
+
+
+def test_a_runaway_pattern_ends_with_a_message_within_its_time_limit() -> None:
+    hostile = [cand("d:s/seq/message/m:1", "message m:1 p:a→p:b: " + "a" * 300_000)]
+    started = time.monotonic()
+    result = search(hostile, "a{150000}b", fuzzy=False, active_diagram=None, time_limit=0.05)
+    assert time.monotonic() - started < 2.0
+    assert result == SearchResult((), too_slow(0.05))
+    assert result.error is not None and result.error.startswith(
+        "regex too slow: no answer within 0.05 s; use a simpler pattern"
+    )
