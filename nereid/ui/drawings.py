@@ -1,15 +1,20 @@
 """The drawings of the diagrams the Diagram pane shows, made in-process or off the loop.
 
 A drawing depends on the diagram's id and rev, the notes flag and the xref markers
-(`CellsKey`); the newest one of each diagram is kept. A big diagram (AST over
+(`CellsKey`); the newest one of each diagram is shown. A big diagram (AST over
 `TUI_SMALL_PAYLOAD`) is laid out in a worker process: `Drawings` asks the app for it
 (`listen`), the app takes the job (`take_layout`) and hands back the outcome
 (`layout_done`); meanwhile the previous drawing stays. Only `Drawings`' methods change
 this state.
+
+A layout is not redone for what was drawn before: the last `RECENT_DRAWINGS` drawings of
+each diagram are kept by what they were drawn from (AST, markers, options), so a reverted
+edit, notes toggled back or a revision that changes nothing drawn shows at once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +44,9 @@ are drawn in-process, where they cost less than the hand-off (`nereid.offload.di
 CellsKey = tuple[str, int, bool, Markers]
 """What a diagram drawing depends on: diagram id, rev, notes flag, xref markers."""
 
+RECENT_DRAWINGS: Final = 3
+"""Drawings kept per diagram for reuse (the shown one included)."""
+
 
 @dataclass(frozen=True)
 class LayoutJob:
@@ -59,6 +67,9 @@ class Drawings:
         self._failed: dict[str, CellsKey] = {}  # diagram id → the drawing its error is about
         self._wanted: LayoutJob | None = None  # the newest drawing to make off the loop
         self._running: set[CellsKey] = set()
+        # diagram id → content digest → drawing, oldest first (at most RECENT_DRAWINGS)
+        self._recent: dict[str, dict[bytes, DiagramCells]] = {}
+        self._digests: dict[CellsKey, bytes] = {}  # the content digest of wanted drawings
         # The app's hook: a drawing is wanted off the loop (None: draw everything in-process).
         self._listener: Callable[[], None] | None = None
 
@@ -79,19 +90,28 @@ class Drawings:
             return cached
         if self._failed.get(diagram.diagram_id) == key:
             return None
-        marked = _with_markers(diagram, dict(markers))
+        if key in self._running or (self._wanted is not None and self._wanted.key == key):
+            return self._drawing_of(diagram.diagram_id)  # being laid out off the loop
         options = RenderOptions(show_notes=show_notes, flowchart_extra_col_gap=2)
+        digest = _digest(diagram, markers, options)
+        drawn = self._recent.get(diagram.diagram_id, {}).get(digest)
+        if drawn is not None:  # drawn before from the same content: no layout
+            self._show(key, drawn, digest)
+            return drawn
+        marked = _with_markers(diagram, dict(markers))
         if self._listener is not None and needs_worker(diagram.ast, TUI_SMALL_PAYLOAD):
-            if key not in self._running and (self._wanted is None or self._wanted.key != key):
-                self._wanted = LayoutJob(key, marked, options, diagram.ast)
-                self._listener()
+            if self._wanted is not None:  # superseded before the app took it
+                self._digests.pop(self._wanted.key, None)
+            self._digests[key] = digest
+            self._wanted = LayoutJob(key, marked, options, diagram.ast)
+            self._listener()
             return self._drawing_of(diagram.diagram_id)
+        outcome: Rendered | Exception
         try:
-            rendered = render_diagram(marked, options)
+            outcome = render_diagram(marked, options)
         except Exception as err:
-            self.layout_done(key, err, diagram.ast, diagram)
-            return None
-        self.layout_done(key, rendered, diagram.ast, diagram)
+            outcome = err
+        self._done(key, outcome, diagram.ast, diagram, digest)
         return self._cells.get(key)
 
     def take_layout(self) -> LayoutJob | None:
@@ -107,8 +127,18 @@ class Drawings:
         """Keep a finished drawing (or its error) unless a newer rev of that diagram is
         already drawn or the diagram is gone (`current` is its newest revision): results
         may arrive out of order. Returns whether it was kept."""
-        diagram_id, rev = key[0], key[1]
         self._running.discard(key)
+        return self._done(key, outcome, ast, current, self._digests.pop(key, None))
+
+    def _done(
+        self,
+        key: CellsKey,
+        outcome: Rendered | BaseException,
+        ast: Ast,
+        current: Diagram | None,
+        digest: bytes | None,
+    ) -> bool:
+        diagram_id, rev = key[0], key[1]
         drawn = [k[1] for k in self._cells if k[0] == diagram_id]
         failed = self._failed.get(diagram_id)
         if current is None or rev > current.rev or any(r > rev for r in drawn):
@@ -125,11 +155,7 @@ class Drawings:
             for old in [k for k in self._cells if k[0] == diagram_id]:
                 del self._cells[old]
             return True
-        self._errors.pop(diagram_id, None)
-        self._failed.pop(diagram_id, None)
-        for old in [k for k in self._cells if k[0] == diagram_id]:
-            del self._cells[old]
-        self._cells[key] = DiagramCells(outcome, diagram_id, ast)
+        self._show(key, DiagramCells(outcome, diagram_id, ast), digest)
         return True
 
     def behind(self, diagram: Diagram, *, show_notes: bool, markers: Markers) -> int | None:
@@ -154,8 +180,39 @@ class Drawings:
         """Why the diagram's newest drawing could not be made (None: it could)."""
         return self._errors.get(diagram_id)
 
+    def _show(self, key: CellsKey, drawing: DiagramCells, digest: bytes | None) -> None:
+        """Make `drawing` the one shown for its diagram (and keep it for reuse)."""
+        diagram_id = key[0]
+        self._errors.pop(diagram_id, None)
+        self._failed.pop(diagram_id, None)
+        for old in [k for k in self._cells if k[0] == diagram_id]:
+            del self._cells[old]
+        self._cells[key] = drawing
+        if digest is not None:
+            recent = self._recent.setdefault(diagram_id, {})
+            recent.pop(digest, None)
+            recent[digest] = drawing  # the newest last
+            for stale in list(recent)[:-RECENT_DRAWINGS]:
+                del recent[stale]
+
+    def forget(self, diagram_id: str) -> None:
+        """The diagram is gone: drop its drawings."""
+        self._recent.pop(diagram_id, None)
+        for old in [k for k in self._cells if k[0] == diagram_id]:
+            del self._cells[old]
+
     def _drawing_of(self, diagram_id: str) -> DiagramCells | None:
         return next((c for k, c in self._cells.items() if k[0] == diagram_id), None)
+
+
+def _digest(diagram: Diagram, markers: Markers, options: RenderOptions) -> bytes:
+    """What a drawing is made from (the AST, its xref markers and the options), hashed."""
+    content = hashlib.blake2b(digest_size=16)
+    content.update(diagram.kind.encode())
+    content.update(msgspec.msgpack.encode(diagram.ast))
+    content.update(msgspec.msgpack.encode(sorted(markers)))
+    content.update(msgspec.msgpack.encode(options))
+    return content.digest()
 
 
 def _marked(marker: str, text: str) -> str:

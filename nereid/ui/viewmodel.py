@@ -326,6 +326,7 @@ class ViewModel:
             case DiagramRemoved(diagram_id=diagram_id):
                 session.remove_diagram(diagram_id)
                 self.cursors.forget(diagram_id)
+                self.drawings.forget(diagram_id)  # one made again starts at rev 0
                 if self.active_id == diagram_id:
                     ids = session.diagram_ids
                     self.cursors.activate(ids[0] if ids else None)
@@ -360,6 +361,8 @@ class ViewModel:
                 if session.set_save_errors(errors):
                     self.toast("Saved again: the session folder is up to date")
             case Resynced(state=state):
+                for gone in set(session.diagrams) - set(state.diagrams):
+                    self.drawings.forget(gone)
                 session.replace(state)
                 if self.walk.forget_missing():
                     self.close_walkthrough()

@@ -11,6 +11,14 @@
   rev. Target <= 50 ms. The same on a 30-node flowchart is printed for context: the difference
   is the layout's share.
 
+Re-layout of a big diagram (the TUI's off-loop path, real actors and the app's tasks): an
+agent relabels one node and the TUI shows the new drawing, laid out in a worker process;
+then the agent reverts the label and the TUI shows the earlier drawing again, which it keeps
+by content instead of laying it out anew. Both are ratios against `layout only (renderer)`
+of the same diagram, measured in the same run, timed from the update reaching the TUI (its
+own share) and from the agent's op (with the actor's commit). Target: a revert costs the
+TUI at most `TARGET_REVERT_RATIO` of a layout.
+
 Exit status 1 if a target is missed.
 """
 
@@ -26,10 +34,14 @@ from nereid.model import Session
 
 from ._common import Timing, print_table, time_sync
 
-DESCRIPTION = "TUI: repaint after a change on a 300-node diagram; agent op -> visible repaint"
+DESCRIPTION = (
+    "TUI: repaint after a change on a 300-node diagram; agent op -> visible repaint; "
+    "re-layout of a big diagram after one edit"
+)
 
 TARGET_REPAINT_MS = 16.0
 TARGET_AGENT_MS = 50.0
+TARGET_REVERT_RATIO = 0.25
 SIZE = (200, 60)
 
 
@@ -164,10 +176,113 @@ async def bench_agent_op(nodes: int, runs: int) -> Timing:
     return Timing.from_samples(samples)
 
 
+async def bench_relayout(nodes: int, runs: int) -> list[tuple[str, Timing]]:
+    """Agent edit → the new drawing shown, and revert → the earlier drawing shown, through
+    the real session tree, event pump and layout task (a worker process for big diagrams).
+    Timed from the update reaching the TUI (its own share) and from the agent's op."""
+    import urwid
+
+    from nereid.actors import protocol as p
+    from nereid.actors.tree import open_session
+    from nereid.ops.flow_ops import FlowUpdateNode
+    from nereid.render import RenderOptions, render_diagram
+    from nereid.ui.app import TuiApp
+    from nereid.ui.client import ActorClient
+    from nereid.ui.effects import Effect
+    from nereid.ui.session_state import DiagramUpdated, SessionUpdate
+    from nereid.ui.viewmodel import ViewModel
+
+    class Headless(urwid.display.raw.Screen):
+        def tty_signal_keys(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    class TimedViewModel(ViewModel):
+        """Notes when each revision of the big diagram reaches the TUI."""
+
+        received: dict[int, float] = {}
+
+        def apply(self, update: SessionUpdate) -> list[Effect]:
+            if isinstance(update, DiagramUpdated) and update.diagram.diagram_id == "big":
+                self.received.setdefault(update.diagram.rev, time.perf_counter())
+            return super().apply(update)
+
+    samples: dict[str, list[float]] = {
+        "edit": [],
+        "revert": [],
+        "edit, from the op": [],
+        "revert, from the op": [],
+    }
+    async with open_session(_session(nodes), files=None, durable=False) as handle:
+        client = ActorClient(handle.registry, handle.bus)
+        with client.subscribe() as events:
+            vm = TimedViewModel(await client.snapshot(), mcp_url=None)
+            vm.following.set_enabled(False)
+            app = TuiApp(client, vm, screen=Headless())
+            repainted = trio.Event()
+            repaint = app.widget.refresh
+
+            def refresh() -> None:
+                repaint()
+                repainted.set()
+
+            app.widget.refresh = refresh  # type: ignore[method-assign]
+
+            async def shown(rev: int) -> float:
+                """When the drawing of `rev` (or later) is on screen."""
+                nonlocal repainted
+                with trio.fail_after(300):
+                    while True:
+                        repainted = trio.Event()
+                        app.widget.render(SIZE)  # what urwid does when the loop goes idle
+                        current = vm.session.diagrams["big"].rev >= rev
+                        if current and vm.cells() is not None and vm.layout_behind() is None:
+                            return time.perf_counter()
+                        await repainted.wait()
+
+            async def relabel(label: str, name: str, keep: bool) -> None:
+                rev = vm.session.diagrams["big"].rev
+                start = time.perf_counter()
+                await handle.diagram("big").call(
+                    p.ApplyDiagramOps(
+                        base_rev=rev, ops=(FlowUpdateNode(node_id="n:n5", label=label),)
+                    )
+                )
+                end = await shown(rev + 1)
+                if keep:
+                    samples[name].append((end - vm.received[rev + 1]) * 1000.0)
+                    samples[f"{name}, from the op"].append((end - start) * 1000.0)
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(app.pump_events, events)
+                nursery.start_soon(app.lay_out)
+                await shown(0)  # the first drawing (it also starts a worker process)
+                for n in range(runs + 1):  # the first round warms the worker
+                    await relabel(f"Agent edit {n}", "edit", keep=n > 0)
+                    await relabel("Node number 5", "revert", keep=n > 0)
+                nursery.cancel_scope.cancel()
+            options = RenderOptions(show_notes=True, flowchart_extra_col_gap=2)
+            diagram = vm.session.diagrams["big"]
+            layout = time_sync(lambda: render_diagram(diagram, options), runs=runs)
+    timing = {name: Timing.from_samples(values) for name, values in samples.items()}
+    return [
+        ("layout only (renderer)", layout),
+        ("edit: update -> new drawing shown", timing["edit"]),
+        ("revert: update -> earlier drawing shown", timing["revert"]),
+        ("edit: agent op -> new drawing shown", timing["edit, from the op"]),
+        ("revert: agent op -> earlier drawing shown", timing["revert, from the op"]),
+    ]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/bench tui", description=DESCRIPTION)
     parser.add_argument("--nodes", type=int, default=300, help="flowchart size (default 300)")
     parser.add_argument("--runs", type=int, default=9, help="runs per figure (default 9)")
+    parser.add_argument(
+        "--relayout-nodes",
+        type=int,
+        default=600,
+        help="flowchart size for the re-layout figures (default 600)",
+    )
     args = parser.parse_args(argv)
     rows = bench_repaint(args.nodes, args.runs)
     agent = trio.run(bench_agent_op, args.nodes, args.runs)
@@ -177,8 +292,21 @@ def main(argv: list[str]) -> int:
     print_table(
         f"TUI on a {args.nodes}-node flowchart at {SIZE[0]}x{SIZE[1]}", rows, baseline="repaint"
     )
+    relayout = trio.run(bench_relayout, args.relayout_nodes, args.runs)
+    print_table(
+        f"TUI re-layout of a {args.relayout_nodes}-node flowchart after one small edit",
+        relayout,
+        baseline="layout only (renderer)",
+    )
     timings = dict(rows)
     ok = True
+    layout, revert = relayout[0][1], relayout[2][1]
+    revert_ratio = revert.median_ms / layout.median_ms
+    ok &= revert_ratio <= TARGET_REVERT_RATIO
+    print(
+        f"  revert: update -> earlier drawing shown: ratio {revert_ratio:.2f}, target <= "
+        f"{TARGET_REVERT_RATIO:g}: {'met' if revert_ratio <= TARGET_REVERT_RATIO else 'MISSED'}"
+    )
     for name, target in (("repaint", TARGET_REPAINT_MS), ("agent op -> repaint", TARGET_AGENT_MS)):
         met = timings[name].median_ms <= target
         ok &= met
