@@ -1,20 +1,17 @@
 """WalkthroughActor (``walkthrough:<id>``): owns one walkthrough, its rev and history.
 
-Same pattern and commit rule as `DiagramActor` (commit, persist — flushed in durable mode,
-rolled back with `PersistFailed` when not confirmed on disk —, publish
-`WalkthroughChanged`, then reply); requests are `WalkthroughRequest` in
-`nereid.actors.protocol`. Walkthrough node refs are evidence links: their existence is never
-checked, so this actor needs nobody but the persister.
+A `RevisionedActor` for walkthroughs (the commit rule is in `nereid.actors.revisioned`):
+the persister takes `PersistWalkthrough`, a new rev is `WalkthroughChanged`. Requests are
+`WalkthroughRequest` in `nereid.actors.protocol`, one `@on` handler each. Walkthrough node
+refs are evidence links: their existence is never checked, so this actor tells nobody but
+the persister.
 """
 
 from __future__ import annotations
 
-from typing import assert_never
-
 import msgspec
 
-from nereid.actors.ops_batch import run_batch
-from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
+from nereid.actors.persist_link import PersistConfig
 from nereid.actors.persister import PersistWalkthrough
 from nereid.actors.protocol import (
     ApplyWalkthroughOps,
@@ -25,19 +22,18 @@ from nereid.actors.protocol import (
     GetWalkthroughSummary,
     ImportWalkthrough,
     ImportWalkthroughReply,
-    ResendToPersister,
     StatWalkthrough,
     WalkthroughChanged,
     WalkthroughRequest,
     WalkthroughStat,
     WalkthroughSummary,
 )
-from nereid.actors.refusals import check_id_param, from_op_error
-from nereid.errors import InvalidRequest, PersistFailed, ResourceNotFound
+from nereid.actors.refusals import check_id_param
+from nereid.actors.revisioned import RevisionedActor, RevisionedSnapshot
+from nereid.errors import InvalidRequest, ResourceNotFound
 from nereid.model import Walkthrough, WalkthroughNode
-from nereid.model.file_problem import FileProblem
-from nereid.ops import OpError, WalkthroughDelta, WalkthroughState
-from nereid.runtime._actor import Actor
+from nereid.ops import DiffResult, WalkthroughDelta, WalkthroughState
+from nereid.runtime import Event, on
 
 __all__ = [
     "WalkthroughActor",
@@ -62,13 +58,9 @@ def walkthrough_summary(walkthrough: Walkthrough) -> WalkthroughSummary:
     )
 
 
-class WalkthroughActorState(msgspec.Struct, frozen=True, kw_only=True):
-    """The committed snapshot; `persisted_rev` as in `DiagramActorState`."""
-
-    state: WalkthroughState
-    persisted_rev: int | None = None
-    #: The walkthrough's file does not load (an edit by another program): writes refused.
-    file_problem: FileProblem | None = None
+class WalkthroughActorState(RevisionedSnapshot[WalkthroughState], frozen=True, kw_only=True):
+    """The committed snapshot (`persisted_rev` and `file_problem` as in
+    `RevisionedSnapshot`)."""
 
     @classmethod
     def of(cls, walkthrough: Walkthrough, *, persisted: bool) -> WalkthroughActorState:
@@ -78,70 +70,43 @@ class WalkthroughActorState(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
+class WalkthroughActor(
+    RevisionedActor[WalkthroughActorState, WalkthroughState, WalkthroughDelta, WalkthroughRequest]
+):
     """One walkthrough. See the module docstring."""
 
-    def __init__(self, config: PersistConfig) -> None:
-        self._link = PersistLink(self, config)
-        self._s: WalkthroughActorState | None = None
+    persist_key = "walkthrough"
 
-    @property
-    def current(self) -> WalkthroughActorState:
-        assert self._s is not None, "init has not run"
-        return self._s
+    def __init__(self, config: PersistConfig) -> None:
+        super().__init__(config)
 
     @property
     def walkthrough(self) -> Walkthrough:
-        return self.current.state.walkthrough
+        return self.state.state.walkthrough
 
-    async def init(self, snapshot: WalkthroughActorState) -> None:
-        self._s = snapshot
-        if snapshot.persisted_rev != snapshot.state.rev:
-            await self._persist()
+    # -- the document kind -----------------------------------------------------------------
 
-    async def handle(self, message: WalkthroughRequest) -> object:
-        match message:
-            case GetWalkthrough():
-                return self.walkthrough
-            case GetWalkthroughSummary():
-                return walkthrough_summary(self.walkthrough)
-            case GetWalkthroughNode(node_id=node_id):
-                return self._node(node_id)
-            case StatWalkthrough():
-                w = self.walkthrough
-                return WalkthroughStat(
-                    rev=w.rev,
-                    nodes=len(w.nodes),
-                    edges=len(w.edges),
-                    file_problem=self.current.file_problem,
-                )
-            case ApplyWalkthroughOps():
-                problem = self.current.file_problem
-                if problem is not None and not message.dry_run:
-                    raise InvalidRequest(
-                        f"walkthrough file does not load: {problem}; nothing is changed until "
-                        "it is fixed (the folder is watched) or the walkthrough is deleted",
-                        data={
-                            "walkthrough_id": self.walkthrough.walkthrough_id,
-                            "file_problem": msgspec.to_builtins(problem),
-                        },
-                    )
-                return await self._apply(message)
-            case ImportWalkthrough():
-                return await self._import(message)
-            case DiffWalkthrough(since_rev=since_rev):
-                try:
-                    return self.current.state.diff(since_rev)
-                except OpError as err:
-                    raise from_op_error(err) from None
-            case ResendToPersister():
-                await self._link.resend()
-                self._note_persisted()
-                return None
-            case _:
-                assert_never(message)
+    def persist_message(self) -> PersistWalkthrough:
+        return PersistWalkthrough(walkthrough=self.walkthrough)
 
-    def _node(self, node_id: str) -> WalkthroughNode:
+    def changed(self, document: WalkthroughState, delta: WalkthroughDelta) -> Event:
+        return WalkthroughChanged(
+            walkthrough_id=document.walkthrough.walkthrough_id, rev=document.rev, delta=delta
+        )
+
+    # -- reads -----------------------------------------------------------------------------
+
+    @on(GetWalkthrough)
+    async def _get(self, message: GetWalkthrough) -> Walkthrough:
+        return self.walkthrough
+
+    @on(GetWalkthroughSummary)
+    async def _summary(self, message: GetWalkthroughSummary) -> WalkthroughSummary:
+        return walkthrough_summary(self.walkthrough)
+
+    @on(GetWalkthroughNode)
+    async def _node(self, message: GetWalkthroughNode) -> WalkthroughNode:
+        node_id = message.node_id
         check_id_param("node_id", node_id)
         walkthrough = self.walkthrough
         for node in walkthrough.nodes:
@@ -152,14 +117,35 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
             data={"walkthrough_id": walkthrough.walkthrough_id, "node_id": node_id},
         )
 
+    @on(StatWalkthrough)
+    async def _stat(self, message: StatWalkthrough) -> WalkthroughStat:
+        w = self.walkthrough
+        return WalkthroughStat(
+            rev=w.rev, nodes=len(w.nodes), edges=len(w.edges), file_problem=self.state.file_problem
+        )
+
+    @on(DiffWalkthrough)
+    async def _diff(self, message: DiffWalkthrough) -> DiffResult:
+        return self.diff(message.since_rev)
+
+    # -- writes ----------------------------------------------------------------------------
+
+    @on(ApplyWalkthroughOps)
     async def _apply(self, message: ApplyWalkthroughOps) -> ApplyWalkthroughOpsReply:
-        state = self.current.state
-        new_state, outcome = run_batch(
+        problem = self.state.file_problem
+        if problem is not None and not message.dry_run:
+            raise InvalidRequest(
+                f"walkthrough file does not load: {problem}; nothing is changed until "
+                "it is fixed (the folder is watched) or the walkthrough is deleted",
+                data={
+                    "walkthrough_id": self.walkthrough.walkthrough_id,
+                    "file_problem": msgspec.to_builtins(problem),
+                },
+            )
+        state = self.state.state
+        outcome, durable = await self.apply_batch(
             state.propose, state.apply, message.base_rev, message.ops, dry_run=message.dry_run
         )
-        durable = False
-        if new_state is not None and new_state is not state:
-            durable = await self._commit_rev(new_state, outcome.delta)
         return ApplyWalkthroughOpsReply(
             new_rev=outcome.new_rev,
             applied=outcome.applied,
@@ -168,56 +154,14 @@ class WalkthroughActor(Actor[WalkthroughActorState, WalkthroughRequest]):
             durable=durable,
         )
 
+    @on(ImportWalkthrough)
     async def _import(self, message: ImportWalkthrough) -> ImportWalkthroughReply:
-        current = self.current
         if message.walkthrough is None or message.problem is not None:
-            if message.problem != current.file_problem:
-                self._s = msgspec.structs.replace(current, file_problem=message.problem)
-                self.commit(self._s)
-            return ImportWalkthroughReply(new_rev=current.state.rev, changed=False)
-        if current.file_problem is not None:
-            self._s = msgspec.structs.replace(current, file_problem=None)
-            self.commit(self._s)
-        new_state, delta = self.current.state.replace(message.walkthrough)
-        if new_state is self.current.state:
+            self.set_file_problem(message.problem)
+            return ImportWalkthroughReply(new_rev=self.state.state.rev, changed=False)
+        self.set_file_problem(None)
+        new_state, delta = self.state.state.replace(message.walkthrough)
+        if new_state is self.state.state:
             return ImportWalkthroughReply(new_rev=new_state.rev, changed=False)
-        await self._commit_rev(new_state, delta)
+        await self.commit_rev(new_state, delta)
         return ImportWalkthroughReply(new_rev=new_state.rev, changed=True)
-
-    async def _commit_rev(self, new_state: WalkthroughState, delta: WalkthroughDelta) -> bool:
-        """Commit, hand to the persister (durable: roll back if not on disk), publish."""
-        previous = self.current
-        self._s = msgspec.structs.replace(previous, state=new_state)
-        self.commit(self._s)
-        try:
-            durable = await self._persist(confirm=True)
-        except PersistFailed as err:  # durable mode: not on disk, so not applied
-            self._s = previous
-            self.commit(previous)
-            await self._persist(wait=False)
-            raise not_applied(err, previous.state.rev) from None
-        self.runtime.bus.publish(
-            WalkthroughChanged(
-                walkthrough_id=new_state.walkthrough.walkthrough_id, rev=new_state.rev, delta=delta
-            )
-        )
-        return durable
-
-    async def _persist(self, *, confirm: bool = False, wait: bool = True) -> bool:
-        durable = await self._link.send(
-            "walkthrough",
-            PersistWalkthrough(walkthrough=self.walkthrough),
-            item=self.name,
-            confirm=confirm,
-            wait=wait,
-        )
-        self._note_persisted()
-        return durable
-
-    def _note_persisted(self) -> None:
-        current = self.current
-        if not self._link.enabled or self._link.unsent:
-            return
-        if current.persisted_rev != current.state.rev:
-            self._s = msgspec.structs.replace(current, persisted_rev=current.state.rev)
-            self.commit(self._s)

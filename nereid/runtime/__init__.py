@@ -6,7 +6,9 @@
   (fault injection). Children restart one-for-one from their last
   `commit`, within a `RestartIntensity`, else `RestartIntensityExceeded`.
 - `Address.call(request, timeout=...)` / `Address.cast(message)`; messages
-  are frozen msgspec Structs deriving from `Request[ReplyT]` / `Message`.
+  are frozen msgspec Structs deriving from `Request[ReplyT]` / `Message`. An actor
+  declares one handler per message with ``@on(Request)`` / ``@on_cast(Message)``; mypy
+  checks each returns its request's `ReplyT`. `Actor.state` is the committed snapshot.
 - `Registry` finds addresses by name; `EventBus` fans out `Event`s, with
   `ResyncNeeded` for slow subscribers.
 - `Runtime.send_after(delay, dest, message)` / `Actor.send_after(delay, message)`:
@@ -29,6 +31,8 @@ from ._cell import Address as Address
 from ._correlation import correlation_scope as correlation_scope
 from ._correlation import current_correlation_id as current_correlation_id
 from ._correlation import new_correlation_id as new_correlation_id
+from ._handlers import on as on
+from ._handlers import on_cast as on_cast
 from ._messages import Event as Event
 from ._messages import Message as Message
 from ._messages import Request as Request
@@ -78,5 +82,7 @@ __all__ = [
     "current_correlation_id",
     "decode_trace_line",
     "new_correlation_id",
+    "on",
+    "on_cast",
     "open_runtime",
 ]

@@ -8,8 +8,10 @@ instance holds is rebuilt from the committed snapshot in `init`.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Generic, TypeVar
+from abc import ABC
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from ._handlers import HandlerTable, handler_table
 
 if TYPE_CHECKING:
     from ._cell import ActorCell, Address
@@ -32,20 +34,27 @@ class Actor(ABC, Generic[StateT, MessageT]):
 
     Contract for subclasses:
 
-    - `init(snapshot)` rebuilds the in-memory state from the last committed
-      snapshot (the spawn-time `initial` the first time).
-    - `handle(message)` handles one message and returns the reply (ignored
-      for casts). Dispatch with `match message:` ending in `assert_never`.
-      Raise a `nereid.errors.NereidError` to refuse a request: the caller
-      gets it, this actor keeps running. Any other exception is a bug: the
-      actor crashes and restarts from its last commit.
-    - Call `self.commit(state)` before replying to make a change survive a
-      crash. Commit immutable values (frozen Structs, tuples) or copies.
-    - Never call your own address from `handle`: the call would wait for
-      itself until its deadline.
+    - `state` is the committed snapshot: the spawn-time `initial` the first time, the
+      last `commit(state)` after that (a restart begins from it). Commit immutable
+      values (frozen Structs, tuples) or copies; `commit` before replying makes a change
+      survive a crash. Keep nothing else that a restart could not rebuild.
+    - `init(snapshot)` rebuilds what is derived from the snapshot (optional).
+    - Declare one handler per message type with ``@on(Request)`` / ``@on_cast(Message)``
+      (`nereid.runtime._handlers`): mypy checks each returns its request's reply type.
+      (Overriding `handle` with a `match` still works, for small test actors.)
+      Raise a `nereid.errors.NereidError` to refuse a request: the caller gets it, this
+      actor keeps running. Any other exception is a bug: the actor crashes and restarts
+      from its last commit. A message with no handler is such a bug.
+    - Never call your own address from a handler: the call would wait for itself until
+      its deadline. Use `send_after` for anything that should happen later.
     """
 
     _cell: ActorCell[StateT]
+    _handlers: ClassVar[HandlerTable] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = handler_table(cls)
 
     @property
     def name(self) -> str:
@@ -62,8 +71,13 @@ class Actor(ABC, Generic[StateT, MessageT]):
         """The runtime: `registry` to find other actors, `bus` to publish events."""
         return self._cell.runtime
 
+    @property
+    def state(self) -> StateT:
+        """The committed snapshot (see the class docstring)."""
+        return self._cell.snapshot
+
     def commit(self, state: StateT) -> None:
-        """Make `state` the snapshot a restart begins from. Sync, never blocks."""
+        """Make `state` the snapshot a restart begins from (and `self.state`). Sync."""
         self._cell.snapshot = state
 
     def send_after(self, delay: float, message: Message) -> Timer:
@@ -74,6 +88,9 @@ class Actor(ABC, Generic[StateT, MessageT]):
     async def init(self, snapshot: StateT) -> None:  # noqa: B027 - optional hook
         """Rebuild in-memory state from `snapshot`. Raising here counts as a crash."""
 
-    @abstractmethod
     async def handle(self, message: MessageT) -> object:
-        """Handle one message; return the reply (None for casts)."""
+        """Handle one message with its declared handler; return the reply (None for casts)."""
+        handler = self._handlers.get(type(message))
+        if handler is None:
+            raise TypeError(f"{type(self).__name__} has no handler for {type(message).__name__}")
+        return await handler(self, message)

@@ -1,0 +1,101 @@
+"""Per-message handlers: ``@on(Request)`` and ``@on_cast(Message)``, checked by mypy.
+
+An actor declares one method per message type instead of one `handle` with a `match`::
+
+    class DiagramActor(Actor[DiagramActorState, DiagramRequest]):
+        @on(GetDiagram)
+        async def _get(self, message: GetDiagram) -> Diagram: ...
+
+        @on_cast(ResendToPersister)
+        async def _resend(self, message: ResendToPersister) -> None: ...
+
+mypy checks the handler against the request it is declared for: its parameter must be
+that request type and its return type the request's `ReplyT` (so `await address.call(req)`
+is typed end to end, sender and receiver). `Actor.__init_subclass__` collects the table
+(by method name, so a subclass may override a handler); `Actor.handle` looks the message
+type up in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
+
+from ._messages import Message, Request
+
+__all__ = ["HandlerTable", "handler_table", "on", "on_cast"]
+
+_KIND = "__nereid_handles__"
+
+A = TypeVar("A")
+R = TypeVar("R")
+M = TypeVar("M", bound=Message)
+M_co = TypeVar("M_co", bound=Message, covariant=True)
+
+HandlerTable = dict[type, Callable[[Any, Any], Awaitable[object]]]
+"""Message type → the (unbound) method that handles it."""
+
+
+class _On(Generic[M_co]):
+    """What `on(kind)` returns: a decorator that takes only a handler of `kind`."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[M_co]) -> None:
+        self.kind = kind
+
+    def __call__(
+        self: _On[Request[R]], fn: Callable[[A, M_co], Awaitable[R]]
+    ) -> Callable[[A, M_co], Awaitable[R]]:
+        setattr(fn, _KIND, self.kind)
+        return fn
+
+
+class _OnCast(Generic[M_co]):
+    """What `on_cast(kind)` returns: a decorator for a handler that returns nothing."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[M_co]) -> None:
+        self.kind = kind
+
+    def __call__(
+        self, fn: Callable[[A, M_co], Awaitable[None]]
+    ) -> Callable[[A, M_co], Awaitable[None]]:
+        setattr(fn, _KIND, self.kind)
+        return fn
+
+
+def on(kind: type[M]) -> _On[M]:
+    """Declare the method below as the handler of request `kind` (returns its reply)."""
+    return _On(kind)
+
+
+def on_cast(kind: type[M]) -> _OnCast[M]:
+    """Declare the method below as the handler of message `kind` (cast: no reply)."""
+    return _OnCast(kind)
+
+
+def handler_table(cls: type) -> HandlerTable:
+    """The handlers `cls` and its bases declare; a subclass's method of the same name wins.
+
+    Raises TypeError if two methods of one class declare the same message type.
+    """
+    names: dict[type[Message], str] = {}
+    for klass in reversed(cls.__mro__):
+        declared: dict[type[Message], str] = {}
+        for name, value in vars(klass).items():
+            kind = getattr(value, _KIND, None)
+            if kind is None:
+                continue
+            if kind in declared:
+                raise TypeError(
+                    f"{klass.__qualname__}: {declared[kind]} and {name} both handle {kind.__name__}"
+                )
+            declared[kind] = name
+        for kind, name in declared.items():
+            for other, other_name in list(names.items()):
+                if other_name == name and other is not kind:
+                    del names[other]  # the override handles another message now
+            names[kind] = name
+    return {kind: getattr(cls, name) for kind, name in names.items()}
