@@ -28,7 +28,6 @@ persisted; it commits to its in-memory snapshot so its own restart keeps the sta
 from __future__ import annotations
 
 import re
-from typing import assert_never
 
 import msgspec
 
@@ -60,7 +59,7 @@ from nereid.actors.protocol import (
 )
 from nereid.errors import ResourceNotFound
 from nereid.model import ObjectRef
-from nereid.runtime._actor import Actor
+from nereid.runtime import Actor, on, on_cast
 
 __all__ = ["AttentionActor", "AttentionState", "agent_sort_key"]
 
@@ -92,76 +91,30 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
     def __init__(self, *, xref: str = "xref", call_timeout: float = 5.0) -> None:
         self._xref = xref
         self._call_timeout = call_timeout
-        self._s = AttentionState()
 
-    async def init(self, snapshot: AttentionState) -> None:
-        self._s = snapshot
+    @on(GetAttention)
+    async def _get(self, message: GetAttention) -> AttentionSnapshot:
+        return AttentionSnapshot(ui=self.state.ui, spotlights=self._spotlights())
 
-    async def handle(self, message: AttentionRequest) -> object:
-        ui = self._s.ui
-        replace = msgspec.structs.replace
-        match message:
-            case GetAttention():
-                return AttentionSnapshot(ui=ui, spotlights=self._spotlights())
-            case GetSpotlight(agent_id=agent_id):
-                return self._spotlight(agent_id)
-            case SetSpotlight(agent_id=agent_id, object_ref=ref, agent_name=name):
-                return await self._set_spotlight(agent_id, ref, name)
-            case ClearSpotlight(agent_id=agent_id) | AgentSessionEnded(agent_id=agent_id):
-                cleared = self._drop_spotlight(agent_id)
-                return ClearSpotlightReply(cleared=cleared)
-            case ListSpotlights():
-                return SpotlightsReply(spotlights=self._spotlights())
-            case AgentPresence(agent_id=agent_id, presence=presence):
-                self._set_presence(agent_id, presence)
-                return None
-            case SetFollowAi(enabled=enabled):
-                if ui.attached and ui.follow_ai != enabled:
-                    self._set_ui(replace(ui, follow_ai=enabled, rev=_bump(ui.rev)), "follow_ai")
-                return self._s.ui
-            case AttachUi():
-                self._set_ui(
-                    UiState(attached=True, rev=_bump(ui.rev), session_rev=ui.session_rev), "ui"
-                )
-                return self._s.ui
-            case DetachUi():
-                self._set_ui(UiState(attached=False, rev=ui.rev, session_rev=ui.session_rev), "ui")
-                return self._s.ui
-            case ReportHumanAttention(diagram_id=diagram_id, object_ref=ref):
-                if ui.attached:
-                    self._set_human(ref.diagram_id if ref is not None else diagram_id, ref)
-                return self._s.ui
-            case ReportView(scroll_x=x, scroll_y=y, panes=panes, view=view):
-                if ui.attached:
-                    self._set_ui(replace(ui, scroll_x=x, scroll_y=y, panes=dict(panes), view=view))
-                return self._s.ui
-            case NoteSessionMutation():
-                if ui.attached:
-                    bumped = replace(ui, session_rev=_bump(ui.session_rev), rev=_bump(ui.rev))
-                    self._set_ui(bumped)
-                return None
-            case PurgeDiagramRefs(diagram_id=diagram_id):
-                return self._purge(diagram_id)
-            case _:
-                assert_never(message)
+    @on(GetSpotlight)
+    async def _get_spotlight(self, message: GetSpotlight) -> Spotlight:
+        return self._spotlight(message.agent_id)
 
-    # -- spotlights ------------------------------------------------------------------------
-
-    async def _set_spotlight(
-        self, agent_id: str, ref: ObjectRef, agent_name: str | None
-    ) -> Spotlight:
+    @on(SetSpotlight)
+    async def _set_spotlight(self, message: SetSpotlight) -> Spotlight:
+        agent_id, ref = message.agent_id, message.object_ref
         xref = self.runtime.registry.lookup(self._xref)
         existence = await xref.call(CheckRefs(refs=(ref,)), timeout=self._call_timeout)
         if not all(existence.exists):
             raise ResourceNotFound("object not found", data={"object_ref": str(ref)})
-        s = self._s
+        s = self.state
         names = {a: n for a, n in s.spotlight_names.items() if a != agent_id}
-        if agent_name is not None:
-            names[agent_id] = agent_name
+        if message.agent_name is not None:
+            names[agent_id] = message.agent_name
         newest = s.spotlight_seqs.get(agent_id, 0) == s.last_seq
         if s.spotlights.get(agent_id) != ref or not newest:
             seq = s.last_seq + 1
-            self._commit(
+            self.commit(
                 msgspec.structs.replace(
                     s,
                     spotlights={**s.spotlights, agent_id: ref},
@@ -172,43 +125,114 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
             )
             self._publish("spotlight", agent_id)
         elif names != s.spotlight_names:  # same spotlight, the name alone changed: no new seq
-            self._commit(msgspec.structs.replace(s, spotlight_names=names))
+            self.commit(msgspec.structs.replace(s, spotlight_names=names))
             self._publish("spotlight", agent_id)
         return self._spotlight(agent_id)
 
+    @on(ClearSpotlight)
+    async def _clear_spotlight(self, message: ClearSpotlight) -> ClearSpotlightReply:
+        return ClearSpotlightReply(cleared=self._drop_spotlight(message.agent_id))
+
+    @on_cast(AgentSessionEnded)
+    async def _session_ended(self, message: AgentSessionEnded) -> None:
+        self._drop_spotlight(message.agent_id)
+
+    @on(ListSpotlights)
+    async def _list_spotlights(self, message: ListSpotlights) -> SpotlightsReply:
+        return SpotlightsReply(spotlights=self._spotlights())
+
+    @on_cast(AgentPresence)
+    async def _presence(self, message: AgentPresence) -> None:
+        self._set_presence(message.agent_id, message.presence)
+
+    @on(SetFollowAi)
+    async def _set_follow_ai(self, message: SetFollowAi) -> UiState:
+        ui = self.state.ui
+        if ui.attached and ui.follow_ai != message.enabled:
+            self._set_ui(
+                msgspec.structs.replace(ui, follow_ai=message.enabled, rev=_bump(ui.rev)),
+                "follow_ai",
+            )
+        return self.state.ui
+
+    @on(AttachUi)
+    async def _attach_ui(self, message: AttachUi) -> UiState:
+        ui = self.state.ui
+        self._set_ui(UiState(attached=True, rev=_bump(ui.rev), session_rev=ui.session_rev), "ui")
+        return self.state.ui
+
+    @on(DetachUi)
+    async def _detach_ui(self, message: DetachUi) -> UiState:
+        ui = self.state.ui
+        self._set_ui(UiState(attached=False, rev=ui.rev, session_rev=ui.session_rev), "ui")
+        return self.state.ui
+
+    @on(ReportHumanAttention)
+    async def _report_human(self, message: ReportHumanAttention) -> UiState:
+        ref = message.object_ref
+        if self.state.ui.attached:
+            self._set_human(ref.diagram_id if ref is not None else message.diagram_id, ref)
+        return self.state.ui
+
+    @on(ReportView)
+    async def _report_view(self, message: ReportView) -> UiState:
+        ui = self.state.ui
+        if ui.attached:
+            self._set_ui(
+                msgspec.structs.replace(
+                    ui,
+                    scroll_x=message.scroll_x,
+                    scroll_y=message.scroll_y,
+                    panes=dict(message.panes),
+                    view=message.view,
+                )
+            )
+        return self.state.ui
+
+    @on_cast(NoteSessionMutation)
+    async def _note_mutation(self, message: NoteSessionMutation) -> None:
+        ui = self.state.ui
+        if ui.attached:
+            self._set_ui(
+                msgspec.structs.replace(ui, session_rev=_bump(ui.session_rev), rev=_bump(ui.rev))
+            )
+
+    # -- spotlights ------------------------------------------------------------------------
+
     def _set_presence(self, agent_id: str, presence: str) -> None:
-        s = self._s
+        s = self.state
         idle = agent_id in s.idle_agents
         if presence == "gone":
             if idle:
-                self._commit(msgspec.structs.replace(s, idle_agents=s.idle_agents - {agent_id}))
+                self.commit(msgspec.structs.replace(s, idle_agents=s.idle_agents - {agent_id}))
             self._drop_spotlight(agent_id)
             return
         want = presence == "idle"
         if want == idle:
             return
         agents = s.idle_agents | {agent_id} if want else s.idle_agents - {agent_id}
-        self._commit(msgspec.structs.replace(s, idle_agents=agents))
+        self.commit(msgspec.structs.replace(s, idle_agents=agents))
         if agent_id in s.spotlights:
             self._publish("spotlight", agent_id)
 
     def _drop_spotlight(self, agent_id: str) -> int:
-        if agent_id not in self._s.spotlights:
+        if agent_id not in self.state.spotlights:
             return 0
-        self._commit(self._without(self._s, {agent_id}))
+        self.commit(self._without(self.state, {agent_id}))
         self._publish("spotlight", agent_id)
         return 1
 
     def _spotlight(self, agent_id: str) -> Spotlight:
-        ref = self._s.spotlights.get(agent_id)
-        seq = self._s.spotlight_seqs.get(agent_id, 0) if ref is not None else 0
-        name = self._s.spotlight_names.get(agent_id) if ref is not None else None
-        idle = ref is not None and agent_id in self._s.idle_agents
+        ref = self.state.spotlights.get(agent_id)
+        seq = self.state.spotlight_seqs.get(agent_id, 0) if ref is not None else 0
+        name = self.state.spotlight_names.get(agent_id) if ref is not None else None
+        idle = ref is not None and agent_id in self.state.idle_agents
         return Spotlight(agent_id=agent_id, object_ref=ref, seq=seq, agent_name=name, idle=idle)
 
     def _spotlights(self) -> tuple[Spotlight, ...]:
         return tuple(
-            self._spotlight(agent_id) for agent_id in sorted(self._s.spotlights, key=agent_sort_key)
+            self._spotlight(agent_id)
+            for agent_id in sorted(self.state.spotlights, key=agent_sort_key)
         )
 
     @staticmethod
@@ -221,13 +245,15 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
             spotlight_names={a: n for a, n in state.spotlight_names.items() if a not in agents},
         )
 
-    def _purge(self, diagram_id: str) -> PurgeDiagramRefsReply:
-        gone = [a for a, ref in self._s.spotlights.items() if ref.diagram_id == diagram_id]
+    @on(PurgeDiagramRefs)
+    async def _purge(self, message: PurgeDiagramRefs) -> PurgeDiagramRefsReply:
+        diagram_id = message.diagram_id
+        gone = [a for a, ref in self.state.spotlights.items() if ref.diagram_id == diagram_id]
         if gone:
-            self._commit(self._without(self._s, set(gone)))
+            self.commit(self._without(self.state, set(gone)))
             for agent_id in gone:
                 self._publish("spotlight", agent_id)
-        ui = self._s.ui
+        ui = self.state.ui
         human_cleared = ui.human_diagram_id == diagram_id or (
             ui.human_object_ref is not None and ui.human_object_ref.diagram_id == diagram_id
         )
@@ -238,7 +264,7 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
     # -- UI state --------------------------------------------------------------------------
 
     def _set_human(self, diagram_id: str | None, ref: ObjectRef | None) -> None:
-        ui = self._s.ui
+        ui = self.state.ui
         if (ui.human_diagram_id, ui.human_object_ref) == (diagram_id, ref):
             return
         self._set_ui(
@@ -249,17 +275,13 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
         )
 
     def _set_ui(self, ui: UiState, part: AttentionPart | None = None) -> None:
-        self._commit(msgspec.structs.replace(self._s, ui=ui))
+        self.commit(msgspec.structs.replace(self.state, ui=ui))
         if part is not None:
             self._publish(part, None)
 
-    def _commit(self, state: AttentionState) -> None:
-        self._s = state
-        self.commit(state)
-
     def _publish(self, part: AttentionPart, agent_id: str | None) -> None:
         self.runtime.bus.publish(
-            AttentionChanged(part=part, agent_id=agent_id, ui_rev=self._s.ui.rev)
+            AttentionChanged(part=part, agent_id=agent_id, ui_rev=self.state.ui.rev)
         )
 
 

@@ -33,7 +33,7 @@ In memory-only mode (`PersistConfig(persister=None)`) every send is a no-op.
 from __future__ import annotations
 
 import logging
-from typing import Any, assert_never
+from typing import Any
 
 import msgspec
 
@@ -41,9 +41,7 @@ from nereid.actors.persister import META_KEY, Flush, PersistIndex
 from nereid.actors.protocol import ResendToPersister
 from nereid.errors import ActorError, ActorRestarted, NereidError, PersistFailed
 from nereid.model import ObjectRef, XRef
-from nereid.runtime._actor import Actor
-from nereid.runtime._cell import ActorStatus
-from nereid.runtime._messages import Message, Request
+from nereid.runtime import Actor, ActorStatus, Message, Request, on, on_cast
 
 __all__ = [
     "DEFAULT_CAST_TIMEOUT",
@@ -304,53 +302,55 @@ class IndexActor(Actor[IndexState, IndexMessage]):
 
     def __init__(self, config: PersistConfig) -> None:
         self._link = PersistLink(self, config)
-        self._state = IndexState()
 
     async def init(self, snapshot: IndexState) -> None:
-        self._state = snapshot
         if not snapshot.acknowledged:
             await self._persist()
 
-    async def handle(self, message: IndexMessage) -> object:
-        replace = msgspec.structs.replace
-        previous = self._state
-        match message:
-            case StoreXrefs(xrefs=xrefs, confirm=confirm):
-                self._state = replace(previous, xrefs=dict(xrefs), acknowledged=False)
-            case StoreSessionIndex(confirm=confirm):
-                self._state = replace(
-                    previous,
-                    active_diagram_id=message.active_diagram_id,
-                    active_walkthrough_id=message.active_walkthrough_id,
-                    selected_object_refs=message.selected_object_refs,
-                    acknowledged=False,
-                )
-            case ResendToPersister():
-                await self._link.resend()
-                if not self._link.unsent and not self._state.acknowledged:
-                    self._acknowledge()
-                return None
-            case _:
-                assert_never(message)
-        self.commit(self._state)
+    @on(StoreXrefs)
+    async def _store_xrefs(self, message: StoreXrefs) -> PersistAck:
+        previous = self.state
+        changed = msgspec.structs.replace(previous, xrefs=dict(message.xrefs), acknowledged=False)
+        return await self._store(previous, changed, confirm=message.confirm)
+
+    @on(StoreSessionIndex)
+    async def _store_session_index(self, message: StoreSessionIndex) -> PersistAck:
+        previous = self.state
+        changed = msgspec.structs.replace(
+            previous,
+            active_diagram_id=message.active_diagram_id,
+            active_walkthrough_id=message.active_walkthrough_id,
+            selected_object_refs=message.selected_object_refs,
+            acknowledged=False,
+        )
+        return await self._store(previous, changed, confirm=message.confirm)
+
+    @on_cast(ResendToPersister)
+    async def _resend(self, message: ResendToPersister) -> None:
+        await self._link.resend()
+        if not self._link.unsent and not self.state.acknowledged:
+            self._acknowledge()
+
+    async def _store(
+        self, previous: IndexState, changed: IndexState, *, confirm: bool
+    ) -> PersistAck:
+        self.commit(changed)
         try:
             return PersistAck(durable=await self._persist(confirm=confirm))
         except PersistFailed:
             # Durable mode, not on disk: back to the parts the meta on disk has, and the
             # persister with them, so memory equals disk; the sender rolls back as well.
-            self._state = replace(previous, acknowledged=False)
-            self.commit(self._state)
+            self.commit(msgspec.structs.replace(previous, acknowledged=False))
             await self._persist(wait=False)
             raise
 
     async def _persist(self, *, confirm: bool = False, wait: bool = True) -> bool:
         durable = await self._link.send(
-            "index", self._state.message(), item=META_KEY, confirm=confirm, wait=wait
+            "index", self.state.message(), item=META_KEY, confirm=confirm, wait=wait
         )
         if not self._link.unsent:
             self._acknowledge()
         return durable
 
     def _acknowledge(self) -> None:
-        self._state = msgspec.structs.replace(self._state, acknowledged=True)
-        self.commit(self._state)
+        self.commit(msgspec.structs.replace(self.state, acknowledged=True))

@@ -49,7 +49,7 @@ import trio
 from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
-from nereid.runtime import Actor, Address, Message, Request, Supervisor, Timer
+from nereid.runtime import Actor, Address, Message, Request, Supervisor, Timer, on, on_cast
 from nereid.runtime._messages import Event
 from nereid.store.files import SessionFiles
 from nereid.store.naming import StorePathError, diagram_paths
@@ -210,6 +210,8 @@ class _RetryDue(Message, frozen=True):
     """The retry timer fired: try the items that failed again."""
 
 
+_Change = PersistDiagram | DeleteDiagram | PersistWalkthrough | DeleteWalkthrough | PersistIndex
+
 PersisterMessage = (
     PersistDiagram
     | DeleteDiagram
@@ -264,7 +266,7 @@ class PersisterState(msgspec.Struct, frozen=True, kw_only=True):
         return cls(session=session, pending=True)
 
 
-def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterState:
+def _with_change(state: PersisterState, message: _Change) -> PersisterState:
     """Apply one change message to the state (pure)."""
     session, kept, deleted = state.session, state.kept, state.deleted_diagram_ids
     force = state.force
@@ -303,8 +305,6 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
                 active_walkthrough_id=message.active_walkthrough_id,
                 selected_object_refs=tuple(message.selected_object_refs),
             )
-        case Flush() | GetPersisterStatus() | _FlushDue() | _RetryDue():
-            return state
         case _:
             assert_never(message)
     return replace(
@@ -318,25 +318,16 @@ def _with_change(state: PersisterState, message: PersisterMessage) -> PersisterS
 class SaveStatusActor(Actor[SaveStatus, ReportSaveStatus | GetSaveStatus]):
     """Holds the latest `SaveStatus` so readers never wait for a save in progress."""
 
-    def __init__(self) -> None:
-        self._status = SaveStatus()
+    @on(GetSaveStatus)
+    async def _get(self, message: GetSaveStatus) -> SaveStatus:
+        return self.state
 
-    async def init(self, snapshot: SaveStatus) -> None:
-        self._status = snapshot
-
-    async def handle(self, message: ReportSaveStatus | GetSaveStatus) -> object:
-        match message:
-            case GetSaveStatus():
-                return self._status
-            case ReportSaveStatus(status=status):
-                before = self._status.errors
-                self._status = status
-                self.commit(status)
-                if status.errors != before:
-                    self.runtime.bus.publish(SaveStatusChanged(errors=status.errors))
-                return None
-            case _:
-                assert_never(message)
+    @on_cast(ReportSaveStatus)
+    async def _report(self, message: ReportSaveStatus) -> None:
+        before = self.state.errors
+        self.commit(message.status)
+        if message.status.errors != before:
+            self.runtime.bus.publish(SaveStatusChanged(errors=message.status.errors))
 
 
 # -- the persister ----------------------------------------------------------------------
@@ -363,7 +354,6 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         self._status_name = status
         self._debounce = debounce
         self._run_blocking = run_blocking
-        self._state: PersisterState | None = None
         #: The open batch's timer, until its `_FlushDue` is handled.
         self._flush_timer: Timer | None = None
         #: The armed retry, until its `_RetryDue` is handled.
@@ -372,52 +362,61 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         self._saves = 0
         self._last_error: str | None = None
 
-    @property
-    def state(self) -> PersisterState:
-        assert self._state is not None, "init has not run"
-        return self._state
-
     async def init(self, snapshot: PersisterState) -> None:
-        self._state = snapshot
         self._last_error = _summary(snapshot.failures)
         await self._report()
         if snapshot.pending:  # a restart with unwritten changes: finish the batch
             self._arm()
 
-    async def handle(self, message: PersisterMessage) -> object:
-        match message:
-            case Flush(items=items):
-                return await self._flush(raise_for=items or None, raise_all=not items)
-            case _FlushDue():
-                self._flush_timer = None
-                await self._flush()
-                return None
-            case _RetryDue():
-                self._retry_timer = None
-                await self._flush()
-                return None
-            case GetPersisterStatus():
-                state = self.state
-                return PersisterStatus(
-                    pending=state.pending,
-                    saves=self._saves,
-                    last_error=self._last_error,
-                    failures=dict(state.failures),
-                )
-            case (
-                PersistDiagram()
-                | DeleteDiagram()
-                | PersistWalkthrough()
-                | DeleteWalkthrough()
-                | PersistIndex()
-            ):
-                if isinstance(message, DeleteDiagram):
-                    self._release(message.diagram_id)
-                self._commit(_with_change(self.state, message))
-                self._arm()
-                return None
-            case _:
-                assert_never(message)
+    @on(Flush)
+    async def _flush_now(self, message: Flush) -> FlushReply:
+        items = message.items
+        return await self._flush(raise_for=items or None, raise_all=not items)
+
+    @on_cast(_FlushDue)
+    async def _flush_due(self, message: _FlushDue) -> None:
+        self._flush_timer = None
+        await self._flush()
+
+    @on_cast(_RetryDue)
+    async def _retry_due(self, message: _RetryDue) -> None:
+        self._retry_timer = None
+        await self._flush()
+
+    @on(GetPersisterStatus)
+    async def _status(self, message: GetPersisterStatus) -> PersisterStatus:
+        state = self.state
+        return PersisterStatus(
+            pending=state.pending,
+            saves=self._saves,
+            last_error=self._last_error,
+            failures=dict(state.failures),
+        )
+
+    @on_cast(PersistDiagram)
+    async def _persist_diagram(self, message: PersistDiagram) -> None:
+        self._change(message)
+
+    @on_cast(DeleteDiagram)
+    async def _delete_diagram(self, message: DeleteDiagram) -> None:
+        self._release(message.diagram_id)
+        self._change(message)
+
+    @on_cast(PersistWalkthrough)
+    async def _persist_walkthrough(self, message: PersistWalkthrough) -> None:
+        self._change(message)
+
+    @on_cast(DeleteWalkthrough)
+    async def _delete_walkthrough(self, message: DeleteWalkthrough) -> None:
+        self._change(message)
+
+    @on_cast(PersistIndex)
+    async def _persist_index(self, message: PersistIndex) -> None:
+        self._change(message)
+
+    def _change(self, message: _Change) -> None:
+        self.commit(_with_change(self.state, message))
+        self._arm()
 
     def _release(self, diagram_id: str) -> None:
         """Deleted on purpose: its files may be replaced even if a person changed them."""
@@ -425,10 +424,6 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
             release_files(self._files, diagram_paths(diagram_id))
         except StorePathError:  # such an id never had files
             pass
-
-    def _commit(self, state: PersisterState) -> None:
-        self._state = state
-        self.commit(state)
 
     def _arm(self) -> None:
         """Open a batch: its first change arms the debounce timer (later ones join it)."""
@@ -504,7 +499,7 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         for key in live - report.on_disk - set(failures):
             # Its files are fine, but it is not listed on disk yet (a new item).
             failures[key] = f"not listed yet: {failures.get(META_KEY, 'the meta was not written')}"
-        self._commit(
+        self.commit(
             msgspec.structs.replace(
                 state,
                 pending=bool(failures),

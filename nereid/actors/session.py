@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any, assert_never
+from typing import Any
 
 import msgspec
 import trio
@@ -106,8 +106,7 @@ from nereid.actors.walkthrough import (
 )
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
-from nereid.runtime._actor import Actor
-from nereid.runtime._supervisor import Supervisor
+from nereid.runtime import Actor, Supervisor, on, on_cast
 from nereid.store.naming import StorePathError, check_storable_id
 
 __all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
@@ -181,12 +180,10 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self._attention = attention
         self._index = index
         self._call_timeout = call_timeout
-        self._s = SessionState()
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def init(self, snapshot: SessionState) -> None:
-        self._s = snapshot
         for diagram in snapshot.startup_diagrams:
             if diagram_actor_name(diagram.diagram_id) not in self.runtime.registry:
                 await self._spawn_diagram(DiagramActorState.of(diagram, persisted=True))
@@ -197,22 +194,22 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             if walkthrough_actor_name(walkthrough.walkthrough_id) not in self.runtime.registry:
                 await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=True))
         await self._reconcile()
-        self._commit(
+        self.commit(
             msgspec.structs.replace(
-                self._s, startup_diagrams=(), startup_unloaded=(), startup_walkthroughs=()
+                self.state, startup_diagrams=(), startup_unloaded=(), startup_walkthroughs=()
             )
         )
-        for diagram_id in sorted(self._s.pending_diagram_deletes):
+        for diagram_id in sorted(self.state.pending_diagram_deletes):
             await self._persist_diagram_delete(diagram_id)
-        for walkthrough_id in sorted(self._s.pending_walkthrough_deletes):
+        for walkthrough_id in sorted(self.state.pending_walkthrough_deletes):
             await self._persist_walkthrough_delete(walkthrough_id)
-        if not self._s.index_stored:
+        if not self.state.index_stored:
             await self._store_index()
 
     async def _reconcile(self) -> None:
         """Make the directory agree with the live actors (after a crash mid-change)."""
         registry = self.runtime.registry
-        s = self._s
+        s = self.state
         diagrams = dict(s.diagrams)
         for diagram_id in list(diagrams):
             if diagram_actor_name(diagram_id) not in registry:
@@ -231,61 +228,58 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             name.removeprefix("walkthrough:") for name in registry.names("walkthrough:")
         }
         gone = s.walkthroughs - walkthroughs
-        self._s = msgspec.structs.replace(
-            s,
-            diagrams=diagrams,
-            walkthroughs=frozenset(walkthroughs),
-            pending_walkthrough_deletes=s.pending_walkthrough_deletes | gone,
+        self.commit(
+            msgspec.structs.replace(
+                s,
+                diagrams=diagrams,
+                walkthroughs=frozenset(walkthroughs),
+                pending_walkthrough_deletes=s.pending_walkthrough_deletes | gone,
+            )
         )
 
     async def handle(self, message: SessionRequest) -> object:
-        if not self._s.index_stored:
+        if not self.state.index_stored:  # the last store failed: retried with each message
             await self._store_index()
-        match message:
-            case ListDiagrams():
-                return ListDiagramsReply(
-                    diagrams=await self._diagram_summaries(),
-                    active_diagram_id=self._s.active_diagram_id,
-                )
-            case ListWalkthroughs():
-                return ListWalkthroughsReply(
-                    walkthroughs=await self._walkthrough_summaries(),
-                    active_walkthrough_id=self._s.active_walkthrough_id,
-                )
-            case GetActive():
-                return self._active()
-            case CreateDiagramFromMermaid():
-                return await self._create_diagram(message)
-            case AdoptDiagram():
-                return await self._adopt_diagram(message)
-            case AdoptWalkthrough(walkthrough=walkthrough):
-                return await self._adopt_walkthrough(walkthrough)
-            case OpenDiagram(diagram_id=diagram_id):
-                self._require_diagram(diagram_id)
-                await self._set_active(diagram_id=diagram_id)
-                return OpenDiagramReply(active_diagram_id=diagram_id)
-            case DeleteDiagram(diagram_id=diagram_id):
-                return await self._delete_diagram(diagram_id)
-            case CreateWalkthrough():
-                return await self._create_walkthrough(message)
-            case OpenWalkthrough(walkthrough_id=walkthrough_id):
-                self._require_walkthrough(walkthrough_id)
-                await self._set_active(walkthrough_id=walkthrough_id)
-                return OpenWalkthroughReply(active_walkthrough_id=walkthrough_id)
-            case DeleteWalkthrough(walkthrough_id=walkthrough_id):
-                return await self._delete_walkthrough(walkthrough_id)
-            case ReadSelection():
-                return SelectionReply(object_refs=await self._existing(self._s.selection))
-            case UpdateSelection(object_refs=refs, mode=mode):
-                return await self._update_selection(refs, mode)
-            case GetReadContext():
-                return await self._read_context()
-            case ResendToPersister():
-                await self._link.resend()
-                self._note_deletes_persisted()
-                return None
-            case _:
-                assert_never(message)
+        return await super().handle(message)
+
+    @on(ListDiagrams)
+    async def _list_diagrams(self, message: ListDiagrams) -> ListDiagramsReply:
+        return ListDiagramsReply(
+            diagrams=await self._diagram_summaries(),
+            active_diagram_id=self.state.active_diagram_id,
+        )
+
+    @on(ListWalkthroughs)
+    async def _list_walkthroughs(self, message: ListWalkthroughs) -> ListWalkthroughsReply:
+        return ListWalkthroughsReply(
+            walkthroughs=await self._walkthrough_summaries(),
+            active_walkthrough_id=self.state.active_walkthrough_id,
+        )
+
+    @on(GetActive)
+    async def _get_active(self, message: GetActive) -> ActiveIds:
+        return self._active()
+
+    @on(OpenDiagram)
+    async def _open_diagram(self, message: OpenDiagram) -> OpenDiagramReply:
+        self._require_diagram(message.diagram_id)
+        await self._set_active(diagram_id=message.diagram_id)
+        return OpenDiagramReply(active_diagram_id=message.diagram_id)
+
+    @on(OpenWalkthrough)
+    async def _open_walkthrough(self, message: OpenWalkthrough) -> OpenWalkthroughReply:
+        self._require_walkthrough(message.walkthrough_id)
+        await self._set_active(walkthrough_id=message.walkthrough_id)
+        return OpenWalkthroughReply(active_walkthrough_id=message.walkthrough_id)
+
+    @on(ReadSelection)
+    async def _read_selection(self, message: ReadSelection) -> SelectionReply:
+        return SelectionReply(object_refs=await self._existing(self.state.selection))
+
+    @on_cast(ResendToPersister)
+    async def _resend(self, message: ResendToPersister) -> None:
+        await self._link.resend()
+        self._note_deletes_persisted()
 
     # -- diagrams --------------------------------------------------------------------------
 
@@ -300,33 +294,34 @@ class SessionActor(Actor[SessionState, SessionRequest]):
 
     def _require_diagram(self, diagram_id: str) -> None:
         check_id_param("diagram_id", diagram_id)
-        if diagram_id not in self._s.diagrams:
+        if diagram_id not in self.state.diagrams:
             raise ResourceNotFound("diagram not found", data={"diagram_id": diagram_id})
 
     def _require_walkthrough(self, walkthrough_id: str) -> None:
         check_id_param("walkthrough_id", walkthrough_id)
-        if walkthrough_id not in self._s.walkthroughs:
+        if walkthrough_id not in self.state.walkthroughs:
             raise ResourceNotFound("walkthrough not found", data={"walkthrough_id": walkthrough_id})
 
+    @on(CreateDiagramFromMermaid)
     async def _create_diagram(self, message: CreateDiagramFromMermaid) -> CreateDiagramReply:
         ast = parse_mermaid_text(message.mermaid)
         kind = ast_kind(ast)
         if message.diagram_id is not None:
             diagram_id = self._check_new_id("diagram_id", message.diagram_id)
-            if diagram_id in self._s.diagrams:
+            if diagram_id in self.state.diagrams:
                 await self._refuse_existing(diagram_id)
         else:
             base = {"sequence": "seq", "state": "state"}.get(kind, "flow")
-            diagram_id = allocate_id(base, self._s.diagrams)
+            diagram_id = allocate_id(base, self.state.diagrams)
         name = message.name if message.name is not None else diagram_id
         diagram = Diagram(diagram_id=diagram_id, name=name, kind=kind, ast=ast, rev=0)
         await self._spawn_diagram(DiagramActorState.of(diagram, persisted=False))
         before = self._active()
-        undo = self._s
-        self._commit(
+        undo = self.state
+        self.commit(
             msgspec.structs.replace(
-                self._s,
-                diagrams={**self._s.diagrams, diagram_id: DirectoryEntry(name=name, kind=kind)},
+                self.state,
+                diagrams={**self.state.diagrams, diagram_id: DirectoryEntry(name=name, kind=kind)},
                 active_diagram_id=diagram_id if message.make_active else before.active_diagram_id,
                 index_stored=False,
             )
@@ -336,7 +331,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         summary = DiagramSummary(diagram_id=diagram_id, name=name, kind=kind, rev=0)
         self.runtime.bus.publish(DiagramCreated(diagram=summary))
         self._publish_active_if_changed(before)
-        return CreateDiagramReply(diagram=summary, active_diagram_id=self._s.active_diagram_id)
+        return CreateDiagramReply(diagram=summary, active_diagram_id=self.state.active_diagram_id)
 
     async def _refuse_existing(self, diagram_id: str) -> None:
         """`diagram_id already exists`; for a diagram whose file does not parse, data also
@@ -353,11 +348,12 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 )
         raise InvalidParams("diagram_id already exists", data=data)
 
+    @on(AdoptDiagram)
     async def _adopt_diagram(self, message: AdoptDiagram) -> DiagramSummary:
         """A diagram file that appeared in the folder joins the session (the watcher)."""
         diagram = message.diagram
         diagram_id = self._check_new_id("diagram_id", diagram.diagram_id)
-        if diagram_id in self._s.diagrams:
+        if diagram_id in self.state.diagrams:
             await self._refuse_existing(diagram_id)
         if message.problem is None:
             initial = DiagramActorState.of(diagram, persisted=False)
@@ -371,9 +367,9 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             )
         await self._spawn_diagram(initial)
         entry = DirectoryEntry(name=diagram.name, kind=diagram.kind)
-        self._commit(
+        self.commit(
             msgspec.structs.replace(
-                self._s, diagrams={**self._s.diagrams, diagram_id: entry}, index_stored=False
+                self.state, diagrams={**self.state.diagrams, diagram_id: entry}, index_stored=False
             )
         )
         await self._store_index()
@@ -387,26 +383,28 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self.runtime.bus.publish(DiagramCreated(diagram=summary))
         return summary
 
-    async def _delete_diagram(self, diagram_id: str) -> DeleteDiagramReply:
+    @on(DeleteDiagram)
+    async def _delete_diagram(self, message: DeleteDiagram) -> DeleteDiagramReply:
+        diagram_id = message.diagram_id
         self._require_diagram(diagram_id)
         name = diagram_actor_name(diagram_id)
         keep = await self._last_diagram(name)
         if name in self._diagram_sup.children:
             await self._diagram_sup.stop(name)
         before = self._active()
-        undo = self._s
-        remaining = {k: v for k, v in self._s.diagrams.items() if k != diagram_id}
+        undo = self.state
+        remaining = {k: v for k, v in self.state.diagrams.items() if k != diagram_id}
         active = before.active_diagram_id
         if active == diagram_id:
             active = min(remaining) if remaining else None
-        old_selection = self._s.selection
-        self._commit(
+        old_selection = self.state.selection
+        self.commit(
             msgspec.structs.replace(
-                self._s,
+                self.state,
                 diagrams=remaining,
                 active_diagram_id=active,
                 selection=tuple(r for r in old_selection if r.diagram_id != diagram_id),
-                pending_diagram_deletes=self._s.pending_diagram_deletes | {diagram_id},
+                pending_diagram_deletes=self.state.pending_diagram_deletes | {diagram_id},
                 index_stored=False,
             )
         )
@@ -416,18 +414,18 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             await self._persist_diagram_delete(diagram_id, confirm=keep is not None)
         except PersistFailed as err:
             assert keep is not None
-            self._commit(msgspec.structs.replace(undo, index_stored=False))
+            self.commit(msgspec.structs.replace(undo, index_stored=False))
             await self._spawn_diagram(DiagramActorState.of(keep, persisted=False))
             await self._store_index()
             raise not_applied(err) from None
-        pruned = await self._existing(self._s.selection)
-        if pruned != self._s.selection:
-            self._commit(msgspec.structs.replace(self._s, selection=pruned, index_stored=False))
+        pruned = await self._existing(self.state.selection)
+        if pruned != self.state.selection:
+            self.commit(msgspec.structs.replace(self.state, selection=pruned, index_stored=False))
         await self._store_index()
         self.runtime.bus.publish(DiagramDeleted(diagram_id=diagram_id))
         self._publish_active_if_changed(before)
-        if self._s.selection != old_selection:
-            self.runtime.bus.publish(SelectionChanged(object_refs=self._s.selection))
+        if self.state.selection != old_selection:
+            self.runtime.bus.publish(SelectionChanged(object_refs=self.state.selection))
         return DeleteDiagramReply(deleted_diagram_id=diagram_id, active_diagram_id=active)
 
     async def _confirm_created(self, item: str, undo: SessionState) -> None:
@@ -442,7 +440,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             if item in supervisor.children:
                 await supervisor.stop(item)
             kind, item_id = item.split(":", 1)
-            self._commit(undo)
+            self.commit(undo)
             if kind == "diagram":
                 await self._cast_xref(DiagramRemoved(diagram_id=item_id))
                 await self._persist_diagram_delete(item_id, wait=False)
@@ -475,30 +473,31 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 )
 
         async with trio.open_nursery() as nursery:
-            for diagram_id in self._s.diagrams:
+            for diagram_id in self.state.diagrams:
                 nursery.start_soon(ask, diagram_id)
         return tuple(found[k] for k in sorted(found))
 
     # -- walkthroughs ----------------------------------------------------------------------
 
+    @on(CreateWalkthrough)
     async def _create_walkthrough(self, message: CreateWalkthrough) -> CreateWalkthroughReply:
         if message.walkthrough_id is not None:
             walkthrough_id = self._check_new_id("walkthrough_id", message.walkthrough_id)
-            if walkthrough_id in self._s.walkthroughs:
+            if walkthrough_id in self.state.walkthroughs:
                 raise InvalidParams(
                     "walkthrough_id already exists", data={"walkthrough_id": walkthrough_id}
                 )
         else:
-            walkthrough_id = allocate_id("wt", self._s.walkthroughs)
+            walkthrough_id = allocate_id("wt", self.state.walkthroughs)
         walkthrough = Walkthrough(walkthrough_id=walkthrough_id, title=message.title)
         await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=False))
         before = self._active()
         active = walkthrough_id if message.make_active else before.active_walkthrough_id
-        undo = self._s
-        self._commit(
+        undo = self.state
+        self.commit(
             msgspec.structs.replace(
-                self._s,
-                walkthroughs=self._s.walkthroughs | {walkthrough_id},
+                self.state,
+                walkthroughs=self.state.walkthroughs | {walkthrough_id},
                 active_walkthrough_id=active,
                 index_stored=False,
             )
@@ -510,17 +509,21 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self._publish_active_if_changed(before)
         return CreateWalkthroughReply(walkthrough=summary, active_walkthrough_id=active)
 
-    async def _adopt_walkthrough(self, walkthrough: Walkthrough) -> WalkthroughSummary:
+    @on(AdoptWalkthrough)
+    async def _adopt_walkthrough(self, message: AdoptWalkthrough) -> WalkthroughSummary:
+        walkthrough = message.walkthrough
         """A walkthrough file that appeared in the folder joins the session (the watcher)."""
         walkthrough_id = self._check_new_id("walkthrough_id", walkthrough.walkthrough_id)
-        if walkthrough_id in self._s.walkthroughs:
+        if walkthrough_id in self.state.walkthroughs:
             raise InvalidParams(
                 "walkthrough_id already exists", data={"walkthrough_id": walkthrough_id}
             )
         await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=False))
-        self._commit(
+        self.commit(
             msgspec.structs.replace(
-                self._s, walkthroughs=self._s.walkthroughs | {walkthrough_id}, index_stored=False
+                self.state,
+                walkthroughs=self.state.walkthroughs | {walkthrough_id},
+                index_stored=False,
             )
         )
         await self._store_index()
@@ -528,24 +531,27 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
         return summary
 
-    async def _delete_walkthrough(self, walkthrough_id: str) -> DeleteWalkthroughReply:
+    @on(DeleteWalkthrough)
+    async def _delete_walkthrough(self, message: DeleteWalkthrough) -> DeleteWalkthroughReply:
+        walkthrough_id = message.walkthrough_id
         self._require_walkthrough(walkthrough_id)
         name = walkthrough_actor_name(walkthrough_id)
         keep = await self._last_walkthrough(name)
         if name in self._walkthrough_sup.children:
             await self._walkthrough_sup.stop(name)
         before = self._active()
-        undo = self._s
-        remaining = self._s.walkthroughs - {walkthrough_id}
+        undo = self.state
+        remaining = self.state.walkthroughs - {walkthrough_id}
         active = before.active_walkthrough_id
         if active == walkthrough_id:
             active = min(remaining) if remaining else None
-        self._commit(
+        self.commit(
             msgspec.structs.replace(
-                self._s,
+                self.state,
                 walkthroughs=remaining,
                 active_walkthrough_id=active,
-                pending_walkthrough_deletes=self._s.pending_walkthrough_deletes | {walkthrough_id},
+                pending_walkthrough_deletes=self.state.pending_walkthrough_deletes
+                | {walkthrough_id},
                 index_stored=False,
             )
         )
@@ -553,7 +559,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             await self._persist_walkthrough_delete(walkthrough_id, confirm=keep is not None)
         except PersistFailed as err:
             assert keep is not None
-            self._commit(msgspec.structs.replace(undo, index_stored=False))
+            self.commit(msgspec.structs.replace(undo, index_stored=False))
             await self._spawn_walkthrough(WalkthroughActorState.of(keep, persisted=False))
             await self._store_index()
             raise not_applied(err) from None
@@ -584,7 +590,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 )
 
         async with trio.open_nursery() as nursery:
-            for walkthrough_id in self._s.walkthroughs:
+            for walkthrough_id in self.state.walkthroughs:
                 nursery.start_soon(ask, walkthrough_id)
         return tuple(found[k] for k in sorted(found))
 
@@ -592,8 +598,8 @@ class SessionActor(Actor[SessionState, SessionRequest]):
 
     def _active(self) -> ActiveIds:
         return ActiveIds(
-            active_diagram_id=self._s.active_diagram_id,
-            active_walkthrough_id=self._s.active_walkthrough_id,
+            active_diagram_id=self.state.active_diagram_id,
+            active_walkthrough_id=self.state.active_walkthrough_id,
         )
 
     async def _set_active(
@@ -605,8 +611,8 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             changes["active_diagram_id"] = diagram_id
         if walkthrough_id is not None:
             changes["active_walkthrough_id"] = walkthrough_id
-        undo = self._s
-        self._commit(msgspec.structs.replace(self._s, index_stored=False, **changes))
+        undo = self.state
+        self.commit(msgspec.structs.replace(self.state, index_stored=False, **changes))
         await self._store_index_or_undo(undo)
         self._publish_active_if_changed(before)
 
@@ -632,15 +638,15 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         reply = await xref.call(CheckRefs(refs=refs), timeout=self._call_timeout)
         return reply.exists
 
-    async def _update_selection(
-        self, refs: tuple[ObjectRef, ...], mode: str
-    ) -> SelectionUpdateReply:
+    @on(UpdateSelection)
+    async def _update_selection(self, message: UpdateSelection) -> SelectionUpdateReply:
+        refs, mode = message.object_refs, message.mode
         flags = await self._check(refs)
         applied = _sorted_refs(r for r, ok in zip(refs, flags, strict=True) if ok)
         ignored = tuple(
             sorted(set(r for r, ok in zip(refs, flags, strict=True) if not ok), key=str)
         )
-        base = set(await self._existing(self._s.selection))
+        base = set(await self._existing(self.state.selection))
         match mode:
             case "replace":
                 selection = set(applied)
@@ -653,15 +659,16 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                     "invalid mode (expected replace|add|remove)", data={"mode": mode}
                 )
         new = _sorted_refs(selection)
-        if new != self._s.selection:
-            undo = self._s
-            self._commit(msgspec.structs.replace(self._s, selection=new, index_stored=False))
+        if new != self.state.selection:
+            undo = self.state
+            self.commit(msgspec.structs.replace(self.state, selection=new, index_stored=False))
             await self._store_index_or_undo(undo)
             self.runtime.bus.publish(SelectionChanged(object_refs=new))
         return SelectionUpdateReply(applied=applied, ignored=ignored)
 
-    async def _read_context(self) -> ReadContext:
-        active = self._s.active_diagram_id
+    @on(GetReadContext)
+    async def _read_context(self, message: GetReadContext) -> ReadContext:
+        active = self.state.active_diagram_id
         attention = self.runtime.registry.get(self._attention)
         if attention is None:
             return ReadContext(session_active_diagram_id=active)
@@ -681,10 +688,6 @@ class SessionActor(Actor[SessionState, SessionRequest]):
 
     # -- talking to the others (bounded) ---------------------------------------------------
 
-    def _commit(self, state: SessionState) -> None:
-        self._s = state
-        self.commit(state)
-
     @property
     def _durable(self) -> bool:
         return self._link.enabled and self._config.durable
@@ -695,7 +698,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         address = self.runtime.registry.get(self._index)
         if address is None:
             return
-        s = self._s
+        s = self.state
         confirm = confirm and self._durable
         try:
             await address.call(
@@ -712,7 +715,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 raise unconfirmed(err) from None
             _log.warning("session: index did not take the active ids / selection: %s", err)
             return
-        self._commit(msgspec.structs.replace(self._s, index_stored=True))
+        self.commit(msgspec.structs.replace(self.state, index_stored=True))
 
     async def _store_index_or_undo(self, undo: SessionState) -> None:
         """Store the index; durable mode: unless it is on disk, go back to `undo` (memory
@@ -720,7 +723,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         try:
             await self._store_index(confirm=True)
         except PersistFailed as err:
-            self._commit(msgspec.structs.replace(undo, index_stored=False))
+            self.commit(msgspec.structs.replace(undo, index_stored=False))
             await self._store_index()
             raise not_applied(err) from None
 
@@ -788,13 +791,13 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         """Drop from the pending deletes those just offered (None: all) that the persister
         took (all of them when memory-only)."""
         unsent = set(self._link.unsent)
-        s = self._s
+        s = self.state
         offered_d = s.pending_diagram_deletes if diagrams is None else set(diagrams)
         offered_w = s.pending_walkthrough_deletes if walkthroughs is None else set(walkthroughs)
         taken_d = {d for d in offered_d if f"delete-diagram:{d}" not in unsent}
         taken_w = {w for w in offered_w if f"delete-walkthrough:{w}" not in unsent}
         if taken_d & s.pending_diagram_deletes or taken_w & s.pending_walkthrough_deletes:
-            self._commit(
+            self.commit(
                 msgspec.structs.replace(
                     s,
                     pending_diagram_deletes=s.pending_diagram_deletes - taken_d,

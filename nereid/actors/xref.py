@@ -18,7 +18,6 @@ selection and spotlight checks of ``session`` and ``attention``).
 from __future__ import annotations
 
 import logging
-from typing import assert_never
 
 import msgspec
 import trio
@@ -44,9 +43,10 @@ from nereid.actors.refusals import check_id_param, from_query_error, parse_ref_p
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, ObjectRef, XRef, ref_exists, xref_status
 from nereid.query.errors import QueryError
+from nereid.query.results import NeighborsResult, XRefListResult
 from nereid.query.scope import QueryScope
 from nereid.query.xrefs import xref_list, xref_neighbors
-from nereid.runtime._actor import Actor
+from nereid.runtime import Actor, on, on_cast
 
 __all__ = ["XrefActor", "XrefActorState"]
 
@@ -77,86 +77,93 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         self._call_timeout = call_timeout
         self._durable = durable
         self._store_timeout = call_timeout if store_timeout is None else store_timeout
-        self._s = XrefActorState()
+        #: Derived, not committed: rebuilt from the diagram actors by `init`.
         self._diagrams: dict[str, Diagram] = {}
 
     async def init(self, snapshot: XrefActorState) -> None:
-        self._s = snapshot
         await self._rebuild()
 
     async def handle(self, message: XrefRequest) -> object:
-        if not self._s.stored:
+        if not self.state.stored:  # the last store failed: retried with each message
             await self._store()
-        match message:
-            case ListXrefs():
-                try:
-                    return xref_list(
-                        self._scope(),
-                        dangling_only=message.dangling_only,
-                        status=message.status,
-                        kind=message.kind,
-                        from_ref=message.from_ref,
-                        to_ref=message.to_ref,
-                        involves_ref=message.involves_ref,
-                        label_contains=message.label_contains,
-                        limit=message.limit,
-                    )
-                except QueryError as err:
-                    raise from_query_error(err) from None
-            case XrefNeighbors(object_ref=object_ref, direction=direction):
-                try:
-                    return xref_neighbors(self._scope(), object_ref=object_ref, direction=direction)
-                except QueryError as err:
-                    raise from_query_error(err) from None
-            case AddXref():
-                return await self._add(message)
-            case RemoveXref(xref_id=xref_id):
-                return await self._remove(xref_id)
-            case CheckRefs(refs=refs):
-                return RefsExistence(exists=tuple(self._exists(ref) for ref in refs))
-            case DiagramObserved(diagram=diagram):
-                known = self._diagrams.get(diagram.diagram_id)
-                if known is None or diagram.rev >= known.rev:
-                    self._diagrams[diagram.diagram_id] = diagram
-                return None
-            case DiagramRemoved(diagram_id=diagram_id):
-                self._diagrams.pop(diagram_id, None)
-                return None
-            case ResendToPersister():
-                return None  # `index` does the persisting; `stored` was retried above
-            case _:
-                assert_never(message)
+        return await super().handle(message)
+
+    @on(ListXrefs)
+    async def _list(self, message: ListXrefs) -> XRefListResult:
+        try:
+            return xref_list(
+                self._scope(),
+                dangling_only=message.dangling_only,
+                status=message.status,
+                kind=message.kind,
+                from_ref=message.from_ref,
+                to_ref=message.to_ref,
+                involves_ref=message.involves_ref,
+                label_contains=message.label_contains,
+                limit=message.limit,
+            )
+        except QueryError as err:
+            raise from_query_error(err) from None
+
+    @on(XrefNeighbors)
+    async def _neighbors(self, message: XrefNeighbors) -> NeighborsResult:
+        try:
+            return xref_neighbors(
+                self._scope(), object_ref=message.object_ref, direction=message.direction
+            )
+        except QueryError as err:
+            raise from_query_error(err) from None
+
+    @on(CheckRefs)
+    async def _check(self, message: CheckRefs) -> RefsExistence:
+        return RefsExistence(exists=tuple(self._exists(ref) for ref in message.refs))
+
+    @on_cast(DiagramObserved)
+    async def _observed(self, message: DiagramObserved) -> None:
+        diagram = message.diagram
+        known = self._diagrams.get(diagram.diagram_id)
+        if known is None or diagram.rev >= known.rev:
+            self._diagrams[diagram.diagram_id] = diagram
+
+    @on_cast(DiagramRemoved)
+    async def _removed(self, message: DiagramRemoved) -> None:
+        self._diagrams.pop(message.diagram_id, None)
+
+    @on_cast(ResendToPersister)
+    async def _resend(self, message: ResendToPersister) -> None:
+        """`index` does the persisting; `stored` was retried above."""
 
     # -- xrefs -----------------------------------------------------------------------------
 
+    @on(AddXref)
     async def _add(self, message: AddXref) -> AddXrefReply:
         xref_id = check_id_param("xref_id", message.xref_id)
         from_ref = parse_ref_param("from", message.from_ref)
         to_ref = parse_ref_param("to", message.to_ref)
-        if xref_id in self._s.xrefs:
+        if xref_id in self.state.xrefs:
             raise InvalidParams("xref_id already exists", data={"xref_id": xref_id})
         xref = XRef(from_ref=from_ref, to_ref=to_ref, kind=message.kind, label=message.label)
-        await self._change({**self._s.xrefs, xref_id: xref})
+        await self._change({**self.state.xrefs, xref_id: xref})
         self.runtime.bus.publish(XrefsChanged(added=(xref_id,)))
         status = xref_status(not self._exists(from_ref), not self._exists(to_ref))
         return AddXrefReply(xref_id=xref_id, status=status)
 
-    async def _remove(self, xref_id: str) -> RemoveXrefReply:
-        check_id_param("xref_id", xref_id)
-        if xref_id not in self._s.xrefs:
+    @on(RemoveXref)
+    async def _remove(self, message: RemoveXref) -> RemoveXrefReply:
+        xref_id = check_id_param("xref_id", message.xref_id)
+        if xref_id not in self.state.xrefs:
             raise ResourceNotFound("xref not found", data={"xref_id": xref_id})
-        await self._change({k: v for k, v in self._s.xrefs.items() if k != xref_id})
+        await self._change({k: v for k, v in self.state.xrefs.items() if k != xref_id})
         self.runtime.bus.publish(XrefsChanged(removed=(xref_id,)))
         return RemoveXrefReply(removed=True)
 
     def _set(self, xrefs: dict[str, XRef]) -> None:
-        self._s = XrefActorState(xrefs=xrefs, stored=False)
-        self.commit(self._s)
+        self.commit(XrefActorState(xrefs=xrefs, stored=False))
 
     async def _change(self, xrefs: dict[str, XRef]) -> None:
         """Commit `xrefs` and store them. Durable mode: unless ``index`` confirms them on
         disk, go back to the previous xrefs and raise `PersistFailed` (not applied)."""
-        previous = self._s.xrefs
+        previous = self.state.xrefs
         self._set(xrefs)
         try:
             await self._store(confirm=True)
@@ -175,20 +182,20 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
             return
         try:
             await index.call(
-                StoreXrefs(xrefs=dict(self._s.xrefs), confirm=confirm), timeout=self._store_timeout
+                StoreXrefs(xrefs=dict(self.state.xrefs), confirm=confirm),
+                timeout=self._store_timeout,
             )
         except NereidError as err:
             if confirm and (isinstance(err, PersistFailed) or self._durable):
                 raise unconfirmed(err) from None
             _log.warning("xref: index did not take the xrefs: %s", err)
             return
-        self._s = msgspec.structs.replace(self._s, stored=True)
-        self.commit(self._s)
+        self.commit(msgspec.structs.replace(self.state, stored=True))
 
     # -- existence -------------------------------------------------------------------------
 
     def _scope(self) -> QueryScope:
-        return QueryScope(diagrams=self._diagrams, xrefs=self._s.xrefs)
+        return QueryScope(diagrams=self._diagrams, xrefs=self.state.xrefs)
 
     def _exists(self, ref: ObjectRef) -> bool:
         return ref_exists(self._diagrams, ref)
