@@ -35,8 +35,8 @@ import trio
 from nereid.actors.diagram import DiagramActorState
 from nereid.actors.folder_watch import watch_folder
 from nereid.actors.tree import SessionHandle, open_session
-from nereid.cli import MainOptions
 from nereid.commands.folder_owner import claim, refusal, run_bridge
+from nereid.commands.session_options import MainOptions
 from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
 from nereid.mcp.catalog import session_endpoint_parts
