@@ -110,18 +110,25 @@ class Subscription:
         """
         await trio.lowlevel.checkpoint_if_cancelled()
         while True:
-            if self._dropped:
-                marker = ResyncNeeded(dropped=self._dropped)
-                self._dropped = 0
-                await trio.lowlevel.cancel_shielded_checkpoint()
-                return marker
-            if self._queue:
-                event = self._queue.popleft()
-                await trio.lowlevel.cancel_shielded_checkpoint()
-                return event
-            if self._closed:
-                raise trio.EndOfChannel
-            await self._lot.park()
+            try:
+                item = self.receive_nowait()
+            except trio.WouldBlock:
+                await self._lot.park()
+                continue
+            await trio.lowlevel.cancel_shielded_checkpoint()
+            return item
+
+    def receive_nowait(self) -> Event | ResyncNeeded:
+        """`receive` without waiting: raises `trio.WouldBlock` if nothing is queued."""
+        if self._dropped:
+            marker = ResyncNeeded(dropped=self._dropped)
+            self._dropped = 0
+            return marker
+        if self._queue:
+            return self._queue.popleft()
+        if self._closed:
+            raise trio.EndOfChannel
+        raise trio.WouldBlock
 
     def close(self) -> None:
         """Stop receiving; a blocked `receive` raises `trio.EndOfChannel`. Idempotent."""

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from typing import TypeVar
 
 import trio
+import trio.testing
 
 from nereid.actors.persist_link import PersistConfig
 from nereid.actors.protocol import CreateDiagramFromMermaid, CreateDiagramReply
@@ -96,10 +97,11 @@ def add_node(node_id: str, label: str = "X") -> FlowAddNode:
 
 
 async def drain(subscription: Subscription) -> list[Event | ResyncNeeded]:
-    """Every event already queued on a subscription (waits 10 ms for the next one)."""
+    """Every event published so far: once every task is blocked nothing is in flight."""
+    await trio.testing.wait_all_tasks_blocked()
     events: list[Event | ResyncNeeded] = []
     while True:
-        with trio.move_on_after(0.01):
-            events.append(await subscription.receive())
-            continue
-        return events
+        try:
+            events.append(subscription.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return events

@@ -49,7 +49,7 @@ async def test_one_crash_too_many_escalates_to_root_which_restarts_all_diagrams(
         await work.add_diagram_node("e", 1, "n:e2")
         for _ in range(6):
             handle.registry.crash("diagram:d")
-            await trio.sleep(0.01)
+            await handle.diagram("d").call(GetDiagram())  # answered once it restarted
         d = await handle.diagram("d").call(GetDiagram())
         e = await handle.diagram("e").call(GetDiagram())
         assert (d.rev, e.rev) == (1, 2)
@@ -69,7 +69,7 @@ async def test_root_gives_up_past_its_limit_and_the_session_ends(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     # The final save fails at once here (no persister runs); tests/actors/
-    # test_session_shutdown.py checks that in real time.
+    # test_session_shutdown.py checks that too.
     counter = RestartCounter()
     with pytest.RaisesGroup(RestartIntensityExceeded, flatten_subgroups=True):
         async with memory_session(counter) as handle:

@@ -409,13 +409,14 @@ async def test_failed_items_are_retried_on_a_timer_and_visible(
             saved_rev=2
         )
         assert load_session(files).session.diagrams["a"].rev == 2
+        await trio.testing.wait_all_tasks_blocked()
         while True:
-            with trio.move_on_after(0.01):
-                event = await subscription.receive()
-                if isinstance(event, SaveStatusChanged):
-                    events.append(event)
-                continue
-            break
+            try:
+                event = subscription.receive_nowait()
+            except trio.WouldBlock:
+                break
+            if isinstance(event, SaveStatusChanged):
+                events.append(event)
     assert [sorted(e.errors) for e in events] == [["diagram:a"], []]
 
 
