@@ -52,6 +52,7 @@ from nereid.errors import InvalidParams, NereidError
 from nereid.mermaid import MermaidError, detect_kind
 from nereid.model import Ast, Diagram, DiagramKind, Walkthrough, empty_ast
 from nereid.model.file_problem import FileProblem
+from nereid.runtime import Event
 from nereid.store.contents import walkthrough_from_file
 from nereid.store.diagram_files import decode_diagram
 from nereid.store.naming import (
@@ -78,12 +79,22 @@ from nereid.store.schema import (
 )
 from nereid.store.session_io import read_meta
 
-__all__ = ["watch_folder"]
+__all__ = ["FolderSynced", "watch_folder"]
 
 _log = logging.getLogger(__name__)
 
 #: Milliseconds watchfiles gathers a burst of events (an editor's write + rename) into one.
 _DEBOUNCE_MS: Final = 30
+
+
+class FolderSynced(Event, frozen=True):
+    """The watcher brought the session in line with one burst of folder changes (taken
+    in, or skipped as Nereid's own or a stray): `paths`, relative to the folder, sorted.
+    Whoever waits for an edit to be handled (or ignored) waits for this."""
+
+    paths: tuple[str, ...]
+
+
 #: Seconds a missing `.mmd` must stay missing before its diagram is deleted.
 _GONE_GRACE: Final = 0.1
 _SUFFIX: Final = ".mmd"
@@ -475,3 +486,8 @@ async def watch_folder(
                         await sync.walkthrough(item_id)
                 except NereidError as err:  # e.g. refused meanwhile: the next event retries
                     _log.warning("%s %s: not taken in: %s", kind, item_id, err)
+            if paths:
+                relative = sorted(
+                    p.relative_to(folder).as_posix() for p in paths if p.is_relative_to(folder)
+                )
+                handle.bus.publish(FolderSynced(paths=tuple(relative)))

@@ -7,6 +7,7 @@ never overwritten by a write until it parses again or the diagram is deleted on 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -19,7 +20,12 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
 from session_kit import Agent, memory_client, memory_session  # noqa: E402
 
+from nereid.actors.folder_watch import FolderSynced  # noqa: E402
+from nereid.actors.persister import Flush  # noqa: E402
 from nereid.commands.session import open_session_handle  # noqa: E402
+from nereid.errors import PersistFailed  # noqa: E402
+from nereid.mcp import McpEndpoint  # noqa: E402
+from nereid.runtime import Subscription  # noqa: E402
 
 BROKEN = "flowchart TD\n  a[Start] --> b[Unclosed\n"
 
@@ -38,6 +44,20 @@ async def _until(check: Callable[[], Awaitable[Any]]) -> Any:
             if value:
                 return value
             await trio.sleep(0.05)
+
+
+async def _synced(events: Subscription, path: str) -> None:
+    """Wait until the watcher has handled a burst of changes that touched `path`."""
+    with trio.fail_after(10):
+        async for event in events:
+            if isinstance(event, FolderSynced) and path in event.paths:
+                return
+
+
+async def _saved(endpoint: McpEndpoint) -> None:
+    """Wait until the persister wrote everything pending (what could overwrite a file)."""
+    with contextlib.suppress(PersistFailed):  # an item it may not write (foreign bytes)
+        await endpoint.runtime.registry.lookup("persister").call(Flush(), timeout=10)
 
 
 async def _listing(agent: Agent) -> dict[str, dict[str, Any]]:
@@ -100,8 +120,9 @@ async def test_a_checkout_of_another_branch_leaves_the_session_equal_to_the_fold
         ast = await agent.ok("diagram.get_ast", {"diagram_id": "other"})
         assert sorted(n["node_id"] for n in ast["ast"]["nodes"]) == ids_there
         # A stray .mmd (no side-car, not listed) is not taken for a diagram.
-        (folder / "diagrams" / "notes.mmd").write_text("flowchart TD\n  q\n", encoding="utf-8")
-        await trio.sleep(0.5)
+        with endpoint.runtime.bus.subscribe(FolderSynced) as synced:
+            (folder / "diagrams" / "notes.mmd").write_text("flowchart TD\n  q\n", encoding="utf-8")
+            await _synced(synced, "diagrams/notes.mmd")
         assert set(await _listing(agent)) == {"other"}
         await agent.ok(
             "diagram.apply_ops",
@@ -149,7 +170,7 @@ async def test_a_broken_edit_is_visible_refuses_writes_and_is_never_overwritten(
         )
         assert refused.code == -32600 and "does not parse" in refused.message
         assert refused.data["file_problem"]["line"] == 2
-        await trio.sleep(0.3)
+        await _saved(endpoint)
         assert mmd.read_text(encoding="utf-8") == BROKEN
         # Fixed by the person: taken in as a new revision, kept as they wrote it.
         fixed = "flowchart TD\n    hello[Hello]   -->   b[Fixed]\n"
@@ -161,7 +182,7 @@ async def test_a_broken_edit_is_visible_refuses_writes_and_is_never_overwritten(
         await _until(parses)
         stat = await agent.ok("diagram.stat", {"diagram_id": "flow"})
         assert stat["rev"] == 1 and stat["counts"]["nodes"] == 2 and "file_error" not in stat
-        await trio.sleep(0.3)
+        await _saved(endpoint)
         assert mmd.read_text(encoding="utf-8") == fixed  # not reformatted
         await agent.ok(
             "diagram.apply_ops",
@@ -256,7 +277,7 @@ async def test_a_walkthrough_file_that_does_not_load_keeps_its_state_and_refuses
             },
         )
         assert refused.code == -32600 and "does not load" in refused.message
-        await trio.sleep(0.3)
+        await _saved(endpoint)
         assert path.read_text(encoding="utf-8") == "{ not json"
         _replace(path, good.replace('"Tour"', '"Tour, fixed by hand"'))
 
