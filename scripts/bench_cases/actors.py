@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Awaitable, Callable
-from typing import assert_never
 
 import trio
 
-from nereid.runtime import Actor, Address, FileSink, Request, RingSink, Tracer, open_runtime
+from nereid.runtime import Actor, Address, FileSink, Request, RingSink, Tracer, on, open_runtime
 
 from ._common import Timing, print_table, ratio, time_async
 
@@ -28,12 +27,11 @@ class Increment(Request[int], frozen=True):
 
 
 class Echo(Actor[int, Increment]):
-    async def handle(self, message: Increment) -> object:
-        match message:
-            case Increment(value=value):
-                return value + 1
-            case _:
-                assert_never(message)
+    """Declares its handler as the session actors do (`@on`: the handler table's dispatch)."""
+
+    @on(Increment)
+    async def _increment(self, message: Increment) -> int:
+        return message.value + 1
 
 
 async def _bare_server(
