@@ -206,6 +206,7 @@ class ServerClock:
 
     def __init__(self) -> None:
         self.samples_ms: list[float] = []
+        self.by_tool_ms: dict[str, list[float]] = {}
         self.solo_ms: list[float] = []
         self.gc_pauses_ms: list[float] = []
         self.in_flight = 0
@@ -215,11 +216,17 @@ class ServerClock:
 
     def reset(self) -> None:
         self.samples_ms.clear()
+        self.by_tool_ms.clear()
         self.solo_ms.clear()
         self.gc_pauses_ms.clear()
 
     def report(self) -> dict[str, Any]:
-        return {"samples": self.samples_ms, "solo": self.solo_ms, "gc_pauses": self.gc_pauses_ms}
+        return {
+            "samples": self.samples_ms,
+            "by_tool": self.by_tool_ms,
+            "solo": self.solo_ms,
+            "gc_pauses": self.gc_pauses_ms,
+        }
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -247,12 +254,11 @@ class ServerClock:
             if alone:
                 clock.idle = trio.Event()
             clock.in_flight += 1
-            is_call = False
+            body = bytearray()
 
             async def peek() -> Any:
-                nonlocal is_call
                 message = await receive()
-                is_call = is_call or b'"tools/call"' in message.get("body", b"")
+                body.extend(message.get("body", b""))
                 return message
 
             try:
@@ -261,18 +267,32 @@ class ServerClock:
                 clock.in_flight -= 1
                 if clock.in_flight == 0:
                     clock.idle.set()
-            if is_call:
+            if b'"tools/call"' in body:
                 elapsed = (time.perf_counter() - start) * 1000.0
                 clock.samples_ms.append(elapsed)
+                clock.by_tool_ms.setdefault(_tool_name(bytes(body)), []).append(elapsed)
                 if alone:
                     clock.solo_ms.append(elapsed)
 
         return timed
 
 
-def _serve(profile: str | None, bare: bool = False) -> None:
-    """Run the server; with `profile`, under cProfile, its stats written there at exit."""
-    serve = _serve_bare_forever if bare else _serve_forever
+def _tool_name(body: bytes) -> str:
+    """The tool a `tools/call` POST body names ("?" if it cannot be read)."""
+    try:
+        params = json.loads(body).get("params") or {}
+    except (ValueError, AttributeError):
+        return "?"
+    name = params.get("name") if isinstance(params, dict) else None
+    return name if isinstance(name, str) else "?"
+
+
+def _serve(profile: str | None, bare: bool = False, folder: str | None = None) -> None:
+    """Run the server; with `profile`, under cProfile, its stats written there at exit.
+
+    `folder`: serve that session folder (with its persister) instead of the demo session.
+    """
+    serve = _serve_bare_forever if bare else partial(_serve_forever, folder)
     if profile is None:
         trio.run(serve)
         return
@@ -287,14 +307,14 @@ def _serve(profile: str | None, bare: bool = False) -> None:
         profiler.dump_stats(profile)
 
 
-async def _serve_forever() -> None:
+async def _serve_forever(folder: str | None = None) -> None:
     from nereid.commands.session import open_mcp_session
     from nereid.mcp import McpEndpoint, ToolTable, serve_http
     from nereid.mcp.diagnostics import diagnostic_tools
 
     clock = ServerClock()
     clock.install()
-    async with open_mcp_session(None, demo=True, durable_writes=False) as parts:
+    async with open_mcp_session(folder, demo=folder is None, durable_writes=False) as parts:
         tools = ToolTable([*parts.tools, *diagnostic_tools()])
         endpoint = McpEndpoint(parts.runtime, tools, resources=parts.resources, hooks=parts.hooks)
         async with trio.open_nursery() as nursery:
@@ -631,6 +651,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--serve-bare", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds (default 10)")
     parser.add_argument("--agent", nargs=6, help=argparse.SUPPRESS)
     parser.add_argument("--cpus", help=argparse.SUPPRESS)
@@ -638,7 +659,7 @@ def main(argv: list[str]) -> int:
     if options.cpus:
         _pin({int(cpu) for cpu in options.cpus.split(",")})
     if options.serve or options.serve_bare:
-        _serve(options.profile, bare=options.serve_bare)
+        _serve(options.profile, bare=options.serve_bare, folder=options.folder)
         return 0
     if options.agent:
         url, bare_url, tools, agent, run, warmup = options.agent
