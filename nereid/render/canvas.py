@@ -51,6 +51,9 @@ _TEXT: Final = 0x80
 _OCCUPIED: Final = re.compile(rb"[^\x00]")
 _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
+_PATCH_SPAN: Final = 16
+"""Cells per patched cell below which a row is rebuilt from a list of its cells rather than
+from slices between the patches (both give the same text)."""
 
 
 @cache
@@ -143,6 +146,23 @@ class Canvas:
     def arms(self, row: int, col: int) -> int:
         """The raw arm mask of a cell (0 for text or blank cells)."""
         return self._codes[row][col] & _MASK
+
+    def line_runs(self, col: int, top: int, bottom: int) -> list[tuple[int, int]]:
+        """Runs (first, last) of the rows `top..bottom` of column `col` whose cell is a
+        line cell (has arms)."""
+        runs: list[tuple[int, int]] = []
+        first = -1
+        codes_rows = self._codes
+        for row in range(top, bottom + 1):
+            if codes_rows[row][col] & _MASK:
+                if first < 0:
+                    first = row
+            elif first >= 0:
+                runs.append((first, row - 1))
+                first = -1
+        if first >= 0:
+            runs.append((first, bottom))
+        return runs
 
     def char_at(self, row: int, col: int) -> str:
         """What the cell shows: its text, its resolved line glyph, or "" for a continuation."""
@@ -239,8 +259,9 @@ class Canvas:
         """A horizontal line over the inclusive range; its ends have one inward arm each."""
         if col_end < col_start:
             col_start, col_end = col_end, col_start
-        self._check(row, col_start)
-        self._check(row, col_end)
+        if not (0 <= row < self.height and 0 <= col_start and col_end < self.width):
+            self._check(row, col_start)
+            self._check(row, col_end)
         if col_start == col_end:
             self.add_arms(row, col_start, LEFT | RIGHT, style, owner)
             return
@@ -277,8 +298,9 @@ class Canvas:
         """A vertical line over the inclusive range; its ends have one inward arm each."""
         if row_end < row_start:
             row_start, row_end = row_end, row_start
-        self._check(row_start, col)
-        self._check(row_end, col)
+        if not (0 <= row_start and row_end < self.height and 0 <= col < self.width):
+            self._check(row_start, col)
+            self._check(row_end, col)
         if row_start == row_end:
             self.add_arms(row_start, col, UP | DOWN, style, owner)
             return
@@ -395,15 +417,22 @@ class Canvas:
                         connected = mask
                     patches[col] = tables[code >> _STYLE_SHIFT][connected or mask]
             if patches:
-                pieces: list[str] = []
-                done = 0
-                for col in sorted(patches):
-                    if col > done:
-                        pieces.append(line[done:col])
-                    pieces.append(patches[col])
-                    done = col + 1
-                pieces.append(line[done:])
-                line = "".join(pieces)
+                if len(patches) * _PATCH_SPAN > width:
+                    # Many patches on a short row: one list of cells, patched by index.
+                    cells = list(line)
+                    for col, glyph in patches.items():
+                        cells[col] = glyph
+                    line = "".join(cells)
+                else:
+                    pieces: list[str] = []
+                    done = 0
+                    for col in sorted(patches):
+                        if col > done:
+                            pieces.append(line[done:col])
+                        pieces.append(patches[col])
+                        done = col + 1
+                    pieces.append(line[done:])
+                    line = "".join(pieces)
             lines.append(line.rstrip(" "))
         while lines and not lines[-1]:
             lines.pop()
@@ -446,11 +475,17 @@ class Canvas:
         if last + 1 < self.width and text.get(last + 1) == _CONTINUATION:
             del text[last + 1]
             codes[last + 1] = 0
-        for c in range(col, last + 1):
+        if width == 1:
             if self._joins:
-                self._joins.pop((row, c), None)
-            if codes[c] & _MASK:
-                self._junctions[row].discard(c)
+                self._joins.pop((row, col), None)
+            if codes[col] & _MASK:
+                self._junctions[row].discard(col)
+        else:
+            for c in range(col, last + 1):
+                if self._joins:
+                    self._joins.pop((row, c), None)
+                if codes[c] & _MASK:
+                    self._junctions[row].discard(c)
         if char == " ":
             text.pop(col, None)
             codes[col] = 0

@@ -69,23 +69,6 @@ def render_sequence(ast: SequenceAst, diagram_id: str, options: RenderOptions) -
     return Rendered.from_canvas(canvas)
 
 
-def _line_runs(canvas: Canvas, col: int, top: int, bottom: int) -> list[tuple[int, int]]:
-    """Runs of rows of column `col` between `top` and `bottom` that still show a line."""
-    arms = canvas.arms
-    runs: list[tuple[int, int]] = []
-    first = -1
-    for row in range(top, bottom + 1):
-        if arms(row, col):
-            if first < 0:
-                first = row
-        elif first >= 0:
-            runs.append((first, row - 1))
-            first = -1
-    if first >= 0:
-        runs.append((first, bottom))
-    return runs
-
-
 class _Painter:
     def __init__(self, canvas: Canvas, layout: SequenceLayout, diagram_id: str) -> None:
         self.canvas = canvas
@@ -181,12 +164,12 @@ class _Painter:
         bottom = self.layout.bottom
         for head, start in zip(self.layout.heads, starts, strict=True):
             owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
-            for first, last in _line_runs(canvas, head.x, start, bottom):
+            for first, last in canvas.line_runs(head.x, start, bottom):
                 canvas.spans.add_column(owner, head.x, first, last)
         for bar in self.layout.activations:
             for aid in bar.activation_ids:
                 owner = self.ref(SEQ_ACTIVATION, aid)
-                for first, last in _line_runs(canvas, bar.x, bar.top, bar.bottom):
+                for first, last in canvas.line_runs(bar.x, bar.top, bar.bottom):
                     canvas.spans.add_column(owner, bar.x, first, last)
 
     # -- participant boxes -------------------------------------------------------------------

@@ -67,6 +67,8 @@ class SpanRecorder:
 
 def merge_runs(runs: list[tuple[int, int, int]]) -> list[Span]:
     """Merge (row, start, end) runs that overlap or touch on the same row."""
+    if len(runs) == 1 and runs[0][0] >= 0:
+        return [tuple.__new__(Span, runs[0])]
     merged: list[tuple[int, int, int]] = []
     last_row, last_start, last_end = -1, 0, -2
     for row, start, end in sorted(runs):
