@@ -72,3 +72,17 @@ def test_several_notes_of_a_state_are_drawn_with_notes_on() -> None:
     ast = parse_state("stateDiagram-v2\nA\nnote right of A : first\nnote left of A : second\n")
     drawn = render_state(ast, "d", RenderOptions(show_notes=True))
     assert "first" in drawn.text and "second" in drawn.text
+
+
+def test_a_flowchart_frame_with_a_dash_style_is_dashed_too() -> None:
+    from nereid.mermaid import parse_flowchart
+    from nereid.render import render_flowchart
+    from nereid.render.options import RenderOptions
+
+    text = "flowchart TD\nsubgraph g [G]\n  a\nend\nsubgraph h [H]\n  b\nend\n"
+    solid = render_flowchart(parse_flowchart(text), "d", RenderOptions()).text
+    dashed = render_flowchart(
+        parse_flowchart(text + "style g stroke-dasharray: 5 5\n"), "d", RenderOptions()
+    ).text
+    assert "┆" not in solid and "┆" in dashed
+    assert "╭ H " in dashed  # only the styled frame changes
