@@ -56,6 +56,7 @@ from nereid.model.writable_state import (
     state_floating_note_problem,
     state_id_problem,
     state_label_problem,
+    state_link_problem,
     state_note_problem,
     state_text_problem,
 )
@@ -329,16 +330,13 @@ class _Builder:
         state_id = self.mention(match.group(1), line, offset + match.start(1))
         url = match.group(2) if match.group(2) is not None else match.group(3)
         tooltip = match.group(4)
-        link = StateLink(url=url, tooltip=tooltip)
         for text in (url, tooltip):
-            if text is not None and (text != text.strip() or not url.strip()):
+            problem = None if text is None else state_link_problem(text)
+            if problem is not None:
                 raise _error(
-                    "InvalidClick",
-                    "a click url must not be empty, and url and tooltip are read trimmed",
-                    line,
-                    offset,
+                    "InvalidClick", f"invalid click text {text!r}: {problem}", line, offset
                 )
-        self.update(state_id, link=link)
+        self.update(state_id, link=StateLink(url=url, tooltip=tooltip))
 
     def _style(self, line: _Line, rest: str, offset: int) -> None:
         match = re.fullmatch(r"(\s*)(\w+(?:,\w+)*)\s+(\S.*)", rest, re.ASCII)

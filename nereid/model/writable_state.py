@@ -30,6 +30,7 @@ __all__ = [
     "state_class_def_problem",
     "state_floating_note_problem",
     "state_id_problem",
+    "state_link_problem",
     "state_label_problem",
     "state_note_problem",
     "state_problem",
@@ -64,9 +65,10 @@ _CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_]+")
 
 
 def _bad_char(pattern: re.Pattern[str], text: str) -> str | None:
+    """Control characters, and `%%{` (Mermaid lifts a directive out of any place in the text)."""
     bad = pattern.search(text)
     if bad is None:
-        return None
+        return "contains '%%{' (Mermaid reads a directive there)" if "%%{" in text else None
     return f"contains a line break or control character: {bad.group()!r} at {bad.start()}"
 
 
@@ -161,12 +163,27 @@ def state_floating_note_problem(text: str) -> str | None:
     return None
 
 
+def state_link_problem(text: str) -> str | None:
+    """A `click` url or tooltip (a quoted string, read back trimmed)."""
+    if not text.strip():
+        return "must not be empty"
+    if text != text.strip():
+        return "must not start or end with whitespace (read back trimmed)"
+    if '"' in text:
+        return "contains '\"'"
+    if ";" in text or "%%" in text:
+        return "contains ';' or '%%' (Mermaid's state lexer ends the statement there)"
+    return _bad_char(_ONE_LINE_BAD, text)
+
+
 def state_class_def_problem(style: str) -> str | None:
     """A `classDef` or `style` payload: the rest of its line, trimmed."""
     if not style.strip():
         return "must not be empty"
     if style != style.strip():
         return "must not start or end with whitespace (Mermaid trims it)"
+    if "%%" in style:
+        return "contains '%%' (a comment)"
     return _bad_char(_ONE_LINE_BAD, style)
 
 
@@ -218,13 +235,7 @@ def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, s
     if state.link is not None:
         for field, text in (("link.url", state.link.url), ("link.tooltip", state.link.tooltip)):
             if text is not None:
-                problem = _bad_char(_ONE_LINE_BAD, text) or (
-                    "contains '\"'" if '"' in text else None
-                )
-                if problem is None and field == "link.url" and not text.strip():
-                    problem = "must not be empty"
-                if problem is None and ";" in text:
-                    problem = "contains ';' (Mermaid's state lexer refuses it)"
+                problem = state_link_problem(text)
                 if problem is None and (state.kind in PSEUDO_KINDS or state.parent is not None):
                     problem = "only a top-level named state can have a click link"
                 yield field, text, problem
