@@ -399,13 +399,17 @@ class _Builder:
                 offset,
                 'note left of|right of <state> : text, or note "text" as <id>',
             )
-        state_id = self.mention(match.group(2), line, offset + match.start(2))
+        state_id = self.note_target(match.group(2), line, offset + match.start(2))
         tail = rest[match.end() :]
         if not tail.startswith(":"):
             raise _error(
                 "InvalidNote", "expected ':' and the note text", line, offset + match.end()
             )
         self.set_note(state_id, match.group(1).lower(), tail[1:].strip(), line, one_line=True)
+
+    def note_target(self, name: str, line: _Line, offset: int) -> str:
+        """The state a `note left of|right of` names; `[*]` is the scope's start (Mermaid)."""
+        return self.pseudo("start") if name == "[*]" else self.mention(name, line, offset)
 
     def set_note(self, state_id: str, side: str, text: str, line: _Line, *, one_line: bool) -> None:
         problem = state_note_problem(text)
@@ -467,7 +471,7 @@ class _Builder:
         """`"name" as id`, `id`: the state, its name set."""
         if body.startswith('"'):
             close = body.find('"', 1)
-            match = re.match(r'"([^"]*)"\s+as\s+(\S+)\s*$', body)
+            match = re.match(r'"([^"]*)"\s+as\s+([^\s:]+)\s*(:.*)?$', body)
             if close < 0 or match is None:
                 raise _error(
                     "InvalidState",
@@ -483,9 +487,7 @@ class _Builder:
                 raise _error(
                     "InvalidText", f"invalid state name {label!r}: {problem}", line, offset
                 )
-            description = None
-            if ":" in name:
-                name, _sep, description = name.partition(":")
+            description = None if match.group(3) is None else match.group(3)[1:]
             state_id = self.mention(name, line, offset + match.start(2))
             if self.states[state_id].kind != "state":
                 raise _error(
@@ -726,7 +728,7 @@ def _multi_line_note(
                     line,
                     expected="'end note' at the end of its line",
                 )
-            state_id = builder.mention(name, line, line.text.lower().find(name.lower()))
+            state_id = builder.note_target(name, line, line.text.lower().find(name.lower()))
             while collected and not collected[0]:
                 collected.pop(0)
             while collected and not collected[-1]:

@@ -79,7 +79,7 @@ def _declaration(state_id: str, state: StateNode, mentioned: set[str], pad: str)
 
 
 def _notes(state_id: str, state: StateNode) -> list[str]:
-    name = mermaid_name(state_id)
+    name = "[*]" if state.kind == "start" else mermaid_name(state_id)
     lines: list[str] = []
     for note in state.notes:
         text = note.text

@@ -227,8 +227,8 @@ def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, s
         yield f"styles[{index}]", style, problem
     for index, note in enumerate(state.notes):
         problem = state_note_problem(note.text)
-        if problem is None and state.kind in PSEUDO_KINDS:
-            problem = "'[*]' has no note"
+        if problem is None and state.kind == "end":
+            problem = "an end '[*]' has no note (Mermaid reads 'note ... of [*]' as the start's)"
         yield f"notes[{index}]", note.text, problem
     if state.direction is not None and state.direction not in STATE_DIRECTIONS:
         yield "direction", state.direction, "must be TB, BT, LR or RL"

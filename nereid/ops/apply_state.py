@@ -205,8 +205,10 @@ class StateDraft:
                     state_id,
                     f"the {state.kind} state of that scope has the id {expected!r}",
                 )
-            if state.label or state.descriptions or state.notes or state.styles:
-                raise invalid_value("state_id", state_id, "'[*]' has no name, text, note or style")
+            if state.label or state.descriptions or state.styles:
+                raise invalid_value("state_id", state_id, "'[*]' has no name, text or style")
+            if state.notes and state.kind == "end":
+                raise invalid_value("notes", state_id, "an end '[*]' has no note")
         else:
             problem = (
                 state_id_problem(mermaid_name(state_id))

@@ -140,7 +140,7 @@ STATE_TEMPLATES: Final = (
     'state C {{\nnote "{v}\n{w}" as N2\n}}', "note right of A : {v}\nnote left of A : {w}",
     "hide empty description\n{v}", "scale {v} width", "style A {v}", "style {v} fill:#f00",
     "[*]:::{v} --> A", "A --> [*]:::{v}", "[*]:::{v}", 'A\nclick A href "{v}"',
-    'click A "{v}" "{w}"', 'state "{v}\n{w}" as A', 'state "{v}\n{w}" as A {{\nB\n}}',
+    'click A "{v}" "{w}"', "[*] --> A\nnote left of [*] : {v}", 'state "{v}\n{w}" as A', 'state "{v}\n{w}" as A {{\nB\n}}',
 )  # fmt: skip
 
 

@@ -168,6 +168,9 @@ def test_click_links_and_multi_line_state_names() -> None:
     assert ast.states["s:long1"].label == "Accumulate Enough Data\nLong State Name"
     assert ast.states["s:long1"].parent == "s:C"
     _roundtrip(text)
+    spaced = parse_state('stateDiagram-v2\nstate "Long" as L : more\nstate "X" as Y:also\n')
+    assert spaced.states["s:L"].descriptions == ("more",)
+    assert spaced.states["s:Y"].descriptions == ("also",)
 
 
 def test_classes_on_start_and_end_states_ride_on_transitions() -> None:
@@ -180,6 +183,13 @@ def test_classes_on_start_and_end_states_ride_on_transitions() -> None:
     assert ast.states["end"].classes == ("c",)
     assert ast.states["start:C"].classes == ("d",)
     _roundtrip(text)
+    noted = parse_state(
+        "stateDiagram-v2\n[*] --> A\nnote left of [*] : begins here\nstate C {\n"
+        "  note right of [*]\n    inner start\n  end note\n  [*] --> c\n}\n"
+    )
+    assert noted.states["start"].notes == (StateNote(text="begins here", side="left of"),)
+    assert noted.states["start:C"].notes == (StateNote(text="inner start"),)
+    _roundtrip(export_state(noted))
     lone = parse_state("stateDiagram-v2\n[*]:::only\n")
     assert lone.states["start"].classes == ("only",)
     _roundtrip("stateDiagram-v2\n[*]:::only\n")

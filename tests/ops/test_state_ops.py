@@ -151,7 +151,7 @@ def test_remove_a_composite_takes_its_states_and_transitions() -> None:
          "label"),
         ({"type": "state_set_state", "state_id": "s:Idle", "style": "a\nb"}, "style"),
         ({"type": "state_set_state", "state_id": "start", "style": "fill:#f00"}, "style"),
-        ({"type": "state_set_state", "state_id": "start", "notes": [{"text": "x"}]}, "note"),
+        ({"type": "state_set_state", "state_id": "end", "notes": [{"text": "x"}]}, "note"),
         ({"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Idle",
           "to_node_id": "s:Nope"}, "object not found"),
         ({"type": "state_set_transition", "transition_id": "t:9", "from_node_id": "s:Idle",
