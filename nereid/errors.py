@@ -1,44 +1,49 @@
-"""Errors a caller can expect, each mapped to one JSON-RPC error code.
+"""The one error tree of Nereid: every refusal, from the pure layers to the runtime.
 
-An actor raises one of these from a handler to refuse a request; the runtime
-sends it back to the caller as a typed error and the actor keeps running.
-Anything else raised by a handler is a bug: it crashes the actor and the
-supervisor restarts it. The MCP layer turns any of these into a JSON-RPC
-error with `to_jsonrpc()`.
+The pure layers (`ops`, `query`, `mermaid`) raise these directly, with the data a client
+needs (what, where, why) on the exception; an actor lets them through (the runtime sends
+them back to the caller as typed errors and the actor keeps running); the MCP layer sends
+`to_jsonrpc()`. Anything else raised by a handler is a bug: it crashes the actor and the
+supervisor restarts it.
 
-Hierarchy (JSON-RPC code in brackets)::
+Hierarchy (category, then JSON-RPC code from `JSONRPC_CODES`, the one table)::
 
-    NereidError                  [-32603 internal_error]
-    ├── InvalidParams            [-32602 invalid_params]   malformed input
-    ├── InvalidRequest           [-32600 invalid_request]  well-formed but refused
-    │   └── Conflict             [-32600]  stale base_rev; carries current_rev, digest
-    ├── ResourceNotFound         [-32002 resource_not_found] unknown diagram/object
-    ├── PersistFailed            [-32603]  retryable: the change is not on disk (disk full,
-    │                                      read-only folder, I/O error); with
-    │                                      --durable-writes it was not applied either
-    └── ActorError               [-32603]  the actor runtime could not deliver
+    NereidError                  internal_error   [-32603]
+    ├── InvalidParams            invalid_params   [-32602]  malformed input
+    │   └── (MermaidError)       nereid.mermaid: a text that does not parse (line, column)
+    ├── InvalidRequest           invalid_request  [-32600]  well-formed but refused now
+    │   └── Conflict             conflict         [-32600]  stale base_rev (current_rev, digest)
+    ├── ResourceNotFound         not_found        [-32002]  unknown diagram/object
+    ├── PersistFailed            internal_error   [-32603]  retryable: the change is not on
+    │                                                       disk (disk full, read-only
+    │                                                       folder, I/O error); with
+    │                                                       --durable-writes not applied either
+    └── ActorError               internal_error   [-32603]  the runtime could not deliver
         ├── ActorRestarted       retryable: the actor crashed while handling the call
         ├── ActorDown            the actor failed and will not come back
         ├── MailboxClosed        the actor was stopped on purpose (stop, shutdown)
         ├── CallTimeout          the call's deadline passed; outcome unknown
-        └── ActorNotFound        [-32002] no actor registered under that name
+        └── ActorNotFound        not_found        [-32002] no actor under that name
 
-`retryable` says whether the same request may simply be sent again. Runtime
-errors also say which actor (`actor`) and which request chain
+`category` is the spec's error category (what the pure layers and their tests speak);
+`code` is its JSON-RPC number. `retryable` says whether the same request may simply be
+sent again. Runtime errors also say which actor (`actor`) and which request chain
 (`correlation_id`) they belong to; the runtime fills these in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, Literal
 
 __all__ = [
     "INTERNAL_ERROR",
+    "JSONRPC_CODES",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
     "RESOURCE_NOT_FOUND",
     "ActorDown",
+    "Category",
     "ActorError",
     "ActorNotFound",
     "ActorRestarted",
@@ -57,18 +62,35 @@ INVALID_REQUEST = -32600
 RESOURCE_NOT_FOUND = -32002
 INTERNAL_ERROR = -32603
 
+Category = Literal["invalid_params", "invalid_request", "conflict", "not_found", "internal_error"]
+"""The error categories of the spec (mcp-tools.md §2.4)."""
+
+JSONRPC_CODES: Final[Mapping[Category, int]] = {
+    "invalid_params": INVALID_PARAMS,
+    "invalid_request": INVALID_REQUEST,
+    "conflict": INVALID_REQUEST,
+    "not_found": RESOURCE_NOT_FOUND,
+    "internal_error": INTERNAL_ERROR,
+}
+"""The one table from error category to JSON-RPC error code."""
+
 
 class NereidError(Exception):
-    """Base of every expected error; `code` is its JSON-RPC error code.
+    """Base of every expected error; `code` is its JSON-RPC error code (from `category`).
 
     `message` is the short interface string clients match on (the spec gives
     them verbatim); `data` is the optional JSON object sent alongside.
     """
 
+    category: ClassVar[Category] = "internal_error"
     code: ClassVar[int] = INTERNAL_ERROR
     retryable: ClassVar[bool] = False
 
-    def __init__(self, message: str, *, data: Mapping[str, Any] | None = None) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.code = JSONRPC_CODES[cls.category]
+
+    def __init__(self, message: str, data: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.data: dict[str, Any] | None = dict(data) if data is not None else None
@@ -86,49 +108,45 @@ class NereidError(Exception):
         origin = f" [actor {self.actor}]" if self.actor is not None else ""
         return f"{self.message}{origin}"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, data={self.data!r})"
+
 
 class InvalidParams(NereidError):
     """The request is malformed: bad id, bad op, wrong type (-32602)."""
 
-    code = INVALID_PARAMS
+    category = "invalid_params"
 
 
 class InvalidRequest(NereidError):
     """The request is well-formed but cannot be carried out now (-32600)."""
 
-    code = INVALID_REQUEST
+    category: ClassVar[Category] = "invalid_request"
 
 
 class Conflict(InvalidRequest):
     """`base_rev` is stale: the client must rebase onto `current_rev` and retry.
 
-    `digest` (what `*.stat` returns now) and `snapshot_tool` are the hints
-    `apply_ops` adds; `propose_ops` sends only the two revisions.
+    Data: `{base_rev, current_rev, snapshot_tool, digest, ast_digest}` as the ops layer
+    writes it (`nereid.ops.state.conflict`); `snapshot_tool` and `digest` are the rebase
+    hints (what `*.stat` returns now).
     """
 
-    def __init__(
-        self,
-        *,
-        base_rev: int,
-        current_rev: int,
-        digest: Mapping[str, Any] | None = None,
-        snapshot_tool: str | None = None,
-    ) -> None:
-        data: dict[str, Any] = {"base_rev": base_rev, "current_rev": current_rev}
-        if snapshot_tool is not None:
-            data["snapshot_tool"] = snapshot_tool
-        if digest is not None:
-            data["digest"] = dict(digest)
-        super().__init__("conflict: stale base_rev", data=data)
-        self.base_rev = base_rev
-        self.current_rev = current_rev
-        self.digest = digest
+    category = "conflict"
+
+    @property
+    def base_rev(self) -> int:
+        return int((self.data or {}).get("base_rev", -1))
+
+    @property
+    def current_rev(self) -> int:
+        return int((self.data or {}).get("current_rev", -1))
 
 
 class ResourceNotFound(NereidError):
     """An unknown diagram, walkthrough or object was named (-32002)."""
 
-    code = RESOURCE_NOT_FOUND
+    category = "not_found"
 
 
 class PersistFailed(NereidError):
@@ -185,4 +203,4 @@ class CallTimeout(ActorError):
 class ActorNotFound(ActorError):
     """No actor is registered under this name (-32002)."""
 
-    code = RESOURCE_NOT_FOUND
+    category = "not_found"

@@ -36,7 +36,6 @@ from nereid.actors.protocol import (
     ReplaceFromMermaid,
     ReplaceFromMermaidReply,
 )
-from nereid.actors.refusals import from_mermaid_error, from_op_error
 from nereid.actors.revisioned import RevisionedActor, RevisionedSnapshot
 from nereid.errors import ActorError, InvalidParams, InvalidRequest
 from nereid.mermaid import MermaidError, detect_kind, export_ast, parse_as, reconcile_parse
@@ -48,7 +47,7 @@ from nereid.model import (
     empty_ast,
 )
 from nereid.model.file_problem import FileProblem
-from nereid.ops import Delta, DiagramState, DiffResult, OpError, ast_digest
+from nereid.ops import Delta, DiagramState, DiffResult, ast_digest
 from nereid.ops.merge3 import merge_file_edit
 from nereid.ops.state import conflict
 from nereid.runtime import Event, on
@@ -75,10 +74,7 @@ def parse_mermaid_text(text: str, expected: DiagramKind | None = None) -> Ast:
     With `expected`, a text of the other kind is refused (`mermaid kind does not match the
     diagram kind`, data `{diagram_kind, mermaid_kind}`).
     """
-    try:
-        kind = detect_kind(text)
-    except MermaidError as err:
-        raise from_mermaid_error(err, None) from None
+    kind = detect_kind(text)
     if expected is not None and kind != expected:
         raise InvalidParams(
             "mermaid kind does not match the diagram kind",
@@ -87,7 +83,7 @@ def parse_mermaid_text(text: str, expected: DiagramKind | None = None) -> Ast:
     try:
         return parse_as(kind, text)
     except MermaidError as err:
-        raise from_mermaid_error(err, kind) from None
+        raise err.in_diagram(kind) from None
 
 
 class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=True):
@@ -212,16 +208,12 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
         current = self.state
         state = current.state
         if message.base_rev is not None and message.base_rev != state.rev:
-            err = conflict(
+            raise conflict(
                 message.base_rev, state.rev, "diagram.stat", state.digest(), ast_digest(state.ast)
             )
-            raise from_op_error(err)
         parsed = parse_mermaid_text(message.mermaid, current.kind)
         ast = reconcile_parse(parsed, state.ast)
-        try:
-            new_state, delta = state.replace_ast(ast)
-        except OpError as err:  # pragma: no cover - the kind was checked above
-            raise from_op_error(err) from None
+        new_state, delta = state.replace_ast(ast)
         if new_state is state:
             return ReplaceFromMermaidReply(new_rev=state.rev, changed=False, delta=Delta())
         durable = await self.commit_rev(new_state, delta)
@@ -272,10 +264,7 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
         was_unparsable = current.file_problem is not None
         if was_unparsable or not current.loaded:
             self.commit(msgspec.structs.replace(current, file_problem=None, loaded=True))
-        try:
-            new_state, delta = state.replace_ast(ast)
-        except OpError as err:  # pragma: no cover - the kind was checked above
-            raise from_op_error(err) from None
+        new_state, delta = state.replace_ast(ast)
         changed = new_state is not state
         if changed:
             await self.commit_rev(new_state, delta)

@@ -34,10 +34,9 @@ import msgspec
 
 from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
 from nereid.actors.protocol import ResendToPersister
-from nereid.actors.refusals import from_op_error
 from nereid.errors import PersistFailed
 from nereid.model.file_problem import FileProblem
-from nereid.ops import DiffResult, OpError
+from nereid.ops import DiffResult
 from nereid.runtime import Actor, Event, Message, on_cast
 
 __all__ = ["RevisionedActor", "RevisionedSnapshot"]
@@ -153,17 +152,14 @@ class RevisionedActor(Actor[SnapT, MessageT], Generic[SnapT, DocT, DeltaT, Messa
         dry_run: bool,
     ) -> tuple[OutcomeT, bool]:
         """An ops request: a dry run only proposes; otherwise the batch is applied
-        all-or-nothing and a new rev committed. An `OpError` becomes its wire refusal.
+        all-or-nothing and a new rev committed; the ops' refusals go back as they are.
 
         Returns the outcome and whether the new rev is confirmed on disk. A batch that
         changes nothing (empty) returns the same document, which is not committed."""
         document = self.state.state
-        try:
-            if dry_run:
-                return propose(base_rev, ops), False
-            new_document, outcome = apply(base_rev, ops)
-        except OpError as err:
-            raise from_op_error(err) from None
+        if dry_run:
+            return propose(base_rev, ops), False
+        new_document, outcome = apply(base_rev, ops)
         durable = False
         if new_document is not document:
             durable = await self.commit_rev(new_document, outcome.delta)
@@ -173,10 +169,7 @@ class RevisionedActor(Actor[SnapT, MessageT], Generic[SnapT, DocT, DeltaT, Messa
         """Changes since `since_rev`, as the history window knows them (refusals as wire
         errors)."""
         document: DocT = self.state.state
-        try:
-            return document.diff(since_rev)
-        except OpError as err:
-            raise from_op_error(err) from None
+        return document.diff(since_rev)
 
     def set_file_problem(self, problem: FileProblem | None) -> None:
         """Commit that the document's file loads again (None) or does not (writes refused)."""

@@ -39,10 +39,9 @@ from nereid.actors.protocol import (
     XrefRequest,
     XrefsChanged,
 )
-from nereid.actors.refusals import check_id_param, from_query_error, parse_ref_param
+from nereid.actors.refusals import check_id_param, parse_ref_param
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, ObjectRef, XRef, ref_exists, xref_status
-from nereid.query.errors import QueryError
 from nereid.query.results import NeighborsResult, XRefListResult
 from nereid.query.scope import QueryScope
 from nereid.query.xrefs import xref_list, xref_neighbors
@@ -90,29 +89,23 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
 
     @on(ListXrefs)
     async def _list(self, message: ListXrefs) -> XRefListResult:
-        try:
-            return xref_list(
-                self._scope(),
-                dangling_only=message.dangling_only,
-                status=message.status,
-                kind=message.kind,
-                from_ref=message.from_ref,
-                to_ref=message.to_ref,
-                involves_ref=message.involves_ref,
-                label_contains=message.label_contains,
-                limit=message.limit,
-            )
-        except QueryError as err:
-            raise from_query_error(err) from None
+        return xref_list(
+            self._scope(),
+            dangling_only=message.dangling_only,
+            status=message.status,
+            kind=message.kind,
+            from_ref=message.from_ref,
+            to_ref=message.to_ref,
+            involves_ref=message.involves_ref,
+            label_contains=message.label_contains,
+            limit=message.limit,
+        )
 
     @on(XrefNeighbors)
     async def _neighbors(self, message: XrefNeighbors) -> NeighborsResult:
-        try:
-            return xref_neighbors(
-                self._scope(), object_ref=message.object_ref, direction=message.direction
-            )
-        except QueryError as err:
-            raise from_query_error(err) from None
+        return xref_neighbors(
+            self._scope(), object_ref=message.object_ref, direction=message.direction
+        )
 
     @on(CheckRefs)
     async def _check(self, message: CheckRefs) -> RefsExistence:

@@ -2,10 +2,8 @@
 
 Tool failures are JSON-RPC errors, never `isError` results (mcp-tools.md §2.4):
 
-- `nereid.errors.NereidError` (actors, runtime) -> its own `to_jsonrpc()`;
-- `OpError` (pure ops) and `QueryError` (pure queries) -> their `code` string mapped
-  to a number (`invalid_params` -32602, `not_found` -32002, `conflict` and
-  `invalid_request` -32600);
+- `nereid.errors.NereidError` (raised by the pure layers, the actors and the runtime)
+  -> its own `to_jsonrpc()` (the code from the one table `nereid.errors.JSONRPC_CODES`);
 - a `msgspec.ValidationError` while decoding arguments -> -32602
   `failed to deserialize parameters: <detail naming the path>` (§2.1);
 - anything else is a bug: -32603 `internal error` (the traceback goes to the log,
@@ -21,18 +19,9 @@ from typing import Any, Final
 import msgspec
 from mcp.shared.exceptions import MCPError
 
-from nereid.errors import (
-    INTERNAL_ERROR,
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    RESOURCE_NOT_FOUND,
-    NereidError,
-)
-from nereid.ops.errors import OpError
-from nereid.query.errors import QueryError
+from nereid.errors import INTERNAL_ERROR, INVALID_PARAMS, NereidError
 
 __all__ = [
-    "CODE_NUMBERS",
     "DESERIALIZE_PREFIX",
     "INTERNAL_ERROR_MESSAGE",
     "deserialize_error",
@@ -40,16 +29,6 @@ __all__ = [
     "internal_error",
     "tool_not_found",
 ]
-
-CODE_NUMBERS: Final[dict[str, int]] = {
-    "invalid_params": INVALID_PARAMS,
-    "not_found": RESOURCE_NOT_FOUND,
-    "resource_not_found": RESOURCE_NOT_FOUND,
-    "conflict": INVALID_REQUEST,
-    "invalid_request": INVALID_REQUEST,
-    "internal_error": INTERNAL_ERROR,
-}
-"""JSON-RPC code of each error-code string the pure layers use."""
 
 DESERIALIZE_PREFIX: Final = "failed to deserialize parameters: "
 INTERNAL_ERROR_MESSAGE: Final = "internal error"
@@ -82,9 +61,6 @@ def expected_error(error: BaseException) -> MCPError | None:
     if isinstance(error, NereidError):
         body = error.to_jsonrpc()
         return _mcp_error(body["code"], body["message"], body.get("data"))
-    if isinstance(error, OpError | QueryError):
-        data = error.data or None  # OpError has {} for "no data"
-        return _mcp_error(CODE_NUMBERS[error.code], error.message, data)
     if isinstance(error, msgspec.ValidationError):
         return deserialize_error(error)
     return None

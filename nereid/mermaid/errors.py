@@ -3,7 +3,8 @@
 Every parse problem is a `MermaidError` carrying the line (1-based, physical), the column
 (1-based, or None when the whole line is meant), the offending text and what was expected;
 `str()` is the spec's message text (mermaid.md §9), so `nereid check` can print
-`file:line:col: message`.
+`file:line:col: message`. It is an `InvalidParams` (-32602) whose data says where
+(`error_kind`, `line`, `column`, `text`, `expected`): actors and tools let it through.
 """
 
 from __future__ import annotations
@@ -11,13 +12,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from nereid.errors import InvalidParams
 from nereid.model.writable import mermaid_text_problem
 
 __all__ = ["MermaidError", "MermaidExportError", "check_encodable", "iter_lines"]
 
 
-class MermaidError(ValueError):
-    """A Mermaid text that cannot be imported. Raised by the flowchart and sequence parsers only."""
+class MermaidError(InvalidParams, ValueError):
+    """A Mermaid text that cannot be imported. Raised by the parsers and kind detection.
+
+    Data (our addition, the contract sends none): `error_kind` and, when known, `line`,
+    `column`, `text`, `expected`.
+    """
 
     def __init__(
         self,
@@ -29,13 +35,20 @@ class MermaidError(ValueError):
         text: str | None = None,
         expected: str | None = None,
     ) -> None:
-        super().__init__(message)
         self.kind = kind
-        self.message = message
         self.line = line
         self.column = column
         self.text = text
         self.expected = expected
+        super().__init__(message, self._where())
+
+    def _where(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"error_kind": self.kind}
+        for key in ("line", "column", "text", "expected"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        return data
 
     def __str__(self) -> str:
         return self.message
@@ -43,6 +56,13 @@ class MermaidError(ValueError):
     def location(self) -> str:
         """`line:col` (col 1 when unknown), or `1:1` for errors without a line (header, EOF)."""
         return f"{self.line or 1}:{self.column or 1}"
+
+    def in_diagram(self, diagram_kind: str) -> InvalidParams:
+        """The refusal of a text meant as a `diagram_kind` diagram (mcp-tools.md §5.2):
+        `cannot parse Mermaid <kind> diagram: <reason>`, with the same data."""
+        return InvalidParams(
+            f"cannot parse Mermaid {diagram_kind} diagram: {self.message}", self.data
+        )
 
 
 class MermaidExportError(ValueError):

@@ -1,8 +1,8 @@
 """The pure ops engine: op structs, all-or-nothing batches, deltas, revisions and diffs.
 
 No I/O and no async: the diagram and walkthrough actors hold a `DiagramState` /
-`WalkthroughState` and swap in the value `apply` returns. Every refusal is an `OpError`
-(code, message, data) that the MCP layer maps to a JSON-RPC error. docs/ops.md lists the ops.
+`WalkthroughState` and swap in the value `apply` returns. Every refusal is a
+`nereid.errors.NereidError` (message, data; its class gives the JSON-RPC code). docs/ops.md lists the ops.
 """
 
 from nereid.ops.apply import apply_checked, apply_ops
@@ -24,7 +24,6 @@ from nereid.ops.decode import (
     ignored_fields,
 )
 from nereid.ops.delta import DIAGRAM_META, META_ID, Delta, ast_delta, object_signatures
-from nereid.ops.errors import ErrorCode, OpError
 from nereid.ops.flow_ops import (
     FlowAddEdge,
     FlowAddNode,
@@ -90,12 +89,12 @@ from nereid.ops.walkthrough_ops import (
 
 __all__ = [
     "DIAGRAM_META", "FLOW_OPS", "HISTORY_LIMIT", "META_ID", "SEQ_OPS", "STATE_OPS", "UNSET", "ApplyOutcome",
-    "Change", "Delta", "DiagramOp", "DiagramState", "DiffResult", "ErrorCode", "FlowAddEdge",
+    "Change", "Delta", "DiagramOp", "DiagramState", "DiffResult", "FlowAddEdge",
     "FlowAddNode", "FlowAddSubgraph", "FlowOp", "FlowRemoveClassDef", "FlowRemoveEdge",
     "FlowRemoveNode", "FlowRemoveSubgraph", "FlowSetClassDef", "FlowSetDefaultEdgeStyle",
     "FlowSetDirection", "FlowSetNodeClasses", "FlowSetNodeMermaidId", "FlowSetNodeNote",
     "FlowSetNodeStyle", "FlowSetSubgraphMembers", "FlowUpdateEdge", "FlowUpdateNode",
-    "FlowUpdateSubgraph", "History", "HistoryEntry", "OpError", "SectionSpec",
+    "FlowUpdateSubgraph", "History", "HistoryEntry", "SectionSpec",
     "SeqAddActivation", "SeqAddBlock", "SeqAddMessage", "SeqAddNote", "SeqAddParticipant",
     "SeqAddSection", "SeqOp", "StateOp", "StateRemove", "StateSetState", "StateSetTransition", "SeqRemoveActivation", "SeqRemoveBlock", "SeqRemoveMessage",
     "SeqRemoveNote", "SeqRemoveParticipant", "SeqRemoveSection", "SeqSetAutonumber",

@@ -1,7 +1,7 @@
 """`apply_ops`: run one batch of diagram ops on an AST, all-or-nothing (ops.md §3).
 
 Pure: the input AST is never mutated (drafts copy the maps they change); the first failing
-op raises OpError and nothing of the batch survives.
+op raises NereidError and nothing of the batch survives.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = ["apply_checked", "apply_ops"]
 def apply_ops(ast: Ast, ops: Sequence[DiagramOp], *, diagram_id: str) -> tuple[Ast, Delta]:
     """Apply `ops` in order to `ast`; return the new AST and the batch's net delta.
 
-    Validates every op's ids first, then runs the ops; raises OpError on the first failure.
+    Validates every op's ids first, then runs the ops; raises NereidError on the first failure.
     An empty batch returns `ast` itself and an empty delta.
     """
     check_op_ids(ops)

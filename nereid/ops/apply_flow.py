@@ -11,6 +11,7 @@ from typing import assert_never
 
 import msgspec
 
+from nereid.errors import InvalidParams, NereidError, ResourceNotFound
 from nereid.model import FLOW_EDGE, FLOW_NODE, FLOW_SUBGRAPH, FlowchartAst, FlowEdge, FlowNode
 from nereid.model.flowchart import FlowSubgraph, derived_mermaid_id, effective_mermaid_id
 from nereid.model.shapes import ATTRIBUTE_SHAPES
@@ -18,7 +19,7 @@ from nereid.model.writable import flowchart_problem
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import FlowOp
 from nereid.ops.delta import META_KEY, ObjectKey
-from nereid.ops.errors import OpError, already_exists, invalid_value, not_found
+from nereid.ops.errors import already_exists, invalid_value, not_found
 from nereid.ops.flow_names import explicit_names, remember_names
 from nereid.ops.flow_ops import (
     FlowAddEdge,
@@ -59,22 +60,19 @@ __all__ = ["FlowDraft"]
 replace = msgspec.structs.replace
 
 
-def _missing_node(node_id: str) -> OpError:
-    return OpError("not_found", "flow node not found", {"node_id": node_id})
+def _missing_node(node_id: str) -> NereidError:
+    return ResourceNotFound("flow node not found", {"node_id": node_id})
 
 
-def _invalid_mermaid_id(mermaid_id: str | None, reason: str, **extra: str) -> OpError:
-    return OpError(
-        "invalid_params",
+def _invalid_mermaid_id(mermaid_id: str | None, reason: str, **extra: str) -> NereidError:
+    return InvalidParams(
         "invalid flow node Mermaid id",
         {"mermaid_id": mermaid_id, "reason": reason, **extra},
     )
 
 
-def _duplicate_mermaid_id(mermaid_id: str, **owner: str) -> OpError:
-    return OpError(
-        "invalid_params", "flow node Mermaid id already in use", {"mermaid_id": mermaid_id, **owner}
-    )
+def _duplicate_mermaid_id(mermaid_id: str, **owner: str) -> NereidError:
+    return InvalidParams("flow node Mermaid id already in use", {"mermaid_id": mermaid_id, **owner})
 
 
 def _reshape(node: FlowNode, value: str) -> FlowNode:
@@ -168,9 +166,7 @@ class FlowDraft:
                     continue
                 problem = node_name_problem(subgraph.mermaid_id)
                 if problem is not None:
-                    raise OpError(
-                        "invalid_params",
-                        f"subgraph mermaid_id {subgraph.mermaid_id!r} cannot be written as the "
+                    raise InvalidParams(f"subgraph mermaid_id {subgraph.mermaid_id!r} cannot be written as the "
                         f"end of edge {edge_id!r}: it {problem}",
                         {"subgraph_id": end, "edge_id": edge_id,
                          "mermaid_id": subgraph.mermaid_id},
@@ -280,7 +276,7 @@ class FlowDraft:
     # -- ops -----------------------------------------------------------------------------
 
     def apply(self, op: FlowOp) -> None:
-        """Apply one op; raise OpError (the draft is then discarded by the caller)."""
+        """Apply one op; raise NereidError (the draft is then discarded by the caller)."""
         match op:
             case FlowAddNode():
                 self._add_node(op)

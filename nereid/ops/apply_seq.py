@@ -11,6 +11,7 @@ from typing import assert_never
 
 import msgspec
 
+from nereid.errors import InvalidParams, NereidError
 from nereid.model import (
     ARROW_KINDS,
     BLOCK_KINDS,
@@ -35,7 +36,7 @@ from nereid.model.writable import sequence_problem
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import SeqOp
 from nereid.ops.delta import META_KEY, ObjectKey
-from nereid.ops.errors import OpError, already_exists, invalid_value, not_found
+from nereid.ops.errors import already_exists, invalid_value, not_found
 from nereid.ops.rules import (
     check_role,
     check_seq_name,
@@ -84,10 +85,8 @@ replace = msgspec.structs.replace
 _TIMELINE = (SEQ_MESSAGE, SEQ_NOTE, SEQ_BLOCK, SEQ_SECTION)
 
 
-def _single_section(block_id: str, kind: str) -> OpError:
-    return OpError(
-        "invalid_params", "block kind has only one section", {"block_id": block_id, "kind": kind}
-    )
+def _single_section(block_id: str, kind: str) -> NereidError:
+    return InvalidParams("block kind has only one section", {"block_id": block_id, "kind": kind})
 
 
 class SeqDraft:
@@ -246,8 +245,7 @@ class SeqDraft:
         check_seq_name(name)
         for other_id, other in self.participants.items():
             if other_id != participant_id and other.mermaid_name == name:
-                raise OpError(
-                    "invalid_params",
+                raise InvalidParams(
                     "participant Mermaid name already in use",
                     {"mermaid_name": name, "participant_id": other_id},
                 )
@@ -307,7 +305,7 @@ class SeqDraft:
     # -- ops -----------------------------------------------------------------------------
 
     def apply(self, op: SeqOp) -> None:
-        """Apply one op; raise OpError (the draft is then discarded by the caller)."""
+        """Apply one op; raise NereidError (the draft is then discarded by the caller)."""
         match op:
             case SeqAddParticipant():
                 if op.participant_id in self.participants:
@@ -624,8 +622,7 @@ class SeqDraft:
     def _remove_section(self, section_id: str) -> None:
         section, block, container, owner = self._find_section(section_id)
         if len(block.sections) == 1:
-            raise OpError(
-                "invalid_params",
+            raise InvalidParams(
                 "a block needs at least one section",
                 {"block_id": block.block_id, "section_id": section_id},
             )

@@ -13,6 +13,7 @@ from typing import Literal, assert_never, cast
 
 import msgspec
 
+from nereid.errors import InvalidParams, NereidError, ResourceNotFound
 from nereid.model import STATE_STATE, STATE_TRANSITION
 from nereid.model.state import (
     NOTE_SIDES,
@@ -44,7 +45,7 @@ from nereid.model.writable_state import (
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import StateOp
 from nereid.ops.delta import META_KEY, ObjectKey
-from nereid.ops.errors import OpError, invalid_value
+from nereid.ops.errors import invalid_value
 from nereid.ops.flow_ops import FlowRemoveClassDef, FlowSetClassDef, FlowSetDirection
 from nereid.ops.rules import refuse_unwritable
 from nereid.ops.state_ops import StateRemove, StateSetState, StateSetTransition
@@ -59,8 +60,8 @@ SharedFlowOp = FlowSetClassDef | FlowRemoveClassDef | FlowSetDirection
 replace = msgspec.structs.replace
 
 
-def _missing(kind: str, object_id: str) -> OpError:
-    return OpError("not_found", "object not found", {"kind": kind, "object_id": object_id})
+def _missing(kind: str, object_id: str) -> NereidError:
+    return ResourceNotFound("object not found", {"kind": kind, "object_id": object_id})
 
 
 def _trim_lines(text: str) -> str:
@@ -320,8 +321,7 @@ class StateDraft:
         problem = order_problem(ast)
         if problem is not None:
             object_id, reason = problem
-            raise OpError(
-                "invalid_params",
+            raise InvalidParams(
                 f"cannot be written as Mermaid: {object_id} {reason}",
                 {"object_id": object_id},
             )

@@ -14,9 +14,10 @@ from typing import Any, Final
 import msgspec
 from msgspec import inspect as mi
 
+from nereid.errors import InvalidParams, NereidError
 from nereid.model import IdError, check_id
 from nereid.ops.base import DiagramOpBase, iter_object_ids
-from nereid.ops.errors import OpError, invalid_object_id
+from nereid.ops.errors import invalid_object_id
 from nereid.ops.flow_ops import (
     FlowAddEdge,
     FlowAddNode,
@@ -150,12 +151,12 @@ _DIAGRAM_DECODER: Final = msgspec.json.Decoder(list[DiagramOp])
 _WALKTHROUGH_DECODER: Final = msgspec.json.Decoder(list[WalkthroughOp])
 
 
-def _malformed(err: Exception) -> OpError:
-    return OpError("invalid_params", f"failed to deserialize parameters: {err}")
+def _malformed(err: Exception) -> NereidError:
+    return InvalidParams(f"failed to deserialize parameters: {err}")
 
 
 def decode_diagram_ops(data: bytes | str) -> list[DiagramOp]:
-    """Decode a JSON array of diagram ops; raise OpError for malformed input."""
+    """Decode a JSON array of diagram ops; raise NereidError for malformed input."""
     try:
         return _DIAGRAM_DECODER.decode(data)
     except msgspec.ValidationError as err:
@@ -165,7 +166,7 @@ def decode_diagram_ops(data: bytes | str) -> list[DiagramOp]:
 
 
 def convert_diagram_ops(obj: Any) -> list[DiagramOp]:
-    """Convert parsed JSON (a list of dicts) into diagram ops; raise OpError when malformed."""
+    """Convert parsed JSON (a list of dicts) into diagram ops; raise NereidError when malformed."""
     try:
         return msgspec.convert(obj, list[DiagramOp])
     except msgspec.ValidationError as err:
@@ -173,7 +174,7 @@ def convert_diagram_ops(obj: Any) -> list[DiagramOp]:
 
 
 def decode_walkthrough_ops(data: bytes | str) -> list[WalkthroughOp]:
-    """Decode a JSON array of walkthrough ops; raise OpError for malformed input."""
+    """Decode a JSON array of walkthrough ops; raise NereidError for malformed input."""
     try:
         return _WALKTHROUGH_DECODER.decode(data)
     except msgspec.ValidationError as err:
@@ -183,7 +184,7 @@ def decode_walkthrough_ops(data: bytes | str) -> list[WalkthroughOp]:
 
 
 def convert_walkthrough_ops(obj: Any) -> list[WalkthroughOp]:
-    """Convert parsed JSON into walkthrough ops; raise OpError when malformed."""
+    """Convert parsed JSON into walkthrough ops; raise NereidError when malformed."""
     try:
         return msgspec.convert(obj, list[WalkthroughOp])
     except msgspec.ValidationError as err:

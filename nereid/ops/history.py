@@ -12,7 +12,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from nereid.ops.errors import OpError
+from nereid.errors import InvalidParams, InvalidRequest, NereidError
 
 __all__ = ["HISTORY_LIMIT", "MAX_REV", "Change", "DiffResult", "History", "HistoryEntry", "bump"]
 
@@ -71,8 +71,7 @@ class History(msgspec.Struct, frozen=True):
         answer.
         """
         if since_rev > current_rev:
-            raise OpError(
-                "invalid_params",
+            raise InvalidParams(
                 "since_rev must be <= current rev",
                 {"since_rev": since_rev, "current_rev": current_rev},
             )
@@ -80,9 +79,8 @@ class History(msgspec.Struct, frozen=True):
             return DiffResult(from_rev=current_rev, to_rev=current_rev)
         supported = self.entries[0].from_rev if self.entries else current_rev
 
-        def unavailable() -> OpError:
-            return OpError(
-                "invalid_request",
+        def unavailable() -> NereidError:
+            return InvalidRequest(
                 f"delta unavailable; use {snapshot_tool}",
                 {
                     "since_rev": since_rev,

@@ -1,6 +1,6 @@
 """Value rules that keep every diagram exportable as Mermaid (spec decision 9).
 
-Each check raises an OpError naming the field, the value and why; text values come back
+Each check raises an NereidError naming the field, the value and why; text values come back
 trimmed (Mermaid trims them on import, so storing them untrimmed would change on reload).
 What a text may hold is decided by `nereid.model.writable`, the rules the importer and the
 exporter use too (spec decision 18).
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Literal
 
+from nereid.errors import InvalidParams
 from nereid.model import (
     ARROW_KINDS,
     CANONICAL_ARROW,
@@ -32,7 +33,7 @@ from nereid.model.writable import (
     sequence_text_problem,
     style_problem,
 )
-from nereid.ops.errors import OpError, invalid_value
+from nereid.ops.errors import invalid_value
 
 __all__ = [
     "FLOW_KEYWORDS",
@@ -254,8 +255,7 @@ def parse_arrow(value: str, kind: MessageKind) -> tuple[str | None, Literal["+",
             "arrow", value, f"not a Mermaid sequence arrow (one of {', '.join(ARROW_KINDS)})"
         )
     if arrow_kind != kind:
-        raise OpError(
-            "invalid_params",
+        raise InvalidParams(
             "arrow does not match message kind",
             {"arrow": value, "kind": kind, "arrow_kind": arrow_kind},
         )

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
+from nereid.errors import InvalidParams, NereidError
 from nereid.model import SEQ_BLOCK, SEQ_SECTION, SeqBlock, SeqSection
 from nereid.ops.delta import ObjectKey
-from nereid.ops.errors import OpError
 
 __all__ = [
     "MAX_DEPTH",
@@ -113,10 +113,8 @@ def iter_tree(
         yield from iter_tree(block.blocks, block)
 
 
-def block_error(block_id: str, reason: str) -> OpError:
-    return OpError(
-        "invalid_params", "invalid block structure", {"block_id": block_id, "reason": reason}
-    )
+def block_error(block_id: str, reason: str) -> NereidError:
+    return InvalidParams("invalid block structure", {"block_id": block_id, "reason": reason})
 
 
 def promote_first_section(block: BlockNode, touch: Callable[[ObjectKey], None]) -> None:

@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
+from nereid.errors import Conflict, InvalidParams, NereidError
 from nereid.model import Ast, FlowchartAst, StateAst
 from nereid.ops.apply import apply_checked
 from nereid.ops.decode import DiagramOp, check_op_ids
 from nereid.ops.delta import Delta, ast_delta
-from nereid.ops.errors import OpError
 from nereid.ops.history import DiffResult, History, HistoryEntry, bump
 
 __all__ = ["ApplyOutcome", "DiagramState", "ast_digest", "conflict", "stat_digest"]
@@ -65,14 +65,13 @@ def stat_digest(ast: Ast, rev: int) -> dict[str, Any]:
 
 def conflict(
     base_rev: int, current_rev: int, snapshot_tool: str, digest: dict[str, Any], content: str
-) -> OpError:
+) -> NereidError:
     """`conflict: stale base_rev` with what a client needs to rebase.
 
     Data: `{base_rev, current_rev, snapshot_tool, digest, ast_digest}`; `ast_digest` (a
     content hash) is our addition, the rest is the contract's.
     """
-    return OpError(
-        "conflict",
+    return Conflict(
         "conflict: stale base_rev",
         {
             "base_rev": base_rev,
@@ -108,7 +107,7 @@ class DiagramState(msgspec.Struct, frozen=True, kw_only=True):
         return stat_digest(self.ast, self.rev)
 
     def propose(self, base_rev: int, ops: Sequence[DiagramOp]) -> ApplyOutcome:
-        """What `apply` would do, without committing anything. Raises OpError."""
+        """What `apply` would do, without committing anything. Raises NereidError."""
         check_op_ids(ops)
         if base_rev != self.rev:
             raise conflict(base_rev, self.rev, "diagram.stat", self.digest(), ast_digest(self.ast))
@@ -117,7 +116,7 @@ class DiagramState(msgspec.Struct, frozen=True, kw_only=True):
         return ApplyOutcome(new_rev=new_rev, applied=len(ops), delta=delta, ast=new_ast)
 
     def apply(self, base_rev: int, ops: Sequence[DiagramOp]) -> tuple[DiagramState, ApplyOutcome]:
-        """Apply a batch; return the new state and the outcome. Raises OpError (no change)."""
+        """Apply a batch; return the new state and the outcome. Raises NereidError (no change)."""
         outcome = self.propose(base_rev, ops)
         if not ops:
             return self, outcome
@@ -126,8 +125,7 @@ class DiagramState(msgspec.Struct, frozen=True, kw_only=True):
     def replace_ast(self, ast: Ast) -> tuple[DiagramState, Delta]:
         """Take a whole new AST (an external edit); bump `rev` only if something changed."""
         if type(ast) is not type(self.ast):
-            raise OpError(
-                "invalid_params",
+            raise InvalidParams(
                 "op kind mismatch for diagram kind",
                 {"diagram_kind": _kind_name(self.ast), "op_kind": _kind_name(ast)},
             )
@@ -137,7 +135,7 @@ class DiagramState(msgspec.Struct, frozen=True, kw_only=True):
         return self._commit(ast, bump(self.rev), delta), delta
 
     def diff(self, since_rev: int) -> DiffResult:
-        """Changes since `since_rev` (mcp-tools.md §17.3). Raises OpError."""
+        """Changes since `since_rev` (mcp-tools.md §17.3). Raises NereidError."""
         return self.history.diff(since_rev, self.rev, "diagram.read")
 
     def _commit(self, ast: Ast, new_rev: int, delta: Delta) -> DiagramState:

@@ -12,6 +12,7 @@ from typing import Any, assert_never
 
 import msgspec
 
+from nereid.errors import InvalidParams, NereidError, ResourceNotFound
 from nereid.model import (
     IdError,
     ObjectRef,
@@ -24,7 +25,6 @@ from nereid.model import (
 )
 from nereid.ops.base import UNSET, given
 from nereid.ops.decode import WalkthroughOp
-from nereid.ops.errors import OpError
 from nereid.ops.history import DiffResult, History, HistoryEntry, bump
 from nereid.ops.state import ast_digest, conflict
 from nereid.ops.walkthrough_ops import (
@@ -68,11 +68,11 @@ class WalkthroughDelta(msgspec.Struct, frozen=True, kw_only=True):
         }
 
 
-def _node_id_error(node_id: str) -> OpError | None:
+def _node_id_error(node_id: str) -> NereidError | None:
     try:
         check_id(node_id)
     except IdError as err:
-        return OpError("invalid_params", f"invalid node_id: {err.message}", {"node_id": node_id})
+        return InvalidParams(f"invalid node_id: {err.message}", {"node_id": node_id})
     return None
 
 
@@ -88,8 +88,8 @@ def _parse_refs(refs: tuple[str, ...]) -> tuple[ObjectRef, ...]:
         try:
             parsed.append(parse_ref(text))
         except ObjectRefError as err:
-            raise OpError(
-                "invalid_params", f"invalid object_ref: {err.message}", {"object_ref": text}
+            raise InvalidParams(
+                f"invalid object_ref: {err.message}", {"object_ref": text}
             ) from None
     return tuple(parsed)
 
@@ -117,8 +117,7 @@ class _Draft:
         _check_node_id(node_id)
         node = self.nodes.get(node_id)
         if node is None:
-            raise OpError(
-                "not_found",
+            raise ResourceNotFound(
                 "walkthrough node not found",
                 {"walkthrough_id": self.wid, "node_id": node_id},
             )
@@ -126,8 +125,7 @@ class _Draft:
 
     def _edge_key(self, from_id: str, to_id: str, kind: str) -> EdgeKey:
         if kind == "" or "/" in kind:
-            raise OpError(
-                "invalid_params",
+            raise InvalidParams(
                 "invalid edge kind (must be non-empty and not contain '/')",
                 {"kind": kind},
             )
@@ -146,7 +144,7 @@ class _Draft:
     def _existing_edge(self, key: EdgeKey) -> WalkthroughEdge:
         edge = self.edges.get(key)
         if edge is None:
-            raise OpError("not_found", "walkthrough edge not found", self._edge_data(key))
+            raise ResourceNotFound("walkthrough edge not found", self._edge_data(key))
         return edge
 
     def apply(self, op: WalkthroughOp) -> None:
@@ -157,8 +155,7 @@ class _Draft:
             case WalkthroughAddNode():
                 _check_node_id(op.node_id)
                 if op.node_id in self.nodes:
-                    raise OpError(
-                        "invalid_params",
+                    raise InvalidParams(
                         "node_id already exists",
                         {"walkthrough_id": self.wid, "node_id": op.node_id},
                     )
@@ -198,7 +195,7 @@ class _Draft:
                 self._node(op.from_node_id)
                 self._node(op.to_node_id)
                 if key in self.edges:
-                    raise OpError("invalid_params", "edge already exists", self._edge_data(key))
+                    raise InvalidParams("edge already exists", self._edge_data(key))
                 self.edges[key] = WalkthroughEdge(
                     from_node_id=key[0], to_node_id=key[1], kind=key[2], label=op.label
                 )
@@ -260,7 +257,7 @@ def apply_walkthrough_ops(
 ) -> tuple[Walkthrough, WalkthroughDelta]:
     """Apply `ops` in order, all-or-nothing; the result keeps the input's `rev`.
 
-    Raises OpError on the first failing op; the input is never changed.
+    Raises NereidError on the first failing op; the input is never changed.
     """
     if not ops:
         return walkthrough, WalkthroughDelta()
@@ -300,7 +297,7 @@ class WalkthroughState(msgspec.Struct, frozen=True, kw_only=True):
         return self.walkthrough.rev
 
     def propose(self, base_rev: int, ops: Sequence[WalkthroughOp]) -> WalkthroughApplyOutcome:
-        """What `apply` would do, without committing. Raises OpError."""
+        """What `apply` would do, without committing. Raises NereidError."""
         if base_rev != self.rev:
             raise conflict(
                 base_rev,
@@ -318,7 +315,7 @@ class WalkthroughState(msgspec.Struct, frozen=True, kw_only=True):
     def apply(
         self, base_rev: int, ops: Sequence[WalkthroughOp]
     ) -> tuple[WalkthroughState, WalkthroughApplyOutcome]:
-        """Apply a batch (all-or-nothing); an empty batch changes nothing. Raises OpError."""
+        """Apply a batch (all-or-nothing); an empty batch changes nothing. Raises NereidError."""
         outcome = self.propose(base_rev, ops)
         if not ops:
             return self, outcome

@@ -1,12 +1,11 @@
 """The pure query layer: flow.*, seq.*, route.find, diagram.get_slice, xref.*, object.read.
 
 Every tool is a function of a read-only `QueryScope` snapshot and its parameters, returning a
-msgspec Struct shaped like the MCP contract or raising `QueryError`. No I/O, no async, no
-state; deterministic ordering everywhere; bounded work on any input (see `flow`, `route`,
+msgspec Struct shaped like the MCP contract or raising a `nereid.errors.NereidError`. No I/O,
+no async, no state; deterministic ordering everywhere; bounded work on any input (see `flow`, `route`,
 `regex_guard` for the exact bounds). This package is the only import point.
 """
 
-from nereid.query.errors import JSONRPC_CODES, QueryError, QueryErrorCode
 from nereid.query.flow import (
     PATHS_STEP_BUDGET,
     flow_cycles,
@@ -52,11 +51,11 @@ from nereid.query.slice import SliceFilters, diagram_get_slice
 from nereid.query.xrefs import xref_list, xref_neighbors
 
 __all__ = [
-    "DEFAULT_MAX_HOPS", "EXPANSION_BUDGET", "JSONRPC_CODES",
+    "DEFAULT_MAX_HOPS", "EXPANSION_BUDGET",
     "MAX_PATTERN_LENGTH", "PATHS_STEP_BUDGET", "SEARCH_TIME_LIMIT", "CyclesResult", "DegreesResult",
     "FlowEdgeObject", "FlowNodeObject", "FlowSubgraphObject", "McpObject", "MessagesResult",
     "NeighborsResult", "NodeDegree", "NodesResult", "ObjectEntry", "ObjectReadResult",
-    "PathsResult", "QueryError", "QueryErrorCode", "QueryScope", "RouteGraph", "RoutesResult",
+    "PathsResult", "QueryScope", "RouteGraph", "RoutesResult",
     "SeqActivationObject", "SeqBlockObject", "SeqMessageObject", "SeqNoteObject",
     "SeqParticipantObject", "SeqSectionObject", "SliceFilters", "SliceResult",
     "XRefListResult", "XRefSummary", "diagram_get_slice", "flow_cycles", "flow_dead_ends",

@@ -27,7 +27,8 @@ from typing import Any, Final, TypeAlias
 
 import regex
 
-from nereid.query.errors import QueryError, invalid_params
+from nereid.errors import NereidError
+from nereid.query.errors import invalid_params
 
 __all__ = [
     "MAX_PATTERN_LENGTH",
@@ -111,7 +112,7 @@ def match_all(pattern: Pattern, texts: Sequence[str], time_limit: float) -> list
     return [found is not None for found in search_each(pattern, texts, time_limit=time_limit)]
 
 
-def too_expensive(needle: str, case_insensitive: bool, timeout: RegexTimeout) -> QueryError:
+def too_expensive(needle: str, case_insensitive: bool, timeout: RegexTimeout) -> NereidError:
     """The `invalid_params` refusal for a search that ran out of time."""
     return invalid_params(
         f"regex too expensive: matching took longer than {timeout.seconds:g} s; "

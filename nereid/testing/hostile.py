@@ -25,11 +25,10 @@ import msgspec
 from hypothesis import strategies as st
 
 from nereid.actors.diagram import parse_mermaid_text
-from nereid.actors.refusals import from_op_error
 from nereid.errors import INVALID_PARAMS, NereidError
 from nereid.mermaid import export_ast, parse_mermaid
 from nereid.model import Ast, Diagram, Session, ast_kind
-from nereid.ops import OpError, apply_ops, convert_diagram_ops
+from nereid.ops import apply_ops, convert_diagram_ops
 from nereid.store import MemoryFiles, load_session, save_session
 
 __all__ = [
@@ -380,9 +379,8 @@ def check_batch(seed: Ast, ops: Sequence[dict[str, Any]]) -> Outcome:
     """Apply `ops` to `seed` as `diagram.apply_ops` does; judge the outcome (see module)."""
     try:
         new, _delta = apply_ops(seed, convert_diagram_ops(list(ops)), diagram_id="d")
-    except OpError as error:
-        refusal = from_op_error(error)
-        assert refusal.code in (INVALID_PARAMS, -32002), f"{error!r} for {ops!r}"
+    except NereidError as refusal:
+        assert refusal.code in (INVALID_PARAMS, -32002), f"{refusal!r} for {ops!r}"
         return "refused"
     _saved_and_reloaded(new, repr(ops))
     return "saved"

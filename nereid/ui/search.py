@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from nereid.errors import NereidError
 from nereid.model.refs import ObjectRef
-from nereid.query.errors import QueryError
 from nereid.query.regex_guard import (
     SEARCH_TIME_LIMIT,
     RegexClock,
@@ -135,7 +135,7 @@ def search(
             return SearchResult((), f"pattern longer than {MAX_PATTERN} characters")
         try:
             pattern = compile_user_regex(needle, case_insensitive=True, max_length=MAX_PATTERN)
-        except QueryError as err:
+        except NereidError as err:
             return SearchResult((), f"bad regex: {err.message.removeprefix('invalid regex: ')}")
         pool = list(candidates)
         clock = RegexClock(time_limit)

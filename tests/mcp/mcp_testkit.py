@@ -18,7 +18,7 @@ from mcp import Client
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp_types import Implementation
 
-from nereid.errors import Conflict, ResourceNotFound
+from nereid.errors import Conflict, InvalidParams, ResourceNotFound
 from nereid.mcp import (
     ADDITIVE,
     DESTRUCTIVE,
@@ -32,7 +32,6 @@ from nereid.mcp import (
     tool,
 )
 from nereid.mcp.diagnostics import diagnostic_tools
-from nereid.ops.errors import OpError
 from nereid.query.errors import not_found as query_not_found
 from nereid.runtime import Actor, Event, Request, ResyncNeeded, Runtime
 
@@ -251,11 +250,14 @@ async def fail(call: ToolCall, params: FailParams) -> Any:
         case "bug":
             raise RuntimeError("an unexpected bug")
         case "conflict":
-            raise Conflict(base_rev=1, current_rev=3, digest={"rev": 3})
+            raise Conflict(
+                "conflict: stale base_rev",
+                {"base_rev": 1, "current_rev": 3, "digest": {"rev": 3}},
+            )
         case "op_not_found":
-            raise OpError("not_found", "object not found", {"kind": "FlowNode", "object_id": "n:x"})
+            raise ResourceNotFound("object not found", {"kind": "FlowNode", "object_id": "n:x"})
         case "op_invalid":
-            raise OpError("invalid_params", "empty label")
+            raise InvalidParams("empty label")
         case "query_not_found":
             raise query_not_found("diagram not found", {"diagram_id": "zz"})
         case "wrong_type":

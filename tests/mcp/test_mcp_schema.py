@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
 from mcp_testkit import DiagramListResult, EchoParams, tool_table
 
+from nereid.errors import Conflict
 from nereid.mcp import decode_arguments, encode_result, struct_schema
 from nereid.mcp.codec import result_text
 from nereid.mcp.errors import expected_error
@@ -20,7 +21,6 @@ from nereid.mcp.schema import compact_output
 from nereid.mcp.tools import READ_ONLY, tool
 from nereid.mcp.tools_diagram_reads import ReadResult
 from nereid.mcp.tools_diagrams import FileError
-from nereid.ops.errors import OpError
 
 
 def test_params_schema_golden_is_self_contained() -> None:
@@ -121,7 +121,7 @@ def test_decode_strict_and_null_means_absent_for_optional() -> None:
 
 
 def test_op_error_with_no_data_sends_no_data() -> None:
-    mapped = expected_error(OpError("conflict", "stale"))
+    mapped = expected_error(Conflict("stale"))
     assert mapped is not None
     assert (mapped.code, mapped.message, mapped.data) == (-32600, "stale", None)
     assert expected_error(ValueError("bug")) is None

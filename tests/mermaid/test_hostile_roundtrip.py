@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 
+from nereid.errors import NereidError
 from nereid.mermaid import export_flowchart
 from nereid.model import Ast, FlowchartAst, FlowNode, FlowSubgraph
 from nereid.model.writable import MAX_SUBGRAPH_DEPTH
-from nereid.ops import OpError, apply_ops, convert_diagram_ops
+from nereid.ops import apply_ops, convert_diagram_ops
 from nereid.testing.hostile import (
     FLOW_SEED,
     SEQ_SEED,
@@ -132,5 +133,5 @@ def test_ops_cannot_nest_deeper_than_the_cap() -> None:
         for i in range(MAX_SUBGRAPH_DEPTH + 1)
     ]  # fmt: skip
     assert check_batch(FLOW, ops[:-1]) == "saved"
-    with pytest.raises(OpError, match="nest deeper than"):
+    with pytest.raises(NereidError, match="nest deeper than"):
         apply_ops(FLOW, convert_diagram_ops(ops), diagram_id="d")

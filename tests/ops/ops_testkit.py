@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from nereid.errors import NereidError
 from nereid.model import Ast, FlowchartAst, SequenceAst
 from nereid.ops import (
     Delta,
-    OpError,
     apply_ops,
     convert_diagram_ops,
 )
@@ -19,9 +19,9 @@ def run(ast: Ast, *ops: dict[str, Any], diagram_id: str = "auth") -> tuple[Ast, 
     return apply_ops(ast, convert_diagram_ops(list(ops)), diagram_id=diagram_id)
 
 
-def refuse(ast: Ast, *ops: dict[str, Any], diagram_id: str = "auth") -> OpError:
+def refuse(ast: Ast, *ops: dict[str, Any], diagram_id: str = "auth") -> NereidError:
     before = ast
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         run(ast, *ops, diagram_id=diagram_id)
     assert ast is before
     return caught.value

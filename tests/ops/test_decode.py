@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from nereid.errors import NereidError
 from nereid.ops import (
     FLOW_OPS,
     SEQ_OPS,
     UNSET,
     FlowSetNodeNote,
     FlowUpdateEdge,
-    OpError,
     WalkthroughUpdateNode,
     convert_diagram_ops,
     decode_diagram_ops,
@@ -44,16 +44,16 @@ def test_absent_and_null_are_told_apart() -> None:
     ],
 )
 def test_malformed_ops_are_invalid_params(payload: bytes) -> None:
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         decode_diagram_ops(payload)
-    assert caught.value.code == "invalid_params"
+    assert caught.value.category == "invalid_params"
     assert caught.value.message.startswith("failed to deserialize parameters: ")
 
 
 def test_convert_matches_decode() -> None:
     ops = [{"type": "flow_set_node_note", "node_id": "n:a"}]
     assert convert_diagram_ops(ops) == [FlowSetNodeNote(node_id="n:a")]
-    with pytest.raises(OpError):
+    with pytest.raises(NereidError):
         convert_diagram_ops([{"type": "flow_set_node_note"}])
 
 

@@ -8,6 +8,7 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nereid.errors import NereidError
 from nereid.mermaid import parse_flowchart
 from nereid.ops import (
     DiagramState,
@@ -16,7 +17,6 @@ from nereid.ops import (
     FlowRemoveEdge,
     FlowRemoveNode,
     FlowSetNodeMermaidId,
-    OpError,
     flow_names,
 )
 from nereid.ops.flow_names import explicit_names
@@ -42,8 +42,8 @@ OPS = st.one_of(
 def _outcome(state: DiagramState, batch: list[object]) -> DiagramState | str:
     try:
         return state.apply(state.rev, batch)[0]  # type: ignore[arg-type]
-    except OpError as err:
-        return f"{err.code}: {err.message}"
+    except NereidError as err:
+        return f"{err.category}: {err.message}"
 
 
 @settings(max_examples=60, deadline=None)

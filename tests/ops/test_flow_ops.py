@@ -116,7 +116,7 @@ def test_add_node_defaults_and_shape_alias() -> None:
 )  # fmt: skip
 def test_flow_errors(op: dict, code: str, message: str, data: dict) -> None:
     error = refuse(auth_flow(), op)
-    assert (error.code, error.message, error.data) == (code, message, data)
+    assert (error.category, error.message, error.data) == (code, message, data)
 
 
 def test_kind_mismatch_both_ways() -> None:
@@ -135,7 +135,7 @@ def test_invalid_object_id_checked_before_anything() -> None:
         {"type": "flow_remove_node", "node_id": "n:nope"},
         {"type": "flow_add_node", "node_id": "a/b", "label": "X"},
     )
-    assert (error.code, error.message, error.data) == (
+    assert (error.category, error.message, error.data) == (
         "invalid_params",
         "invalid object id: id must not contain '/'",
         {"object_id": "a/b"},

@@ -171,7 +171,7 @@ def test_removing_a_subgraph_removes_the_edges_that_end_at_its_frame() -> None:
 def test_subgraph_edge_refusals() -> None:
     error = refuse(grouped(), {"type": "flow_add_edge", "edge_id": "e:x",
                                "from_node_id": "sg:nope", "to_node_id": "n:ok"})  # fmt: skip
-    assert (error.code, error.data) == ("not_found", {"node_id": "sg:nope"})
+    assert (error.category, error.data) == ("not_found", {"node_id": "sg:nope"})
     # A subgraph id a `subgraph` line can hold but an edge line cannot (`Ü--1` reads as a link).
     error = refuse(
         grouped(),
@@ -202,4 +202,4 @@ def test_subgraph_edge_refusals() -> None:
     assert (error.message, error.data["object_id"]) == ("object already exists", "sg:inner")
     error = refuse(grouped(), {"type": "flow_update_subgraph", "subgraph_id": "sg:inner",
                                "classes": ["bad name"]})  # fmt: skip
-    assert error.code == "invalid_params"
+    assert error.category == "invalid_params"

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from nereid.errors import NereidError
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.mermaid.sequence import parse_sequence
 from nereid.model import FlowchartAst, SequenceAst, Walkthrough
@@ -23,7 +24,6 @@ from nereid.model.flowchart import effective_mermaid_id
 from nereid.model.shapes import ATTRIBUTE_SHAPES
 from nereid.ops import (
     DiagramState,
-    OpError,
     WalkthroughState,
     convert_diagram_ops,
     convert_walkthrough_ops,
@@ -212,7 +212,7 @@ class _OpsMachine(RuleBasedStateMachine):
         encoded = msgspec.json.encode(before.ast)
         try:
             after, outcome = before.apply(before.rev, convert_diagram_ops(ops))
-        except OpError as error:
+        except NereidError as error:
             assert msgspec.json.encode(before.ast) == encoded  # the input was not mutated
             event(f"refused: {error.message[:40]}")
             return  # the machine keeps `before`: a refused batch changes nothing
@@ -410,7 +410,7 @@ class WalkthroughMachine(RuleBasedStateMachine):
         before = self.state
         try:
             after, outcome = before.apply(before.rev, convert_walkthrough_ops(ops))
-        except OpError as error:
+        except NereidError as error:
             event(f"refused: {error.message[:40]}")
             return
         assert after.rev == (before.rev + 1 if ops else before.rev) == outcome.new_rev

@@ -318,7 +318,7 @@ def test_sections_of_notes_only_and_their_upkeep() -> None:
         {"type": "seq_update_section", "section_id": "s:n", "note_ids": ["note:nope"]},
         diagram_id="login",
     )
-    assert error.code == "not_found"
+    assert error.category == "not_found"
     # A member note moved out of its section is refused, as a moved message is.
     error = refuse(
         ast, {"type": "seq_update_note", "note_id": "note:b", "order_key": 500},

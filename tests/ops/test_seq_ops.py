@@ -108,7 +108,7 @@ def test_contract_example_batch() -> None:
 )  # fmt: skip
 def test_seq_errors(op: dict, code: str, message: str, data: dict) -> None:
     error = refuse(login_seq(), op, diagram_id="login")
-    assert (error.code, error.message, error.data) == (code, message, data)
+    assert (error.category, error.message, error.data) == (code, message, data)
 
 
 def test_duplicate_note_and_activation_ids() -> None:

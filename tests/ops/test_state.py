@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from ops_testkit import auth_flow
 
+from nereid.errors import NereidError
 from nereid.model import FlowchartAst, FlowNode
 from nereid.ops import (
     HISTORY_LIMIT,
     DiagramState,
-    OpError,
     ast_digest,
     convert_diagram_ops,
     stat_digest,
@@ -62,10 +62,10 @@ def test_stale_base_rev_is_a_conflict_with_digest() -> None:
     state = auth_state()
     for base_rev in (1, 3):
         for call in (state.apply, state.propose):
-            with pytest.raises(OpError) as caught:
+            with pytest.raises(NereidError) as caught:
                 call(base_rev, add_node("n:a"))
             error = caught.value
-            assert (error.code, error.message) == ("conflict", "conflict: stale base_rev")
+            assert (error.category, error.message) == ("conflict", "conflict: stale base_rev")
             assert error.data == {
                 "base_rev": base_rev,
                 "current_rev": 2,
@@ -80,7 +80,7 @@ def test_stale_base_rev_is_a_conflict_with_digest() -> None:
 
 
 def test_ids_are_checked_before_the_revision() -> None:
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         auth_state().apply(0, add_node("a/b"))
     assert caught.value.message == "invalid object id: id must not contain '/'"
 
@@ -88,7 +88,7 @@ def test_ids_are_checked_before_the_revision() -> None:
 def test_failed_batch_changes_nothing() -> None:
     state = auth_state()
     ops = add_node("n:a") + convert_diagram_ops([{"type": "flow_remove_node", "node_id": "n:zz"}])
-    with pytest.raises(OpError):
+    with pytest.raises(NereidError):
         state.apply(2, ops)
     assert state.rev == 2 and state.ast == auth_flow() and state.history.entries == ()
 
@@ -124,14 +124,14 @@ def test_diff_contract_example() -> None:
 
 def test_diff_errors() -> None:
     state = auth_state()
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         state.diff(3)
-    assert (caught.value.code, caught.value.message, caught.value.data) == (
+    assert (caught.value.category, caught.value.message, caught.value.data) == (
         "invalid_params", "since_rev must be <= current rev", {"since_rev": 3, "current_rev": 2}
     )  # fmt: skip
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         state.diff(1)
-    assert (caught.value.code, caught.value.message, caught.value.data) == (
+    assert (caught.value.category, caught.value.message, caught.value.data) == (
         "invalid_request",
         "delta unavailable; use diagram.read",
         {"since_rev": 1, "current_rev": 2, "supported_since_rev": 2,
@@ -145,7 +145,7 @@ def test_history_window_keeps_64_entries() -> None:
         state, _ = state.apply(i, add_node(f"n:x{i}"))
     assert len(state.history.entries) == HISTORY_LIMIT
     assert state.history.entries[0].from_rev == 6
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         state.diff(5)
     assert caught.value.data["supported_since_rev"] == 6
     assert len(state.diff(6).changes[0].refs) == HISTORY_LIMIT

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nereid.errors import NereidError
 from nereid.mermaid import export_state, parse_state
 from nereid.model import StateAst
 from nereid.model.state import StateNote
-from nereid.ops import OpError, apply_ops, convert_diagram_ops
+from nereid.ops import apply_ops, convert_diagram_ops
 
 SEED = parse_state(
     "stateDiagram-v2\n[*] --> Idle\nIdle --> Busy : go\nstate Busy {\n  [*] --> Work\n}\n"
@@ -88,7 +89,7 @@ def test_floating_notes_and_classes_on_start_and_end() -> None:
     assert 'note "Check the' in text and "Memo --> Idle" in text
     assert "[*]:::hot --> Idle" in text and "Idle --> [*]:::done" in text
     assert "d:d/state/state/s:Memo" in delta["added"]
-    with pytest.raises(OpError, match="one class per transition"):
+    with pytest.raises(NereidError, match="one class per transition"):
         _apply(new, {"type": "state_set_state", "state_id": "end", "classes": ["a", "b"]})
 
 
@@ -109,7 +110,7 @@ def test_class_defs_and_direction_through_the_shared_flow_ops() -> None:
         {"type": "flow_set_class_def", "name": "a b", "style": "fill:#f00"},
         {"type": "flow_remove_class_def", "name": "nope"},
     ):
-        with pytest.raises(OpError):
+        with pytest.raises(NereidError):
             apply_ops(SEED, convert_diagram_ops([op]), diagram_id="d")
 
 
@@ -162,14 +163,14 @@ def test_remove_a_composite_takes_its_states_and_transitions() -> None:
     ],
 )  # fmt: skip
 def test_refusals_change_nothing(op: dict[str, Any], message: str) -> None:
-    with pytest.raises(OpError) as info:
+    with pytest.raises(NereidError) as info:
         apply_ops(SEED, convert_diagram_ops([op]), diagram_id="d")
     assert message in str(info.value.message) + str(info.value.data)
 
 
 def test_kind_mismatch_names_the_state_family() -> None:
     flow = parse_state("stateDiagram-v2\na\n")
-    with pytest.raises(OpError) as info:
+    with pytest.raises(NereidError) as info:
         apply_ops(
             flow, convert_diagram_ops([{"type": "seq_set_title", "title": "t"}]), diagram_id="d"
         )
@@ -179,7 +180,7 @@ def test_kind_mismatch_names_the_state_family() -> None:
 def test_a_start_transition_into_a_later_scope_is_refused() -> None:
     """Mermaid would put the target in the first scope that names it: not writable."""
     ast = parse_state("stateDiagram-v2\nstate A {\n  [*] --> a\n}\nstate B {\n  b\n}\n")
-    with pytest.raises(OpError, match="cannot be written as Mermaid"):
+    with pytest.raises(NereidError, match="cannot be written as Mermaid"):
         apply_ops(
             ast,
             convert_diagram_ops(
@@ -223,7 +224,7 @@ def _ops(draw: st.DrawFn) -> list[dict[str, Any]]:
 def test_any_accepted_batch_exports_and_reads_back_equal(ops: list[dict[str, Any]]) -> None:
     try:
         new, _delta = apply_ops(SEED, convert_diagram_ops(ops), diagram_id="d")
-    except OpError:
+    except NereidError:
         return
     assert isinstance(new, StateAst)
     back = parse_state(export_state(new))

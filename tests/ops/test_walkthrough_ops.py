@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from nereid.errors import NereidError
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode, parse_ref
 from nereid.ops import (
-    OpError,
     WalkthroughState,
     apply_walkthrough_ops,
     convert_walkthrough_ops,
@@ -38,8 +38,8 @@ def apply(walkthrough: Walkthrough, *ops: dict[str, Any]) -> tuple[Walkthrough, 
     return new, delta.to_json()
 
 
-def refuse(walkthrough: Walkthrough, *ops: dict[str, Any]) -> OpError:
-    with pytest.raises(OpError) as caught:
+def refuse(walkthrough: Walkthrough, *ops: dict[str, Any]) -> NereidError:
+    with pytest.raises(NereidError) as caught:
         apply(walkthrough, *ops)
     return caught.value
 
@@ -81,10 +81,10 @@ def test_contract_example_and_diff() -> None:
 
 def test_conflict_and_empty_batch() -> None:
     state = WalkthroughState(walkthrough=tour())
-    with pytest.raises(OpError) as caught:
+    with pytest.raises(NereidError) as caught:
         state.apply(0, [])
     error = caught.value
-    assert (error.code, error.message) == ("conflict", "conflict: stale base_rev")
+    assert (error.category, error.message) == ("conflict", "conflict: stale base_rev")
     assert {k: v for k, v in error.data.items() if k != "ast_digest"} == {
         "base_rev": 0, "current_rev": 1, "snapshot_tool": "walkthrough.stat",
         "digest": {"rev": 1, "counts": {"nodes": 2, "edges": 1}},
@@ -164,7 +164,7 @@ EDGE = {"from_node_id": "wn:1", "to_node_id": "wn:2", "kind": "next"}
 )  # fmt: skip
 def test_walkthrough_errors(op: dict, code: str, message: str, data: dict) -> None:
     error = refuse(tour(), {"type": "set_title", "title": "changed"}, op)
-    assert (error.code, error.message, error.data) == (code, message, data)
+    assert (error.category, error.message, error.data) == (code, message, data)
 
 
 def test_failing_batch_changes_nothing() -> None:
@@ -172,6 +172,6 @@ def test_failing_batch_changes_nothing() -> None:
     ops = convert_walkthrough_ops(
         [{"type": "set_title", "title": "x"}, {"type": "remove_node", "node_id": "wn:9"}]
     )
-    with pytest.raises(OpError):
+    with pytest.raises(NereidError):
         state.apply(1, ops)
     assert state.walkthrough == tour() and state.history.entries == ()

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from query_builders import flowchart, message, node_ids, scope, sequence
 
+from nereid.errors import NereidError
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.model import Diagram
 from nereid.query import (
-    QueryError,
     QueryScope,
     flow_cycles,
     flow_dead_ends,
@@ -65,27 +65,27 @@ def test_reachable_both_is_a_union_not_the_component() -> None:
 
 
 def test_reachable_errors_in_spec_order() -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_reachable(SPEC, from_node_id="", direction="sideways")
-    assert (info.value.code, info.value.message) == (
+    assert (info.value.category, info.value.message) == (
         "invalid_params",
         "invalid direction (expected out|in|both)",
     )
     assert info.value.data == {"direction": "sideways"}
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_reachable(SPEC, from_node_id="a/b", diagram_id="nope")
     assert info.value.message == "invalid from_node_id: id must not contain '/'"
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_reachable(SPEC, from_node_id="a", diagram_id="nope")
-    assert (info.value.code, info.value.message, info.value.data) == (
+    assert (info.value.category, info.value.message, info.value.data) == (
         "not_found",
         "diagram not found",
         {"diagram_id": "nope"},
     )
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_reachable(SPEC, from_node_id="q")
     # §16 D2: an unknown start node is not_found, not an empty list.
-    assert (info.value.code, info.value.message, info.value.data) == (
+    assert (info.value.category, info.value.message, info.value.data) == (
         "not_found",
         "from node not found",
         {"diagram_id": "g", "from_node_id": "q"},
@@ -95,17 +95,17 @@ def test_reachable_errors_in_spec_order() -> None:
 def test_diagram_resolution() -> None:
     seq = sequence("s", [message("m:1", "p:a", "p:b", 1000)])
     both = scope(flowchart("g", [("a", "b")]), seq, active="s")
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_dead_ends(both)
     assert (info.value.message, info.value.data) == (
         "diagram is not a flowchart",
         {"diagram_id": "s", "diagram_kind": "Sequence"},
     )
     assert node_ids(flow_dead_ends(both, diagram_id="g").nodes) == ["b"]
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_dead_ends(QueryScope(diagrams=both.diagrams))
     assert info.value.message == "diagram_id is required (no active diagram)"
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_dead_ends(both, diagram_id="")
     assert (info.value.message, info.value.data) == (
         "invalid diagram_id: id must not be empty",
@@ -134,10 +134,10 @@ def test_paths_limit_and_errors() -> None:
     paths = flow_paths(SPEC, from_node_id="a", to_node_id="c", max_extra_hops=1, limit=2)
     assert len(paths.paths) == 2
     assert flow_paths(SPEC, from_node_id="a", to_node_id="c", limit=0).paths == []
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_paths(SPEC, from_node_id="q", to_node_id="c", limit=0)
-    assert (info.value.code, info.value.message) == ("not_found", "from node not found")
-    with pytest.raises(QueryError) as info:
+    assert (info.value.category, info.value.message) == ("not_found", "from node not found")
+    with pytest.raises(NereidError) as info:
         flow_paths(SPEC, from_node_id="a", to_node_id="q")
     assert (info.value.message, info.value.data) == (
         "to node not found",
@@ -195,9 +195,9 @@ def test_unreachable() -> None:
     # Only self-loops / cycles: every node has in-degree > 0, so every node is a start.
     loops = scope(flowchart("g", [("z", "z"), ("x", "y"), ("y", "x")]))
     assert flow_unreachable(loops).nodes == []
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_unreachable(graph, start_node_id="q")
-    assert (info.value.code, info.value.message, info.value.data) == (
+    assert (info.value.category, info.value.message, info.value.data) == (
         "not_found",
         "start node not found",
         {"diagram_id": "g", "start_node_id": "q"},
@@ -226,7 +226,7 @@ def test_degrees_spec_examples(sort_by: str, top: int, expected: list[tuple]) ->
 
 def test_degrees_top_zero_first_and_json_shape() -> None:
     assert flow_degrees(DEGREE_GRAPH, top=0, sort_by="bogus", diagram_id="nope").nodes == []
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         flow_degrees(DEGREE_GRAPH, sort_by="bogus", diagram_id="nope")
     assert info.value.message == "invalid sort_by (expected out|in|total)"
     loops = scope(flowchart("g", [("z", "z"), ("z", "y"), ("z", "y")]))

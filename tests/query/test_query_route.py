@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from query_builders import flowchart, message, scope, sequence, xref
 
+from nereid.errors import NereidError
 from nereid.model import FlowSubgraph, SeqBlock, SeqNote, SeqSection
-from nereid.query import QueryError, RouteGraph, route_find
+from nereid.query import RouteGraph, route_find
 from nereid.query.graph import StepBudget
 from nereid.query.route import find_routes
 
@@ -158,16 +159,16 @@ def test_special_cases_and_errors() -> None:
     assert route_find(session, from_ref=FLOW_A, to_ref=M2, ordering="").routes == [
         [FLOW_A, FLOW_B, M1, M2]
     ]
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         route_find(session, from_ref="x", to_ref="also bad")
     assert (info.value.message, info.value.data) == (
         "invalid from_ref: object ref must start with 'd:'",
         {"from_ref": "x"},
     )
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         route_find(session, from_ref=FLOW_A, to_ref="d:x")
     assert info.value.message == "invalid to_ref: object ref is missing category path"
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         route_find(session, from_ref=FLOW_A, to_ref=M2, ordering="shortest")
     assert (info.value.message, info.value.data) == (
         "invalid ordering (expected fewest_hops|lexicographic)",

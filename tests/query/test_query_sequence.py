@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from query_builders import flowchart, message, node_ids, scope, sequence
 
+from nereid.errors import NereidError
 from nereid.model import SeqBlock, SeqSection
-from nereid.query import QueryError, seq_messages, seq_search, seq_trace
+from nereid.query import seq_messages, seq_search, seq_trace
 from nereid.query.regex_guard import MAX_PATTERN_LENGTH
 
 # queries.md §9: storage order differs from message order; tie at 2000 broken by id.
@@ -54,13 +55,13 @@ def test_messages_in_message_order_and_filters() -> None:
         "d:login/seq/message/m:0002",
         "d:login/seq/message/m:0004",
     ]
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_messages(SPEC, from_participant_id="")
     assert (info.value.message, info.value.data) == (
         "invalid from_participant_id: id must not be empty",
         {"from_participant_id": ""},
     )
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_messages(scope(flowchart("g", [("a", "b")])))
     assert (info.value.message, info.value.data) == (
         "diagram is not a sequence diagram",
@@ -87,18 +88,18 @@ def test_trace_spec_examples(kwargs: dict, expected: list[str]) -> None:
 
 
 def test_trace_errors() -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_trace(SPEC, direction="", from_message_id="")
     assert info.value.message == "invalid direction (expected before|after)"
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_trace(SPEC, from_message_id="a/b")
     assert (info.value.message, info.value.data) == (
         "invalid object id: id must not contain '/'",
         {"object_id": "a/b"},
     )
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_trace(SPEC, from_message_id="m:9", limit=0)
-    assert (info.value.code, info.value.message, info.value.data) == (
+    assert (info.value.category, info.value.message, info.value.data) == (
         "not_found",
         "seq message not found",
         {"diagram_id": "s", "from_message_id": "m:9"},
@@ -139,23 +140,23 @@ def test_search_substring_and_regex() -> None:
 
 
 def test_search_errors_in_order() -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_search(LOGIN, needle="", mode="bogus")
     assert (info.value.message, info.value.data) == ("needle must not be empty", {"needle": ""})
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_search(LOGIN, needle="x", mode="")
     assert info.value.message == "invalid mode (expected substring|regex)"
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_search(LOGIN, needle="(unclosed", mode="regex")
-    assert info.value.code == "invalid_params"
+    assert info.value.category == "invalid_params"
     assert info.value.message.startswith("invalid regex:")
     assert info.value.data == {"needle": "(unclosed", "mode": "regex", "case_insensitive": True}
 
 
-def _refusal(needle: str, diagram=LOGIN, time_limit: float = 0.05) -> QueryError:
-    with pytest.raises(QueryError) as info:
+def _refusal(needle: str, diagram=LOGIN, time_limit: float = 0.05) -> NereidError:
+    with pytest.raises(NereidError) as info:
         seq_search(diagram, needle=needle, mode="regex", time_limit=time_limit)
-    assert info.value.code == "invalid_params"
+    assert info.value.category == "invalid_params"
     return info.value
 
 
@@ -195,12 +196,12 @@ def test_classic_redos_patterns_are_answered_within_the_limit(needle: str) -> No
     hostile = scope(sequence("s", [message("m:1", "p:a", "p:b", 1000, "a" * 5000 + "!")]))
     try:
         seq_search(hostile, needle=needle, mode="regex", time_limit=0.5)
-    except QueryError as err:
+    except NereidError as err:
         assert err.message.startswith("regex too expensive")
 
 
 def test_long_patterns_are_refused_before_compiling() -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         seq_search(LOGIN, needle="a" * (MAX_PATTERN_LENGTH + 1), mode="regex")
     assert info.value.message == "needle too long"
 
@@ -227,5 +228,5 @@ def test_any_pattern_is_compiled_refused_or_answered(needle: str) -> None:
         return
     try:
         seq_search(text, needle=needle, mode="regex")
-    except QueryError as err:
-        assert err.code == "invalid_params"
+    except NereidError as err:
+        assert err.category == "invalid_params"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from query_builders import flowchart, message, scope, sequence
 
+from nereid.errors import NereidError
 from nereid.model import FlowSubgraph, SeqActivation, SeqBlock, SeqNote, SeqSection
-from nereid.query import QueryError, SliceFilters, diagram_get_slice
+from nereid.query import SliceFilters, diagram_get_slice
 
 AUTH = scope(
     flowchart(
@@ -73,9 +74,9 @@ def test_flowchart_subgraph_center() -> None:
     outer = diagram_get_slice(diagram, center_ref="d:g/flow/subgraph/sg:outer")
     assert outer.objects == [f"d:g/flow/node/{n}" for n in "abc"] + ["d:g/flow/subgraph/sg:outer"]
     assert outer.edges == ["d:g/flow/edge/e:0001", "d:g/flow/edge/e:0002"]
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         diagram_get_slice(diagram, center_ref="d:g/flow/subgraph/sg:none")
-    assert (info.value.code, info.value.message) == ("not_found", "flow subgraph not found")
+    assert (info.value.category, info.value.message) == ("not_found", "flow subgraph not found")
 
 
 def test_sequence_examples() -> None:
@@ -206,6 +207,6 @@ def test_sequence_blocks_notes_and_activations() -> None:
     ],
 )
 def test_slice_errors(kwargs: dict, code: str, message: str, data: dict) -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         diagram_get_slice(AUTH, **kwargs)
-    assert (info.value.code, info.value.message, info.value.data) == (code, message, data)
+    assert (info.value.category, info.value.message, info.value.data) == (code, message, data)

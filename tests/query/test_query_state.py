@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from query_builders import scope
 
+from nereid.errors import NereidError
 from nereid.mermaid import parse_state
 from nereid.model import Diagram
 from nereid.query import (
-    QueryError,
     diagram_get_slice,
     flow_cycles,
     flow_dead_ends,
@@ -65,7 +65,7 @@ def test_paths_and_degrees() -> None:
 
 
 def test_unknown_state_is_not_found() -> None:
-    with pytest.raises(QueryError):
+    with pytest.raises(NereidError):
         flow_reachable(S, from_node_id="s:Nope")
 
 

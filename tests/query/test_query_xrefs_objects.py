@@ -6,10 +6,11 @@ import msgspec
 import pytest
 from query_builders import flowchart, message, scope, sequence, xref
 
+from nereid.errors import NereidError
 from nereid.mermaid import parse_mermaid
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.model import Diagram, FlowSubgraph, SeqBlock, SeqNote, SeqSection
-from nereid.query import QueryError, object_read, xref_list, xref_neighbors
+from nereid.query import object_read, xref_list, xref_neighbors
 
 CHECK = "d:auth/flow/node/n:check"
 DENY = "d:auth/flow/node/n:deny"
@@ -91,13 +92,13 @@ def test_xref_list_filters(filters: dict, expected: list[str]) -> None:
 
 
 def test_xref_list_errors() -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         xref_list(SESSION, status="broken", from_ref="bad")
     assert (info.value.message, info.value.data) == (
         "invalid status (expected ok|dangling_from|dangling_to|dangling_both|dangling_*)",
         {"status": "broken"},
     )
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         xref_list(SESSION, involves_ref="d:x")
     assert (info.value.message, info.value.data) == (
         "invalid involves_ref: object ref is missing category path",
@@ -125,7 +126,7 @@ def test_xref_neighbors_directions_and_order() -> None:
         "d:demo/flow/node/n",
         "d:demo-x/flow/node/n",
     ]
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         xref_neighbors(SESSION, object_ref=CHECK, direction="")
     assert (info.value.message, info.value.data) == (
         "invalid direction (expected out|in|both)",
@@ -306,9 +307,9 @@ def test_object_read_edge_v11_fields() -> None:
     ],
 )
 def test_object_read_errors(kwargs: dict, code: str, message: str, data: dict | None) -> None:
-    with pytest.raises(QueryError) as info:
+    with pytest.raises(NereidError) as info:
         object_read(SESSION, **kwargs)
-    assert (info.value.code, info.value.message, info.value.data) == (code, message, data)
+    assert (info.value.category, info.value.message, info.value.data) == (code, message, data)
 
 
 def test_object_read_shows_text_as_the_drawing_does() -> None:
