@@ -27,19 +27,25 @@ new rev; subscribers re-read what they mirror (and do so after `ResyncNeeded`).
 
 Every message is a frozen, keyword-only msgspec Struct; replies are plain Structs. Refs in
 replies are `ObjectRef`s in canonical ref order unless a field says "string order".
+
+Many requests are also MCP tools' params, and their replies the tools' results
+(`nereid.mcp.session_calls.forward`): their field names, `rename`s, `U64`s and `param(...)`
+descriptions are the tool contract (mcp-tools.md), so change them only with it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from nereid.model import Ast, Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
 from nereid.model.file_problem import FileProblem
+from nereid.model.wire import U64, param
 from nereid.model.xref import XRefStatus
 from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
 from nereid.query.results import NeighborsResult, XRefListResult
+from nereid.query.xrefs import STATUS_FILTERS
 from nereid.runtime._messages import Event, Message, Request
 
 __all__ = [
@@ -164,9 +170,9 @@ class WalkthroughSummary(msgspec.Struct, frozen=True, kw_only=True):
 
     walkthrough_id: str
     title: str
-    rev: int
-    nodes: int
-    edges: int
+    rev: U64
+    nodes: U64
+    edges: U64
 
 
 class WalkthroughStat(msgspec.Struct, frozen=True, kw_only=True):
@@ -257,9 +263,13 @@ class ReplaceFromMermaid(Request[ReplaceFromMermaidReply], frozen=True):
 
 
 class DiffDiagram(Request[DiffResult], frozen=True):
-    """`diagram.diff`: what changed since `since_rev` (from the 64-entry history)."""
+    """`diagram.diff`: what changed since `since_rev` (from the 64-entry history).
 
-    since_rev: int
+    `diagram_id` names the target for clients that route by it (the MCP tool: absent
+    means the active diagram); the actor answers for itself whatever it says."""
+
+    since_rev: U64
+    diagram_id: str | None = None
 
 
 class ImportFileReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -378,9 +388,11 @@ class AdoptWalkthrough(Request[WalkthroughSummary], frozen=True):
 
 
 class DiffWalkthrough(Request[DiffResult], frozen=True):
-    """`walkthrough.diff`: changes since `since_rev`."""
+    """`walkthrough.diff`: changes since `since_rev`; `walkthrough_id` names the target
+    (routing, as `DiffDiagram.diagram_id`)."""
 
-    since_rev: int
+    walkthrough_id: str
+    since_rev: U64
 
 
 WalkthroughRequest = (
@@ -483,9 +495,11 @@ class CreateWalkthrough(Request[CreateWalkthroughReply], frozen=True):
     omitted → `wt`, else the first free `wt-2`, `wt-3`, …
     """
 
-    title: str
-    walkthrough_id: str | None = None
-    make_active: bool = False
+    title: Annotated[str, param("Walkthrough title.")]
+    walkthrough_id: Annotated[str | None, param("Id for the new walkthrough; absent: derived.")] = (
+        None
+    )
+    make_active: Annotated[bool, param("Make it the active walkthrough (default false).")] = False
 
 
 class OpenWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -795,21 +809,29 @@ class ListXrefs(Request[XRefListResult], frozen=True):
     """`xref.list` with the filters of mcp-tools.md §9.2 (AND-combined; refs as given text,
     checked here: `invalid from_ref: …` etc.; `status` checked first)."""
 
-    dangling_only: bool = False
-    status: str | None = None
-    kind: str | None = None
-    from_ref: str | None = None
-    to_ref: str | None = None
-    involves_ref: str | None = None
-    label_contains: str | None = None
-    limit: int | None = None
+    dangling_only: Annotated[bool, param("Only xrefs with a missing endpoint.")] = False
+    status: Annotated[
+        str | None,
+        param("Only this status (dangling_* = any but ok).", choices=STATUS_FILTERS),
+    ] = None
+    kind: Annotated[str | None, param("Only this xref kind.")] = None
+    from_ref: Annotated[str | None, param("Only xrefs from this object ref.")] = None
+    to_ref: Annotated[str | None, param("Only xrefs to this object ref.")] = None
+    involves_ref: Annotated[str | None, param("Only xrefs from or to this object ref.")] = None
+    label_contains: Annotated[
+        str | None, param("Only xrefs whose label contains this (case-sensitive).")
+    ] = None
+    limit: Annotated[U64 | None, param("Most xrefs to return (absent: all).")] = None
 
 
 class XrefNeighbors(Request[NeighborsResult], frozen=True):
     """`xref.neighbors`: `direction` out | in | both (else `invalid direction …`)."""
 
     object_ref: str
-    direction: str = "both"
+    direction: Annotated[
+        str,
+        param("out: xrefs from the object, in: to it, both.", choices=("out", "in", "both")),
+    ] = "both"
 
 
 class AddXrefReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -819,17 +841,18 @@ class AddXrefReply(msgspec.Struct, frozen=True, kw_only=True):
 
 class AddXref(Request[AddXrefReply], frozen=True):
     """`xref.add`: `invalid xref_id: …`, `invalid from: …`, `invalid to: …`, then
-    `xref_id already exists`; the status is derived from endpoint existence now."""
+    `xref_id already exists`; the status is derived from endpoint existence now. On the
+    wire `from_ref` / `to_ref` are `from` / `to` (Python keywords, hence the field names)."""
 
     xref_id: str
-    from_ref: str
-    to_ref: str
-    kind: str
-    label: str | None = None
+    from_ref: Annotated[str, param("Object ref the xref starts at.")] = msgspec.field(name="from")
+    to_ref: Annotated[str, param("Object ref the xref points to.")] = msgspec.field(name="to")
+    kind: Annotated[str, param("What the link means, a free word (e.g. implements).")]
+    label: Annotated[str | None, param("Optional label text.")] = None
 
 
 class RemoveXrefReply(msgspec.Struct, frozen=True, kw_only=True):
-    removed: bool = True
+    removed: bool
 
 
 class RemoveXref(Request[RemoveXrefReply], frozen=True):

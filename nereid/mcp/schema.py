@@ -10,27 +10,16 @@ and drops what only clutters a tool listing (titles, an empty `required`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Final, cast
+from collections.abc import Mapping
+from typing import Any, Final, cast
 
 import msgspec
 
+from nereid.model.wire import U64, param
+
 __all__ = ["U64", "compact_output", "nullable", "omittable", "param", "struct_schema"]
 
-U64 = Annotated[int, msgspec.Meta(ge=0)]
-"""A non-negative integer (the contract's u64): schema `{"type": "integer", "minimum": 0}`."""
-
 _REF_PREFIX: Final = "#/$defs/"
-
-
-def param(description: str, *, choices: Sequence[str] | None = None) -> msgspec.Meta:
-    """A parameter's description and, for a closed value set, its `enum` (schema only).
-
-    Decoding is unchanged (the tool still checks the value and says what it expects), so a
-    value the contract also accepts (e.g. `""` for "the default") keeps working.
-    """
-    extra = {"enum": list(choices)} if choices is not None else None
-    return msgspec.Meta(description=description, extra_json_schema=extra)
 
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:

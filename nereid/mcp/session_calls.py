@@ -20,7 +20,10 @@ The MCP layer keeps no state: everything here is a message to an actor.
 from __future__ import annotations
 
 import logging
-from typing import Final, Literal, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Final, Literal, Protocol, TypeVar, cast, get_args, get_origin
+
+import msgspec
 
 from nereid.actors.diagram import diagram_actor_name
 from nereid.actors.persister import GetSaveStatus, ItemSaveState
@@ -38,7 +41,7 @@ from nereid.errors import (
 from nereid.model import DiagramKind
 from nereid.runtime import Address, Request
 
-from .tools import ToolCall
+from .tools import Hints, Tool, ToolCall
 
 __all__ = [
     "KIND_NAMES",
@@ -48,12 +51,20 @@ __all__ = [
     "ask_diagram",
     "ask_session",
     "ask_walkthrough",
+    "ask_xref",
     "change_session",
     "diagram_id_or_active",
+    "ForDiagram",
+    "ForWalkthrough",
+    "forward",
     "kind_name",
     "note_mutation",
     "read_context",
+    "reply_type",
+    "resolve_diagram",
     "save_states",
+    "to_diagram",
+    "to_walkthrough",
 ]
 
 log = logging.getLogger(__name__)
@@ -86,6 +97,11 @@ async def ask_session(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
     return await call.registry.lookup("session").call(request)
 
 
+async def ask_xref(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
+    """One request to ``xref``."""
+    return await call.registry.lookup("xref").call(request)
+
+
 async def read_context(call: ToolCall) -> ReadContext:
     """The `context` object of read tools (mcp-tools.md §3.4)."""
     return await ask_session(call, GetReadContext())
@@ -103,6 +119,38 @@ def diagram_id_or_active(diagram_id: str | None, active: str | None) -> str:
     if active is None:
         raise InvalidParams("diagram_id is required (no active diagram)")
     return active
+
+
+async def resolve_diagram(call: ToolCall, diagram_id: str | None) -> str:
+    """The checked `diagram_id`, else the active diagram's (one actor call), §3.5."""
+    if diagram_id is not None:
+        return check_id_param("diagram_id", diagram_id)
+    return diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
+
+
+class ForDiagram(Protocol):
+    """A request that names its diagram (absent: the active one)."""
+
+    @property
+    def diagram_id(self) -> str | None: ...
+
+
+class ForWalkthrough(Protocol):
+    """A request that names its walkthrough."""
+
+    @property
+    def walkthrough_id(self) -> str: ...
+
+
+async def to_diagram(call: ToolCall, request: ForDiagram) -> Any:
+    """Route a request to the diagram it names (or the active one)."""
+    chosen = await resolve_diagram(call, request.diagram_id)
+    return await ask_diagram(call, chosen, cast(Request[Any], request))
+
+
+async def to_walkthrough(call: ToolCall, request: ForWalkthrough) -> Any:
+    """Route a request to the walkthrough it names."""
+    return await ask_walkthrough(call, request.walkthrough_id, cast(Request[Any], request))
 
 
 def _not_found(what: str, param: str, item_id: str) -> ResourceNotFound:
@@ -179,3 +227,46 @@ async def save_states(call: ToolCall, keys: list[str]) -> dict[str, ItemSaveStat
         log.warning("save status not available: %s", err)
         return None
     return {key: status.item(key) for key in keys}
+
+
+RequestT = TypeVar("RequestT", bound=Request[Any])
+
+Route = Callable[[ToolCall, RequestT], Awaitable[Any]]
+"""Finds the actor a request is for and calls it (e.g. `ask_session`); returns the reply."""
+
+
+def reply_type(request: type[Request[Any]]) -> type[msgspec.Struct]:
+    """The reply Struct a request class names (`class OpenDiagram(Request[OpenDiagramReply])`)."""
+    for base in getattr(request, "__orig_bases__", ()):
+        if get_origin(base) is Request:
+            (reply,) = get_args(base)
+            if isinstance(reply, type) and issubclass(reply, msgspec.Struct):
+                return reply
+    raise TypeError(f"{request.__name__} does not name a Struct reply type")
+
+
+def forward(
+    name: str,
+    description: str,
+    request: type[RequestT],
+    *,
+    to: Route[RequestT],
+    hints: Hints,
+    mutates: bool = False,
+    schema_overrides: Mapping[str, dict[str, Any]] | None = None,
+) -> Tool[RequestT, Any]:
+    """A tool whose params are the actor request `request` and whose result is its reply.
+
+    The one generic handler: decode the arguments as `request` (the endpoint does that),
+    send it with `to`, and return the reply as the result. `mutates`: a change the TUI
+    counts (`note_mutation` after the reply, so a refusal bumps nothing).
+    """
+
+    async def handler(call: ToolCall, params: RequestT) -> Any:
+        reply = await to(call, params)
+        if mutates:
+            await note_mutation(call)
+        return reply
+
+    result = cast(type[Any], reply_type(request))
+    return Tool(name, description, request, result, hints, handler, dict(schema_overrides or {}))

@@ -29,7 +29,7 @@ from nereid.offload.dispatch import (
     render_diagram_text,
     too_large_to_render,
 )
-from nereid.ops import DiffResult, stat_digest
+from nereid.ops import stat_digest
 from nereid.query import QueryScope, SliceFilters, SliceResult, diagram_get_slice
 from nereid.render import RenderError, TooLargeToRender
 
@@ -38,12 +38,14 @@ from .schema import U64, param
 from .session_calls import (
     KindName,
     ReadContext,
-    active_ids,
     ask_diagram,
     diagram_id_or_active,
+    forward,
     kind_name,
     read_context,
+    resolve_diagram,
     save_states,
+    to_diagram,
 )
 from .tools import READ_ONLY, Tool, ToolCall, tool
 from .tools_diagrams import FileError
@@ -73,11 +75,7 @@ async def _snapshot_with_context(
 
 
 async def _snapshot(call: ToolCall, diagram_id: str | None) -> Diagram:
-    if diagram_id is not None:
-        chosen = check_id_param("diagram_id", diagram_id)
-    else:
-        chosen = diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
-    return await ask_diagram(call, chosen, GetDiagram())
+    return await ask_diagram(call, await resolve_diagram(call, diagram_id), GetDiagram())
 
 
 # -- diagram.stat --------------------------------------------------------------------------
@@ -286,25 +284,14 @@ async def diagram_render_text(call: ToolCall, params: DiagramParams) -> RenderRe
 # -- diagram.diff --------------------------------------------------------------------------
 
 
-class DiffParams(msgspec.Struct, frozen=True, kw_only=True):
-    since_rev: U64
-    diagram_id: str | None = None
-
-
-@tool(
+diagram_diff = forward(
     "diagram.diff",
     "What changed since since_rev (from recent history): added / removed / updated refs; "
     "if the window is exhausted, take a snapshot with diagram.read.",
-    params=DiffParams,
-    result=DiffResult,
+    DiffDiagram,
+    to=to_diagram,
     hints=READ_ONLY,
 )
-async def diagram_diff(call: ToolCall, params: DiffParams) -> DiffResult:
-    if params.diagram_id is not None:
-        chosen = check_id_param("diagram_id", params.diagram_id)
-    else:
-        chosen = diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
-    return await ask_diagram(call, chosen, DiffDiagram(since_rev=params.since_rev))
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (

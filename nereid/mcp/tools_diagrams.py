@@ -31,7 +31,6 @@ from nereid.actors.protocol import (
     ListDiagrams,
     OpenDiagram,
 )
-from nereid.actors.refusals import check_id_param
 from nereid.model.file_problem import FileProblem
 from nereid.ops import DiagramOp, ignored_fields
 
@@ -40,14 +39,14 @@ from .schema import U64, param
 from .session_calls import (
     KindName,
     ReadContext,
-    active_ids,
     ask_diagram,
     ask_session,
     change_session,
-    diagram_id_or_active,
+    forward,
     kind_name,
     note_mutation,
     read_context,
+    resolve_diagram,
     save_states,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
@@ -192,46 +191,23 @@ async def diagram_create_from_mermaid(call: ToolCall, params: CreateParams) -> C
 # -- diagram.open / diagram.delete / diagram.current ---------------------------------------
 
 
-class DiagramIdParams(msgspec.Struct, frozen=True, kw_only=True):
-    diagram_id: str
-
-
-class OpenResult(msgspec.Struct, frozen=True, kw_only=True):
-    active_diagram_id: str
-
-
-@tool(
+diagram_open = forward(
     "diagram.open",
     "Make a diagram the active one (the default target of diagram-scoped tools).",
-    params=DiagramIdParams,
-    result=OpenResult,
+    OpenDiagram,
+    to=ask_session,
     hints=SET_STATE,
+    mutates=True,
 )
-async def diagram_open(call: ToolCall, params: DiagramIdParams) -> OpenResult:
-    check_id_param("diagram_id", params.diagram_id)
-    reply = await change_session(call, OpenDiagram(diagram_id=params.diagram_id))
-    return OpenResult(active_diagram_id=reply.active_diagram_id)
-
-
-class DeleteResult(msgspec.Struct, frozen=True, kw_only=True):
-    deleted_diagram_id: str
-    active_diagram_id: str | None
-
-
-@tool(
+diagram_delete = forward(
     "diagram.delete",
     "Delete a diagram and its files; xrefs into it go dangling, and an active diagram is "
     "re-targeted to the first remaining id.",
-    params=DiagramIdParams,
-    result=DeleteResult,
+    DeleteDiagram,
+    to=ask_session,
     hints=DESTRUCTIVE,
+    mutates=True,
 )
-async def diagram_delete(call: ToolCall, params: DiagramIdParams) -> DeleteResult:
-    check_id_param("diagram_id", params.diagram_id)
-    reply = await change_session(call, DeleteDiagram(diagram_id=params.diagram_id))
-    return DeleteResult(
-        deleted_diagram_id=reply.deleted_diagram_id, active_diagram_id=reply.active_diagram_id
-    )
 
 
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -302,10 +278,7 @@ class OpsResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 async def _run_ops(call: ToolCall, params: OpsParams, *, dry_run: bool) -> ApplyDiagramOpsReply:
-    if params.diagram_id is not None:
-        diagram_id = check_id_param("diagram_id", params.diagram_id)
-    else:
-        diagram_id = diagram_id_or_active(None, (await active_ids(call)).active_diagram_id)
+    diagram_id = await resolve_diagram(call, params.diagram_id)
     request = ApplyDiagramOps(base_rev=params.base_rev, ops=tuple(params.ops), dry_run=dry_run)
     return await ask_diagram(call, diagram_id, request)
 

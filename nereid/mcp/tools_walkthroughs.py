@@ -31,7 +31,7 @@ from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
 from nereid.offload.dispatch import WALKTHROUGH_PARTS, render_walkthrough_text, too_large_to_render
-from nereid.ops import DiffResult, WalkthroughOp, ignored_fields
+from nereid.ops import WalkthroughOp, ignored_fields
 from nereid.render import RenderError, TooLargeToRender
 
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
@@ -41,10 +41,11 @@ from .session_calls import (
     active_ids,
     ask_session,
     ask_walkthrough,
-    change_session,
+    forward,
     note_mutation,
     read_context,
     save_states,
+    to_walkthrough,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 from .tools_diagrams import FileError
@@ -69,31 +70,11 @@ class WalkthroughIdParams(msgspec.Struct, frozen=True, kw_only=True):
     walkthrough_id: str
 
 
-class SummaryOut(msgspec.Struct, frozen=True, kw_only=True):
-    """`{walkthrough_id, title, rev, nodes, edges}` (node and edge counts)."""
-
-    walkthrough_id: str
-    title: str
-    rev: U64
-    nodes: U64
-    edges: U64
-
-    @classmethod
-    def of(cls, summary: WalkthroughSummary) -> SummaryOut:
-        return cls(
-            walkthrough_id=summary.walkthrough_id,
-            title=summary.title,
-            rev=summary.rev,
-            nodes=summary.nodes,
-            edges=summary.edges,
-        )
-
-
 # -- lifecycle -----------------------------------------------------------------------------
 
 
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
-    walkthroughs: list[SummaryOut]
+    walkthroughs: list[WalkthroughSummary]
     context: ReadContext
 
 
@@ -108,24 +89,17 @@ async def walkthrough_list(call: ToolCall, params: NoParams) -> ListResult:
     reply = await ask_session(call, ListWalkthroughs())
     context = await read_context(call)
     ordered = sorted(reply.walkthroughs, key=lambda w: w.walkthrough_id)
-    return ListResult(walkthroughs=[SummaryOut.of(w) for w in ordered], context=context)
+    return ListResult(walkthroughs=ordered, context=context)
 
 
-class OpenResult(msgspec.Struct, frozen=True, kw_only=True):
-    active_walkthrough_id: str
-
-
-@tool(
+walkthrough_open = forward(
     "walkthrough.open",
     "Mark a walkthrough as the active one (informational: no tool defaults to it).",
-    params=WalkthroughIdParams,
-    result=OpenResult,
+    OpenWalkthrough,
+    to=ask_session,
     hints=SET_STATE,
+    mutates=True,
 )
-async def walkthrough_open(call: ToolCall, params: WalkthroughIdParams) -> OpenResult:
-    check_id_param("walkthrough_id", params.walkthrough_id)
-    reply = await change_session(call, OpenWalkthrough(walkthrough_id=params.walkthrough_id))
-    return OpenResult(active_walkthrough_id=reply.active_walkthrough_id)
 
 
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -146,62 +120,24 @@ async def walkthrough_current(call: ToolCall, params: NoParams) -> CurrentResult
     return CurrentResult(active_walkthrough_id=active.active_walkthrough_id, context=context)
 
 
-class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
-    title: Annotated[str, param("Walkthrough title.")]
-    walkthrough_id: Annotated[str | None, param("Id for the new walkthrough; absent: derived.")] = (
-        None
-    )
-    make_active: Annotated[bool, param("Make it the active walkthrough (default false).")] = False
-
-
-class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
-    walkthrough: SummaryOut
-    active_walkthrough_id: str | None
-
-
-@tool(
+walkthrough_create = forward(
     "walkthrough.create",
     "Create an empty walkthrough at rev 0 (the id defaults to wt, then wt-2, ...); "
     "fill it with walkthrough.apply_ops.",
-    params=CreateParams,
-    result=CreateResult,
+    CreateWalkthrough,
+    to=ask_session,
     hints=ADDITIVE,
+    mutates=True,
 )
-async def walkthrough_create(call: ToolCall, params: CreateParams) -> CreateResult:
-    reply = await change_session(
-        call,
-        CreateWalkthrough(
-            title=params.title,
-            walkthrough_id=params.walkthrough_id,
-            make_active=params.make_active,
-        ),
-    )
-    return CreateResult(
-        walkthrough=SummaryOut.of(reply.walkthrough),
-        active_walkthrough_id=reply.active_walkthrough_id,
-    )
-
-
-class DeleteResult(msgspec.Struct, frozen=True, kw_only=True):
-    deleted_walkthrough_id: str
-    active_walkthrough_id: str | None
-
-
-@tool(
+walkthrough_delete = forward(
     "walkthrough.delete",
     "Delete a walkthrough and its file; an active walkthrough is re-targeted to the first "
     "remaining id.",
-    params=WalkthroughIdParams,
-    result=DeleteResult,
+    DeleteWalkthrough,
+    to=ask_session,
     hints=DESTRUCTIVE,
+    mutates=True,
 )
-async def walkthrough_delete(call: ToolCall, params: WalkthroughIdParams) -> DeleteResult:
-    check_id_param("walkthrough_id", params.walkthrough_id)
-    reply = await change_session(call, DeleteWalkthrough(walkthrough_id=params.walkthrough_id))
-    return DeleteResult(
-        deleted_walkthrough_id=reply.deleted_walkthrough_id,
-        active_walkthrough_id=reply.active_walkthrough_id,
-    )
 
 
 # -- reads ---------------------------------------------------------------------------------
@@ -378,23 +314,14 @@ async def walkthrough_render_text(call: ToolCall, params: WalkthroughIdParams) -
     return RenderResult(text=text, context=context)
 
 
-class DiffParams(msgspec.Struct, frozen=True, kw_only=True):
-    walkthrough_id: str
-    since_rev: U64
-
-
-@tool(
+walkthrough_diff = forward(
     "walkthrough.diff",
     "What changed in a walkthrough since since_rev (from recent history); if the window "
     "is exhausted, take a snapshot with walkthrough.read.",
-    params=DiffParams,
-    result=DiffResult,
+    DiffWalkthrough,
+    to=to_walkthrough,
     hints=READ_ONLY,
 )
-async def walkthrough_diff(call: ToolCall, params: DiffParams) -> DiffResult:
-    return await ask_walkthrough(
-        call, params.walkthrough_id, DiffWalkthrough(since_rev=params.since_rev)
-    )
 
 
 # -- walkthrough.apply_ops -----------------------------------------------------------------

@@ -265,7 +265,7 @@ async def test_walkthrough_lifecycle_and_ops() -> None:
         with pytest.raises(ResourceNotFound) as no_node:
             await tour.call(GetWalkthroughNode(node_id="wn:9"))
         assert no_node.value.data == {"walkthrough_id": "wt", "node_id": "wn:9"}
-        diff = await tour.call(DiffWalkthrough(since_rev=0))
+        diff = await tour.call(DiffWalkthrough(walkthrough_id="tour", since_rev=0))
         assert diff.to_rev == 1
         handle.registry.crash("walkthrough:wt")
         assert (await tour.call(GetWalkthrough())).title == "Tour v2"
