@@ -35,7 +35,7 @@ descriptions are the tool contract (mcp-tools.md), so change them only with it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -90,6 +90,8 @@ __all__ = [
     "AdoptWalkthrough",
     "ImportWalkthrough",
     "ImportWalkthroughReply",
+    "KIND_NAMES",
+    "KindName",
     "GetDiagram",
     "ImportFile",
     "ImportFileReply",
@@ -153,6 +155,16 @@ __all__ = [
 # -- shared values -----------------------------------------------------------------------
 
 
+KindName = Literal["Flowchart", "Sequence", "State"]
+"""How diagram kinds are spelled on the wire (mcp-tools.md §3.6)."""
+
+KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
+    "flowchart": "Flowchart",
+    "sequence": "Sequence",
+    "state": "State",
+}
+
+
 class DiagramSummary(msgspec.Struct, frozen=True, kw_only=True):
     """One line of `diagram.list`: id, display name, kind, current rev."""
 
@@ -163,6 +175,11 @@ class DiagramSummary(msgspec.Struct, frozen=True, kw_only=True):
     #: Set while the diagram's file in the folder does not parse (the diagram keeps its
     #: last good state, or is empty if it never loaded; writes are refused until fixed).
     file_problem: FileProblem | None = None
+
+    @property
+    def kind_name(self) -> KindName:
+        """The kind as the wire spells it (`Flowchart`, ...)."""
+        return KIND_NAMES[self.kind]
 
 
 class WalkthroughSummary(msgspec.Struct, frozen=True, kw_only=True):

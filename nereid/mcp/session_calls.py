@@ -21,13 +21,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Final, Literal, Protocol, TypeVar, cast, get_args, get_origin
+from typing import Any, Final, Protocol, TypeVar, cast, get_args, get_origin
 
 import msgspec
 
 from nereid.actors.diagram import diagram_actor_name
 from nereid.actors.persister import GetSaveStatus, ItemSaveState
-from nereid.actors.protocol import ActiveIds, GetActive, GetReadContext, NoteSessionMutation
+from nereid.actors.protocol import (
+    KIND_NAMES,
+    ActiveIds,
+    GetActive,
+    GetReadContext,
+    KindName,
+    NoteSessionMutation,
+)
 from nereid.actors.protocol import ReadContext as ReadContext
 from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
@@ -70,15 +77,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 ReplyT = TypeVar("ReplyT")
-
-KindName = Literal["Flowchart", "Sequence", "State"]
-"""How diagram kinds are spelled on the wire (mcp-tools.md §3.6)."""
-
-KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
-    "flowchart": "Flowchart",
-    "sequence": "Sequence",
-    "state": "State",
-}
 
 STATUS_ACTOR: Final = "persister.status"
 """Where the per-item save status lives (`nereid.actors.persister.spawn_persister`)."""

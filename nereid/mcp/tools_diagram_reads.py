@@ -48,7 +48,7 @@ from .session_calls import (
     to_diagram,
 )
 from .tools import READ_ONLY, Tool, ToolCall, tool
-from .tools_diagrams import FileError
+from .tools_diagrams import FileError, file_error
 
 __all__ = [
     "TOOLS",
@@ -122,7 +122,7 @@ async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
         context=context,
         saved_rev=saved.saved_rev,
         save_error=saved.save_error,
-        file_error=FileError.of(summary.file_problem),
+        file_error=file_error(summary.file_problem),
     )
 
 
@@ -172,7 +172,7 @@ async def diagram_read(call: ToolCall, params: DiagramParams) -> ReadResult:
 async def _file_error(call: ToolCall, diagram: Diagram) -> FileError | None:
     """The diagram's `file_error`, as `diagram.stat` and `diagram.list` give it."""
     summary = await ask_diagram(call, diagram.diagram_id, GetDiagramSummary())
-    return FileError.of(summary.file_problem)
+    return file_error(summary.file_problem)
 
 
 # -- diagram.get_ast -----------------------------------------------------------------------

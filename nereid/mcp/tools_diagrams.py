@@ -25,9 +25,9 @@ from nereid.actors.persister import ItemSaveState
 from nereid.actors.protocol import (
     ApplyDiagramOps,
     ApplyDiagramOpsReply,
+    ApplyWalkthroughOpsReply,
     CreateDiagramFromMermaid,
     DeleteDiagram,
-    DiagramSummary,
     ListDiagrams,
     OpenDiagram,
 )
@@ -43,7 +43,6 @@ from .session_calls import (
     ask_session,
     change_session,
     forward,
-    kind_name,
     note_mutation,
     read_context,
     resolve_diagram,
@@ -57,6 +56,9 @@ __all__ = [
     "DeltaOut",
     "DiagramSummaryOut",
     "FileError",
+    "OpsResult",
+    "file_error",
+    "ops_result",
     "diagram_apply_ops",
     "diagram_create_from_mermaid",
     "diagram_current",
@@ -68,21 +70,13 @@ __all__ = [
 
 
 class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
-    """`{diagram_id, name, kind, rev}` with the kind spelled `Flowchart` / `Sequence`."""
+    """`{diagram_id, name, kind, rev}` with the kind spelled `Flowchart` / `Sequence`
+    (read from a `DiagramSummary` by attribute: `kind` is its `kind_name`)."""
 
     diagram_id: str
     name: str
-    kind: KindName
+    kind_name: KindName = msgspec.field(name="kind")
     rev: U64
-
-    @classmethod
-    def of(cls, summary: DiagramSummary) -> DiagramSummaryOut:
-        return cls(
-            diagram_id=summary.diagram_id,
-            name=summary.name,
-            kind=kind_name(summary.kind),
-            rev=summary.rev,
-        )
 
 
 # -- diagram.list ----------------------------------------------------------------------
@@ -96,13 +90,10 @@ class FileError(msgspec.Struct, frozen=True, kw_only=True):
     column: U64 | None
     message: str
 
-    @classmethod
-    def of(cls, problem: FileProblem | None) -> FileError | None:
-        if problem is None:
-            return None
-        return cls(
-            file=problem.file, line=problem.line, column=problem.column, message=problem.message
-        )
+
+def file_error(problem: FileProblem | None) -> FileError | None:
+    """The wire form of a file problem (None when the file is fine)."""
+    return None if problem is None else msgspec.convert(problem, FileError, from_attributes=True)
 
 
 class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=True):
@@ -111,7 +102,7 @@ class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=
 
     saved_rev: U64 | None = None
     save_error: str | None = None
-    file_error: FileError | None = None
+    file_problem: FileError | None = msgspec.field(default=None, name="file_error")
 
 
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,13 +126,9 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
     listed = []
     for summary, key in zip(diagrams, keys, strict=True):
         state = saved.get(key, ItemSaveState())
+        entry = msgspec.convert(summary, ListedDiagram, from_attributes=True)
         listed.append(
-            ListedDiagram(
-                **msgspec.structs.asdict(DiagramSummaryOut.of(summary)),
-                saved_rev=state.saved_rev,
-                save_error=state.save_error,
-                file_error=FileError.of(summary.file_problem),
-            )
+            msgspec.structs.replace(entry, saved_rev=state.saved_rev, save_error=state.save_error)
         )
     return ListResult(diagrams=listed, context=context)
 
@@ -183,9 +170,7 @@ async def diagram_create_from_mermaid(call: ToolCall, params: CreateParams) -> C
             make_active=params.make_active,
         ),
     )
-    return CreateResult(
-        diagram=DiagramSummaryOut.of(reply.diagram), active_diagram_id=reply.active_diagram_id
-    )
+    return msgspec.convert(reply, CreateResult, from_attributes=True)
 
 
 # -- diagram.open / diagram.delete / diagram.current ---------------------------------------
@@ -248,7 +233,8 @@ DIAGRAM_OPS_SCHEMA: Final = ops_schema(
 
 
 class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
-    """Refs added, removed and updated, each list in ref order (netted within the batch)."""
+    """Refs added, removed and updated, each list in ref order (netted within the batch);
+    walkthrough pseudo-refs (`w:<id>/node/<node>` ...) in string order."""
 
     added: list[str]
     removed: list[str]
@@ -264,17 +250,13 @@ class OpsResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     delta: DeltaOut
     ignored_fields: list[str] = []
 
-    @classmethod
-    def of(cls, reply: ApplyDiagramOpsReply, call: ToolCall) -> OpsResult:
-        delta = reply.delta.to_json()
-        return cls(
-            new_rev=reply.new_rev,
-            applied=reply.applied,
-            delta=DeltaOut(
-                added=delta["added"], removed=delta["removed"], updated=delta["updated"]
-            ),
-            ignored_fields=ignored_fields(call.arguments.get("ops"), DiagramOp),
-        )
+
+def ops_result(
+    reply: ApplyDiagramOpsReply | ApplyWalkthroughOpsReply, call: ToolCall, op_type: Any
+) -> OpsResult:
+    """The `*.apply_ops` result: the reply's contract part plus the ignored op keys."""
+    ignored = ignored_fields(call.arguments.get("ops"), op_type)
+    return msgspec.convert({**reply.to_json(), "ignored_fields": ignored}, OpsResult)
 
 
 async def _run_ops(call: ToolCall, params: OpsParams, *, dry_run: bool) -> ApplyDiagramOpsReply:
@@ -296,7 +278,7 @@ async def diagram_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
     reply = await _run_ops(call, params, dry_run=False)
     if params.ops:
         await note_mutation(call)
-    return OpsResult.of(reply, call)
+    return ops_result(reply, call, DiagramOp)
 
 
 @tool(
@@ -309,7 +291,7 @@ async def diagram_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
     schema_overrides={"ops": same_ops_as("diagram.apply_ops")},
 )
 async def diagram_propose_ops(call: ToolCall, params: OpsParams) -> OpsResult:
-    return OpsResult.of(await _run_ops(call, params, dry_run=True), call)
+    return ops_result(await _run_ops(call, params, dry_run=True), call, DiagramOp)
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (

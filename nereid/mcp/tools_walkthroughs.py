@@ -29,9 +29,9 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
-from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
+from nereid.model import WalkthroughEdge, WalkthroughNode
 from nereid.offload.dispatch import WALKTHROUGH_PARTS, render_walkthrough_text, too_large_to_render
-from nereid.ops import WalkthroughOp, ignored_fields
+from nereid.ops import WalkthroughOp
 from nereid.render import RenderError, TooLargeToRender
 
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
@@ -48,7 +48,7 @@ from .session_calls import (
     to_walkthrough,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
-from .tools_diagrams import FileError
+from .tools_diagrams import FileError, OpsResult, file_error, ops_result
 
 __all__ = [
     "TOOLS",
@@ -144,6 +144,8 @@ walkthrough_delete = forward(
 
 
 class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A walkthrough node with its refs as text."""
+
     node_id: str
     title: str
     body_md: str | None
@@ -151,50 +153,20 @@ class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
     tags: list[str]
     status: str | None
 
-    @classmethod
-    def of(cls, node: WalkthroughNode) -> NodeOut:
-        return cls(
-            node_id=node.node_id,
-            title=node.title,
-            body_md=node.body_md,
-            refs=[str(r) for r in node.refs],
-            tags=list(node.tags),
-            status=node.status,
-        )
 
-
-class EdgeOut(msgspec.Struct, frozen=True, kw_only=True):
-    from_node_id: str
-    to_node_id: str
-    kind: str
-    label: str | None
-
-    @classmethod
-    def of(cls, edge: WalkthroughEdge) -> EdgeOut:
-        return cls(
-            from_node_id=edge.from_node_id,
-            to_node_id=edge.to_node_id,
-            kind=edge.kind,
-            label=edge.label,
-        )
+def _node_out(node: WalkthroughNode) -> NodeOut:
+    fields = msgspec.structs.asdict(node)
+    return msgspec.convert({**fields, "refs": [str(ref) for ref in node.refs]}, NodeOut)
 
 
 class WalkthroughOut(msgspec.Struct, frozen=True, kw_only=True):
+    """The walkthrough without its source text; edges as the model holds them."""
+
     walkthrough_id: str
     title: str
     rev: U64
     nodes: list[NodeOut]
-    edges: list[EdgeOut]
-
-    @classmethod
-    def of(cls, walkthrough: Walkthrough) -> WalkthroughOut:
-        return cls(
-            walkthrough_id=walkthrough.walkthrough_id,
-            title=walkthrough.title,
-            rev=walkthrough.rev,
-            nodes=[NodeOut.of(n) for n in walkthrough.nodes],
-            edges=[EdgeOut.of(e) for e in walkthrough.edges],
-        )
+    edges: list[WalkthroughEdge]
 
 
 class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -212,7 +184,14 @@ class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
 async def walkthrough_read(call: ToolCall, params: WalkthroughIdParams) -> ReadResult:
     walkthrough = await ask_walkthrough(call, params.walkthrough_id, GetWalkthrough())
     context = await read_context(call)
-    return ReadResult(walkthrough=WalkthroughOut.of(walkthrough), context=context)
+    out = WalkthroughOut(
+        walkthrough_id=walkthrough.walkthrough_id,
+        title=walkthrough.title,
+        rev=walkthrough.rev,
+        nodes=[_node_out(node) for node in walkthrough.nodes],
+        edges=list(walkthrough.edges),
+    )
+    return ReadResult(walkthrough=out, context=context)
 
 
 class NodeParams(msgspec.Struct, frozen=True, kw_only=True):
@@ -239,7 +218,7 @@ async def walkthrough_get_node(call: ToolCall, params: NodeParams) -> NodeResult
         call, params.walkthrough_id, GetWalkthroughNode(node_id=params.node_id)
     )
     context = await read_context(call)
-    return NodeResult(node=NodeOut.of(node), context=context)
+    return NodeResult(node=_node_out(node), context=context)
 
 
 class WalkthroughCounts(msgspec.Struct, frozen=True, kw_only=True):
@@ -282,7 +261,7 @@ async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatR
         context=context,
         saved_rev=saved.saved_rev,
         save_error=saved.save_error,
-        file_error=FileError.of(stat.file_problem),
+        file_error=file_error(stat.file_problem),
     )
 
 
@@ -333,23 +312,6 @@ class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
     ops: list[WalkthroughOp]
 
 
-class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
-    """Walkthrough pseudo-refs (`w:<id>/node/<node>` ...), each list in string order."""
-
-    added: list[str]
-    removed: list[str]
-    updated: list[str]
-
-
-class OpsResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """`ignored_fields` (only when there are some): op keys no op has, by path."""
-
-    new_rev: U64
-    applied: U64
-    delta: DeltaOut
-    ignored_fields: list[str] = []
-
-
 WALKTHROUGH_OPS_SCHEMA: Final = ops_schema(
     WalkthroughOp,
     WALKTHROUGH_OP_FIELDS,
@@ -375,15 +337,7 @@ async def walkthrough_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
     )
     if params.ops:
         await note_mutation(call)
-    delta = reply.delta
-    return OpsResult(
-        new_rev=reply.new_rev,
-        applied=reply.applied,
-        delta=DeltaOut(
-            added=list(delta.added), removed=list(delta.removed), updated=list(delta.updated)
-        ),
-        ignored_fields=ignored_fields(call.arguments.get("ops"), WalkthroughOp),
-    )
+    return ops_result(reply, call, WalkthroughOp)
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (
