@@ -7,7 +7,7 @@ for `diagram.get_slice`, which works in `center_ref`'s diagram.
 
 Decisions applied: `diagram.read` is the canonical export the session files hold
 (decision 5); renders draw cycles (decision 2); `get_ast` keeps document order and adds
-what our model holds beyond the contract (`nereid.mcp.ast_view`, decision 10).
+what our model holds beyond the contract (`nereid.query.ast_view`, decision 10).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from nereid.offload.dispatch import (
 )
 from nereid.ops import stat_digest
 from nereid.query import QueryScope, SliceFilters, SliceResult, diagram_get_slice
+from nereid.query.ast_view import AstView, ast_view
 from nereid.render import RenderError, TooLargeToRender
 
-from .ast_view import AstView, ast_view
 from .schema import U64, param
 from .session_calls import (
     KindName,

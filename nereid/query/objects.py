@@ -10,7 +10,7 @@ added categories (docs/model.md) read as three more types: `seq_note`, `seq_acti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, TypeVar
 
 import msgspec
 
@@ -40,13 +40,25 @@ from nereid.query.params import check_param_ref
 from nereid.query.scope import KIND_NAMES, QueryScope
 from nereid.render.display import display_text
 
+ShapeT = TypeVar("ShapeT", bound=msgspec.Struct)
+
 __all__ = [
+    "FlowEdgeFields",
     "FlowEdgeObject",
+    "FlowNodeFields",
     "FlowNodeObject",
+    "FlowSubgraphFields",
     "FlowSubgraphObject",
     "McpObject",
     "ObjectEntry",
     "ObjectReadResult",
+    "SeqActivationFields",
+    "SeqMessageFields",
+    "SeqNoteFields",
+    "SeqParticipantFields",
+    "SeqSectionFields",
+    "StateFields",
+    "StateTransitionFields",
     "SeqActivationObject",
     "SeqBlockObject",
     "SeqMessageObject",
@@ -56,91 +68,29 @@ __all__ = [
     "StateObject",
     "StateTransitionObject",
     "object_read",
+    "project",
     "read_object",
 ]
 
 
-class _Object(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the object types: the JSON carries the type name under `type`."""
+def project(item: msgspec.Struct, shape: type[ShapeT], **extra: object) -> ShapeT:
+    """`item` (a model Struct) as the wire `shape`: every field they share is taken from
+    `item` (tuples become lists), `extra` adds or replaces fields (ids, `display`, values of
+    properties). Fields of `item` the shape lacks are left out; nothing is copied by hand."""
+    return msgspec.convert({**msgspec.structs.asdict(item), **extra}, shape)
 
 
-class SeqParticipantObject(_Object, tag="seq_participant", frozen=True, kw_only=True):
-    """Nereid additions: `display`, the name as the drawing shows it (alias, else the name);
-    `alias`; `created_by` / `destroyed_by` (`create` / `destroy`: the message at which the
-    lifeline starts / ends, or null)."""
-
-    mermaid_name: str
-    role: str | None
-    display: str
-    alias: str | None
-    created_by: str | None
-    destroyed_by: str | None
+# -- the fields an object has wherever it is shown (object.read, diagram.get_ast) ----------
 
 
-class SeqMessageObject(_Object, tag="seq_message", frozen=True, kw_only=True):
-    """Nereid additions: `display`, the text as the drawing shows it; `from_central` /
-    `to_central` (`A()->>B`, `A->>()B`) and `wrap` (`wrap:` true, `nowrap:` false, null)."""
-
-    from_participant_id: str
-    to_participant_id: str
-    kind: str
-    arrow: str | None
-    text: str
-    order_key: int
-    display: str
-    from_central: bool
-    to_central: bool
-    wrap: bool | None
-
-
-class SeqBlockObject(_Object, tag="seq_block", frozen=True, kw_only=True):
-    kind: str
-    header: str | None
-    section_ids: list[str]
-    child_block_ids: list[str]
-
-
-class SeqSectionObject(_Object, tag="seq_section", frozen=True, kw_only=True):
-    """Nereid addition: `note_ids`, the notes written inside the section."""
-
-    kind: str
-    header: str | None
-    message_ids: list[str]
-    note_ids: list[str]
-
-
-class SeqNoteObject(_Object, tag="seq_note", frozen=True, kw_only=True):
-    """Nereid addition: `placement` is `left_of`, `right_of` or `over`; `wrap` as messages."""
-
-    placement: str
-    participant_ids: list[str]
-    text: str
-    order_key: int
-    display: str
-    wrap: bool | None
-
-
-class SeqActivationObject(_Object, tag="seq_activation", frozen=True, kw_only=True):
-    """Nereid addition: an `activate` (active true) or `deactivate` statement."""
-
-    participant_id: str
-    active: bool
-    order_key: int
-
-
-class FlowNodeObject(_Object, tag="flow_node", frozen=True, kw_only=True):
-    """`display`: Nereid addition, the label as the drawing shows it (`display_text`:
-    markdown marks and backticks dropped, entities decoded, `<br>` as a line break)."""
-
+class FlowNodeFields(msgspec.Struct, frozen=True, kw_only=True):
     label: str
     shape: str
     mermaid_id: str | None
-    display: str
 
 
-class FlowEdgeObject(_Object, tag="flow_edge", frozen=True, kw_only=True):
-    """The contract's fields, then Nereid's v11 additions `mermaid_id`, `attrs`, `classes`,
-    and `display` (the label as drawn, null without a label)."""
+class FlowEdgeFields(msgspec.Struct, frozen=True, kw_only=True):
+    """The contract's fields, then Nereid's v11 additions `mermaid_id`, `attrs`, `classes`."""
 
     from_node_id: str
     to_node_id: str
@@ -150,13 +100,9 @@ class FlowEdgeObject(_Object, tag="flow_edge", frozen=True, kw_only=True):
     mermaid_id: str | None
     attrs: dict[str, str] | None
     classes: list[str]
-    display: str | None
 
 
-class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True):
-    """Nereid addition: a subgraph with its direct members in document order; `display` is
-    the title as drawn (its Mermaid id when it has no title)."""
-
+class FlowSubgraphFields(msgspec.Struct, frozen=True, kw_only=True):
     mermaid_id: str
     title: str | None
     direction: str | None
@@ -164,11 +110,10 @@ class FlowSubgraphObject(_Object, tag="flow_subgraph", frozen=True, kw_only=True
     subgraph_ids: list[str]
     classes: list[str]
     style: str | None
-    display: str
 
 
-class StateObject(_Object, tag="state_state", frozen=True, kw_only=True):
-    """A state (spec decision 24): kind, texts, where it sits, and for a composite its parts."""
+class StateFields(msgspec.Struct, frozen=True, kw_only=True):
+    """A state (spec decision 24): kind, texts, where it sits (`parent_id`, `region`)."""
 
     kind: str
     label: str | None
@@ -182,13 +127,140 @@ class StateObject(_Object, tag="state_state", frozen=True, kw_only=True):
     #: `{text, side}` per note, in text order.
     notes: list[StateNote]
     link: StateLink | None
-    child_state_ids: list[str]
 
 
-class StateTransitionObject(_Object, tag="state_transition", frozen=True, kw_only=True):
+class StateTransitionFields(msgspec.Struct, frozen=True, kw_only=True):
     from_state_id: str
     to_state_id: str
     label: str | None
+
+
+class SeqParticipantFields(msgspec.Struct, frozen=True, kw_only=True):
+    """`alias`; `created_by` / `destroyed_by` (`create` / `destroy`: the message at which
+    the lifeline starts / ends, or null)."""
+
+    mermaid_name: str
+    role: str | None
+    alias: str | None
+    created_by: str | None
+    destroyed_by: str | None
+
+
+class SeqMessageFields(msgspec.Struct, frozen=True, kw_only=True):
+    """`from_central` / `to_central` (`A()->>B`, `A->>()B`) and `wrap` (`wrap:` true,
+    `nowrap:` false, null)."""
+
+    from_participant_id: str
+    to_participant_id: str
+    kind: str
+    arrow: str | None
+    text: str
+    order_key: int
+    from_central: bool
+    to_central: bool
+    wrap: bool | None
+
+
+class SeqSectionFields(msgspec.Struct, frozen=True, kw_only=True):
+    """`note_ids`: the notes written inside the section (Nereid addition)."""
+
+    kind: str
+    header: str | None
+    message_ids: list[str]
+    note_ids: list[str]
+
+
+class SeqNoteFields(msgspec.Struct, frozen=True, kw_only=True):
+    """`placement` is `left_of`, `right_of` or `over`; `wrap` as messages."""
+
+    placement: str
+    participant_ids: list[str]
+    text: str
+    order_key: int
+    wrap: bool | None
+
+
+class SeqActivationFields(msgspec.Struct, frozen=True, kw_only=True):
+    """An `activate` (active true) or `deactivate` statement."""
+
+    participant_id: str
+    active: bool
+    order_key: int
+
+
+# -- object.read: the fields plus `type` and `display` -----------------------------------
+# `display` (Nereid addition) is the text as the drawing shows it (`display_text`: markdown
+# marks and backticks dropped, entities decoded, `<br>` as a line break).
+
+
+class SeqParticipantObject(
+    SeqParticipantFields, tag="seq_participant", tag_field="type", frozen=True, kw_only=True
+):
+    """`display`: the name as drawn (alias, else the name)."""
+
+    display: str
+
+
+class SeqMessageObject(
+    SeqMessageFields, tag="seq_message", tag_field="type", frozen=True, kw_only=True
+):
+    """`arrow`: the written token plus its activation marker (the contract's field)."""
+
+    display: str
+
+
+class SeqBlockObject(msgspec.Struct, frozen=True, kw_only=True, tag="seq_block", tag_field="type"):
+    kind: str
+    header: str | None
+    section_ids: list[str]
+    child_block_ids: list[str]
+
+
+class SeqSectionObject(
+    SeqSectionFields, tag="seq_section", tag_field="type", frozen=True, kw_only=True
+):
+    pass
+
+
+class SeqNoteObject(SeqNoteFields, tag="seq_note", tag_field="type", frozen=True, kw_only=True):
+    display: str
+
+
+class SeqActivationObject(
+    SeqActivationFields, tag="seq_activation", tag_field="type", frozen=True, kw_only=True
+):
+    pass
+
+
+class FlowNodeObject(FlowNodeFields, tag="flow_node", tag_field="type", frozen=True, kw_only=True):
+    display: str
+
+
+class FlowEdgeObject(FlowEdgeFields, tag="flow_edge", tag_field="type", frozen=True, kw_only=True):
+    """`display`: the label as drawn, null without a label."""
+
+    display: str | None
+
+
+class FlowSubgraphObject(
+    FlowSubgraphFields, tag="flow_subgraph", tag_field="type", frozen=True, kw_only=True
+):
+    """A subgraph with its direct members in document order; `display` is the title as
+    drawn (its Mermaid id when it has no title)."""
+
+    display: str
+
+
+class StateObject(StateFields, tag="state_state", tag_field="type", frozen=True, kw_only=True):
+    """For a composite, its `child_state_ids`."""
+
+    child_state_ids: list[str]
+
+
+class StateTransitionObject(
+    StateTransitionFields, tag="state_transition", tag_field="type", frozen=True, kw_only=True
+):
+    pass
 
 
 McpObject = (
@@ -285,28 +357,14 @@ def read_object(diagrams: Mapping[str, Diagram], text: str) -> McpObject:
 def _state_object(ast: StateAst, ref: ObjectRef) -> McpObject | None:
     if ref.category == STATE_TRANSITION:
         transition = ast.transitions.get(ref.object_id)
-        if transition is None:
-            return None
-        return StateTransitionObject(
-            from_state_id=transition.from_state_id,
-            to_state_id=transition.to_state_id,
-            label=transition.label,
-        )
+        return None if transition is None else project(transition, StateTransitionObject)
     state = ast.states.get(ref.object_id)
     if state is None:
         return None
-    return StateObject(
-        kind=state.kind,
-        label=state.label,
-        descriptions=list(state.descriptions),
+    return project(
+        state,
+        StateObject,
         parent_id=state.parent,
-        region=state.region,
-        composite=state.composite,
-        direction=state.direction,
-        classes=list(state.classes),
-        styles=list(state.styles),
-        notes=list(state.notes),
-        link=state.link,
         child_state_ids=[sid for sid, s in ast.states.items() if s.parent == ref.object_id],
     )
 
@@ -315,43 +373,23 @@ def _flowchart_object(ast: FlowchartAst, ref: ObjectRef) -> McpObject | None:
     object_id = ref.object_id
     if ref.category == FLOW_NODE:
         node = ast.nodes.get(object_id)
-        if node is None:
-            return None
-        return FlowNodeObject(
-            label=node.label,
-            shape=node.shape,
-            mermaid_id=node.mermaid_id,
-            display=display_text(node.label),
+        return (
+            None
+            if node is None
+            else project(node, FlowNodeObject, display=display_text(node.label))
         )
     if ref.category == FLOW_EDGE:
         edge = ast.edges.get(object_id)
         if edge is None:
             return None
-        return FlowEdgeObject(
-            from_node_id=edge.from_node_id,
-            to_node_id=edge.to_node_id,
-            label=edge.label,
-            connector=edge.connector,
-            style=edge.style,
-            mermaid_id=edge.mermaid_id,
-            attrs=None if edge.attrs is None else dict(edge.attrs),
-            classes=list(edge.classes),
-            display=display_text(edge.label) if edge.label is not None else None,
-        )
+        shown = display_text(edge.label) if edge.label is not None else None
+        return project(edge, FlowEdgeObject, connector=edge.connector, display=shown)
     assert ref.category == FLOW_SUBGRAPH
     subgraph = ast.subgraphs.get(object_id)
     if subgraph is None:
         return None
-    return FlowSubgraphObject(
-        mermaid_id=subgraph.mermaid_id,
-        title=subgraph.title,
-        direction=subgraph.direction,
-        node_ids=list(subgraph.node_ids),
-        subgraph_ids=list(subgraph.subgraph_ids),
-        classes=list(subgraph.classes),
-        style=subgraph.style,
-        display=display_text(subgraph.title if subgraph.title is not None else subgraph.mermaid_id),
-    )
+    title = subgraph.title if subgraph.title is not None else subgraph.mermaid_id
+    return project(subgraph, FlowSubgraphObject, display=display_text(title))
 
 
 def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
@@ -361,36 +399,24 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
         participant = ast.participants.get(object_id)
         if participant is None:
             return None
-        return SeqParticipantObject(
-            mermaid_name=participant.mermaid_name,
-            role=participant.role,
-            display=display_text(participant.alias or participant.mermaid_name),
-            alias=participant.alias,
-            created_by=participant.created_by,
-            destroyed_by=participant.destroyed_by,
-        )
+        shown = display_text(participant.alias or participant.mermaid_name)
+        return project(participant, SeqParticipantObject, display=shown)
     if category == SEQ_MESSAGE:
         for message in ast.messages:
             if message.message_id == object_id:
-                return SeqMessageObject(
-                    from_participant_id=message.from_participant_id,
-                    to_participant_id=message.to_participant_id,
-                    kind=message.kind,
+                return project(
+                    message,
+                    SeqMessageObject,
                     arrow=message.raw_arrow,
-                    text=message.text,
-                    order_key=message.order_key,
                     display=display_text(message.text),
-                    from_central=message.from_central,
-                    to_central=message.to_central,
-                    wrap=message.wrap,
                 )
         return None
     if category == SEQ_BLOCK:
         for block in iter_blocks(ast.blocks):
             if block.block_id == object_id:
-                return SeqBlockObject(
-                    kind=block.kind,
-                    header=block.header,
+                return project(
+                    block,
+                    SeqBlockObject,
                     section_ids=[section.section_id for section in block.sections],
                     child_block_ids=[child.block_id for child in block.blocks],
                 )
@@ -399,31 +425,15 @@ def _sequence_object(ast: SequenceAst, ref: ObjectRef) -> McpObject | None:
         for block in iter_blocks(ast.blocks):
             for section in block.sections:
                 if section.section_id == object_id:
-                    return SeqSectionObject(
-                        kind=section.kind,
-                        header=section.header,
-                        message_ids=list(section.message_ids),
-                        note_ids=list(section.note_ids),
-                    )
+                    return project(section, SeqSectionObject)
         return None
     if category == SEQ_NOTE:
         for note in ast.notes:
             if note.note_id == object_id:
-                return SeqNoteObject(
-                    placement=note.placement,
-                    participant_ids=list(note.participant_ids),
-                    text=note.text,
-                    order_key=note.order_key,
-                    display=display_text(note.text),
-                    wrap=note.wrap,
-                )
+                return project(note, SeqNoteObject, display=display_text(note.text))
         return None
     assert category == SEQ_ACTIVATION
     for activation in ast.activations:
         if activation.activation_id == object_id:
-            return SeqActivationObject(
-                participant_id=activation.participant_id,
-                active=activation.active,
-                order_key=activation.order_key,
-            )
+            return project(activation, SeqActivationObject)
     return None

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 import trio
 
-from nereid.mcp.ast_view import ast_view
+from nereid.query.ast_view import ast_view
 from nereid.store import FolderFiles, load_session
 from nereid.testing.crash import start_server
 from nereid.testing.mcp_workspace import connect
@@ -141,7 +141,7 @@ async def run_saveable_cases(folder: Path) -> list[CaseResult]:
         elif ast is None:
             disk = f"rev {diagram.rev} (the agent's own read-back failed, so nothing to compare)"
         else:
-            same = msgspec.to_builtins(ast_view(diagram.ast)) == ast
+            same = msgspec.json.decode(msgspec.json.encode(ast_view(diagram.ast))) == ast
             disk = f"rev {diagram.rev}, " + (
                 "equal to what the agent read" if same else "**differs from memory**"
             )
