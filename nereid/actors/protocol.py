@@ -755,7 +755,7 @@ class SetFollowAi(Request[UiState], frozen=True):
     """`follow_ai.set` (MCP) or the TUI's toggle. Without a TUI attached it is a no-op
     (the contract echoes the input, and `follow_ai` stays true)."""
 
-    enabled: bool
+    enabled: Annotated[bool, param("true: the TUI cursor follows agent spotlights.")]
 
 
 class AttachUi(Request[UiState], frozen=True):

@@ -18,18 +18,22 @@ import msgspec
 
 from nereid.actors.protocol import (
     ClearSpotlight,
+    ClearSpotlightReply,
     GetAttention,
     GetSpotlight,
     ListSpotlights,
     ReadContext,
     ReadSelection,
+    SearchDetails,
     SetFollowAi,
     SetSpotlight,
     Spotlight,
     UpdateSelection,
     ViewDetails,
+    WalkthroughView,
 )
 from nereid.actors.refusals import parse_ref_param
+from nereid.query.objects import project
 
 from .schema import param
 from .session_calls import note_mutation, read_context
@@ -40,17 +44,12 @@ __all__ = [
     "AgentSpotlight",
     "AgentsAttentionResult",
     "AttentionReadResult",
-    "ClearedResult",
     "FollowAiReadResult",
-    "FollowAiSetParams",
-    "FollowAiSetResult",
     "NoParams",
     "ObjectRefParams",
     "Scroll",
     "Size",
-    "TuiSearch",
     "TuiView",
-    "TuiWalkthrough",
     "SelectionReadResult",
     "SelectionUpdateParams",
     "SelectionUpdateResult",
@@ -74,10 +73,6 @@ class AttentionReadResult(msgspec.Struct, frozen=True, kw_only=True):
 class SpotlightSetResult(msgspec.Struct, frozen=True, kw_only=True):
     object_ref: str
     diagram_id: str
-
-
-class ClearedResult(msgspec.Struct, frozen=True, kw_only=True):
-    cleared: int
 
 
 class AgentSpotlight(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,14 +101,6 @@ class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
 class FollowAiReadResult(msgspec.Struct, frozen=True, kw_only=True):
     enabled: bool
     context: ReadContext
-
-
-class FollowAiSetParams(msgspec.Struct, frozen=True, kw_only=True):
-    enabled: Annotated[bool, param("true: the TUI cursor follows agent spotlights.")]
-
-
-class FollowAiSetResult(msgspec.Struct, frozen=True, kw_only=True):
-    enabled: bool
 
 
 class SelectionReadResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -145,24 +132,6 @@ class Size(msgspec.Struct, frozen=True, kw_only=True):
     height: int
 
 
-class TuiSearch(msgspec.Struct, frozen=True, kw_only=True):
-    """An open search: `regex` (`/`) or `fuzzy` (`\\`); `editing` while the query is typed;
-    `index` is the 0-based current result (null without results)."""
-
-    mode: str
-    query: str
-    editing: bool
-    results: int
-    index: int | None
-
-
-class TuiWalkthrough(msgspec.Struct, frozen=True, kw_only=True):
-    """The walkthrough shown in the Diagram pane and the node under its cursor."""
-
-    walkthrough_id: str
-    node_id: str | None
-
-
 class TuiView(msgspec.Struct, frozen=True, kw_only=True):
     """What the person sees (tui.md §16.3). `diagram_id`: the diagram the TUI shows (can
     differ from the session's active one after an agent's `diagram.open`); `cursor_ref`:
@@ -181,12 +150,12 @@ class TuiView(msgspec.Struct, frozen=True, kw_only=True):
     focus_owner: str
     follow_ai: bool
     follow_paused: bool
-    search: TuiSearch | None
+    search: SearchDetails | None
     hint_mode: str | None
     show_notes: bool
     help_open: bool
     mouse: bool
-    walkthrough: TuiWalkthrough | None
+    walkthrough: WalkthroughView | None
     mcp_url: str | None
 
 
@@ -202,34 +171,13 @@ class ViewStateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _tui_view(view: ViewDetails, follow_ai: bool) -> TuiView:
-    search = view.search
-    walk = view.walkthrough
-    return TuiView(
-        diagram_id=view.diagram_id,
+    return project(
+        view,
+        TuiView,
         cursor_ref=None if view.cursor_ref is None else str(view.cursor_ref),
         viewport=Size(width=view.viewport_width, height=view.viewport_height),
         diagram_size=Size(width=view.diagram_width, height=view.diagram_height),
-        focus=view.focus,
-        focus_owner=view.focus_owner,
         follow_ai=follow_ai,
-        follow_paused=view.follow_paused,
-        search=None
-        if search is None
-        else TuiSearch(
-            mode=search.mode,
-            query=search.query,
-            editing=search.editing,
-            results=search.results,
-            index=search.index,
-        ),
-        hint_mode=view.hint_mode,
-        show_notes=view.show_notes,
-        help_open=view.help_open,
-        mouse=view.mouse,
-        walkthrough=None
-        if walk is None
-        else TuiWalkthrough(walkthrough_id=walk.walkthrough_id, node_id=walk.node_id),
-        mcp_url=view.mcp_url,
     )
 
 
@@ -292,14 +240,13 @@ async def attention_agent_set(call: ToolCall, params: ObjectRefParams) -> Spotli
     "attention.agent.clear",
     "Remove your spotlight; `cleared` is how many refs went (0 or 1).",
     params=NoParams,
-    result=ClearedResult,
+    result=ClearSpotlightReply,
     hints=SET_STATE,
 )
-async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResult:
-    reply = await call.registry.lookup("attention").call(
+async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearSpotlightReply:
+    return await call.registry.lookup("attention").call(
         ClearSpotlight(agent_id=call.agent.agent_id)
     )
-    return ClearedResult(cleared=reply.cleared)
 
 
 @tool(
@@ -313,14 +260,7 @@ async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearedResu
 async def attention_agents_read(call: ToolCall, params: NoParams) -> AgentsAttentionResult:
     reply = await call.registry.lookup("attention").call(ListSpotlights())
     spotlights = [
-        AgentSpotlight(
-            agent_id=s.agent_id,
-            agent_name=s.agent_name,
-            object_ref=str(ref),
-            diagram_id=ref.diagram_id,
-            seq=s.seq,
-            idle=s.idle,
-        )
+        project(s, AgentSpotlight, object_ref=str(ref), diagram_id=ref.diagram_id)
         for s in reply.spotlights
         if (ref := s.object_ref) is not None
     ]
@@ -347,13 +287,14 @@ async def follow_ai_read(call: ToolCall, params: NoParams) -> FollowAiReadResult
 @tool(
     "follow_ai.set",
     "Switch follow-AI on or off in the TUI (a no-op without a TUI); echoes `enabled`.",
-    params=FollowAiSetParams,
-    result=FollowAiSetResult,
+    params=SetFollowAi,
+    result=SetFollowAi,
     hints=SET_STATE,
 )
-async def follow_ai_set(call: ToolCall, params: FollowAiSetParams) -> FollowAiSetResult:
-    await call.registry.lookup("attention").call(SetFollowAi(enabled=params.enabled))
-    return FollowAiSetResult(enabled=params.enabled)
+async def follow_ai_set(call: ToolCall, params: SetFollowAi) -> SetFollowAi:
+    """The params are the request; the contract's result echoes them."""
+    await call.registry.lookup("attention").call(params)
+    return params
 
 
 @tool(
