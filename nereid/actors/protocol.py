@@ -471,10 +471,14 @@ class CreateDiagramFromMermaid(Request[CreateDiagramReply], frozen=True):
     Spawns `diagram:<id>`, persists it, publishes `DiagramCreated`.
     """
 
-    mermaid: str
-    diagram_id: str | None = None
-    name: str | None = None
-    make_active: bool = True
+    mermaid: Annotated[
+        str, param("Mermaid text: flowchart / graph, sequenceDiagram, stateDiagram.")
+    ]
+    diagram_id: Annotated[
+        str | None, param("Id for the new diagram; absent: flow / seq / state, then -2, -3, ...")
+    ] = None
+    name: Annotated[str | None, param("Display name; absent: the id.")] = None
+    make_active: Annotated[bool, param("Make it the active diagram (default true).")] = True
 
 
 class OpenDiagramReply(msgspec.Struct, frozen=True, kw_only=True):

@@ -58,6 +58,8 @@ __all__ = [
     "diagram_read",
     "diagram_render_text",
     "diagram_stat",
+    "DiagramParams",
+    "RenderResult",
 ]
 
 
@@ -81,19 +83,13 @@ async def _snapshot(call: ToolCall, diagram_id: str | None) -> Diagram:
 # -- diagram.stat --------------------------------------------------------------------------
 
 
-class Counts(msgspec.Struct, frozen=True, kw_only=True):
-    participants: U64
-    messages: U64
-    nodes: U64
-    edges: U64
-
-
 class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """`saved_rev` / `save_error` (additive; absent in memory-only mode): the rev on disk
     and why the latest one is not, so an agent can tell when the folder is behind."""
 
     rev: U64
-    counts: Counts
+    counts: dict[str, U64]
+    """`{participants, messages, nodes, edges}` (`nereid.ops.stat_digest`)."""
     key_names: list[str]
     context: ReadContext
     saved_rev: U64 | None = None
@@ -117,7 +113,7 @@ async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
     summary = await ask_diagram(call, diagram.diagram_id, GetDiagramSummary())
     return StatResult(
         rev=digest["rev"],
-        counts=Counts(**digest["counts"]),
+        counts=digest["counts"],
         key_names=digest["key_names"],
         context=context,
         saved_rev=saved.saved_rev,

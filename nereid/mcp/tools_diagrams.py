@@ -16,7 +16,7 @@ Where we differ from the contract, on purpose (spec README decisions):
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import msgspec
 
@@ -35,7 +35,7 @@ from nereid.model.file_problem import FileProblem
 from nereid.ops import DiagramOp, ignored_fields
 
 from .op_schema import DIAGRAM_OP_ENUMS, DIAGRAM_OP_FIELDS, ops_schema, same_ops_as
-from .schema import U64, param
+from .schema import U64
 from .session_calls import (
     KindName,
     ReadContext,
@@ -136,17 +136,6 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
 # -- diagram.create_from_mermaid -----------------------------------------------------------
 
 
-class CreateParams(msgspec.Struct, frozen=True, kw_only=True):
-    mermaid: Annotated[
-        str, param("Mermaid text: flowchart / graph, sequenceDiagram, stateDiagram.")
-    ]
-    diagram_id: Annotated[
-        str | None, param("Id for the new diagram; absent: flow / seq / state, then -2, -3, ...")
-    ] = None
-    name: Annotated[str | None, param("Display name; absent: the id.")] = None
-    make_active: Annotated[bool, param("Make it the active diagram (default true).")] = True
-
-
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     diagram: DiagramSummaryOut
     active_diagram_id: str | None
@@ -156,20 +145,14 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     "diagram.create_from_mermaid",
     "Import Mermaid text (flowchart/graph, sequenceDiagram, stateDiagram) as a new diagram at rev 0; "
     "the id defaults to flow / seq (then -2, -3, ...).",
-    params=CreateParams,
+    params=CreateDiagramFromMermaid,
     result=CreateResult,
     hints=ADDITIVE,
 )
-async def diagram_create_from_mermaid(call: ToolCall, params: CreateParams) -> CreateResult:
-    reply = await change_session(
-        call,
-        CreateDiagramFromMermaid(
-            mermaid=params.mermaid,
-            diagram_id=params.diagram_id,
-            name=params.name,
-            make_active=params.make_active,
-        ),
-    )
+async def diagram_create_from_mermaid(
+    call: ToolCall, params: CreateDiagramFromMermaid
+) -> CreateResult:
+    reply = await change_session(call, params)
     return msgspec.convert(reply, CreateResult, from_attributes=True)
 
 

@@ -43,6 +43,7 @@ from .schema import U64, param
 from .session_calls import read_context
 from .snapshots import scope_of_diagram, scope_of_diagrams
 from .tools import READ_ONLY, Tool, ToolCall, tool
+from .tools_diagram_reads import DiagramParams
 
 __all__ = [
     "TOOLS",
@@ -146,12 +147,6 @@ async def object_read_tool(call: ToolCall, params: ObjectReadParams) -> ObjectRe
 
 
 # -- G: seq.* ----------------------------------------------------------------------------
-
-
-class DiagramParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Only the diagram (default: the active one)."""
-
-    diagram_id: str | None = None
 
 
 class SeqMessagesParams(msgspec.Struct, frozen=True, kw_only=True):

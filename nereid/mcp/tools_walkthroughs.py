@@ -48,6 +48,7 @@ from .session_calls import (
     to_walkthrough,
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
+from .tools_diagram_reads import RenderResult
 from .tools_diagrams import FileError, OpsResult, file_error, ops_result
 
 __all__ = [
@@ -221,20 +222,11 @@ async def walkthrough_get_node(call: ToolCall, params: NodeParams) -> NodeResult
     return NodeResult(node=_node_out(node), context=context)
 
 
-class WalkthroughCounts(msgspec.Struct, frozen=True, kw_only=True):
-    nodes: U64
-    edges: U64
-
-
-class WalkthroughDigest(msgspec.Struct, frozen=True, kw_only=True):
-    rev: U64
-    counts: WalkthroughCounts
-
-
 class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """`saved_rev` / `save_error` as in `diagram.stat` (additive)."""
 
-    digest: WalkthroughDigest
+    digest: dict[str, Any]
+    """`{rev, counts: {nodes, edges}}` (`WalkthroughStat.to_json`)."""
     context: ReadContext
     saved_rev: U64 | None = None
     save_error: str | None = None
@@ -251,9 +243,7 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatResult:
     stat = await ask_walkthrough(call, params.walkthrough_id, StatWalkthrough())
     context = await read_context(call)
-    digest = WalkthroughDigest(
-        rev=stat.rev, counts=WalkthroughCounts(nodes=stat.nodes, edges=stat.edges)
-    )
+    digest = stat.to_json()
     key = walkthrough_actor_name(params.walkthrough_id)
     saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
     return StatResult(
@@ -263,11 +253,6 @@ async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatR
         save_error=saved.save_error,
         file_error=file_error(stat.file_problem),
     )
-
-
-class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
-    text: str
-    context: ReadContext
 
 
 @tool(
