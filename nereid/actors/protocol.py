@@ -482,6 +482,8 @@ class CreateDiagramFromMermaid(Request[CreateDiagramReply], frozen=True):
 
 
 class OpenDiagramReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`diagram.open`: the diagram that is now active."""
+
     active_diagram_id: str
 
 
@@ -492,6 +494,8 @@ class OpenDiagram(Request[OpenDiagramReply], frozen=True):
 
 
 class DeleteDiagramReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`diagram.delete`: the deleted id and the active diagram after it (or null)."""
+
     deleted_diagram_id: str
     active_diagram_id: str | None
 
@@ -505,6 +509,8 @@ class DeleteDiagram(Request[DeleteDiagramReply], frozen=True):
 
 
 class CreateWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`walkthrough.create`: the new walkthrough and the active one after it."""
+
     walkthrough: WalkthroughSummary
     active_walkthrough_id: str | None
 
@@ -524,6 +530,8 @@ class CreateWalkthrough(Request[CreateWalkthroughReply], frozen=True):
 
 
 class OpenWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`walkthrough.open`: the walkthrough that is now active."""
+
     active_walkthrough_id: str
 
 
@@ -534,6 +542,8 @@ class OpenWalkthrough(Request[OpenWalkthroughReply], frozen=True):
 
 
 class DeleteWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`walkthrough.delete`: the deleted id and the active walkthrough after it (or null)."""
+
     deleted_walkthrough_id: str
     active_walkthrough_id: str | None
 
@@ -724,6 +734,8 @@ class SetSpotlight(Request[Spotlight], frozen=True):
 
 
 class ClearSpotlightReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`attention.agent.clear`: how many refs went (0 or 1)."""
+
     cleared: int
 
 
@@ -856,6 +868,8 @@ class XrefNeighbors(Request[NeighborsResult], frozen=True):
 
 
 class AddXrefReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`xref.add`: the new xref and its status now (derived from its endpoints)."""
+
     xref_id: str
     status: XRefStatus
 
@@ -873,6 +887,8 @@ class AddXref(Request[AddXrefReply], frozen=True):
 
 
 class RemoveXrefReply(msgspec.Struct, frozen=True, kw_only=True):
+    """`xref.remove`: always true (an unknown id is refused)."""
+
     removed: bool
 
 

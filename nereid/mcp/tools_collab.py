@@ -59,6 +59,8 @@ __all__ = [
 
 
 class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):
+    """One object ref (as text; checked by the handler)."""
+
     object_ref: str
 
 
@@ -71,6 +73,8 @@ class AttentionReadResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SpotlightSetResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The spotlight now set: the ref in canonical form and its diagram."""
+
     object_ref: str
     diagram_id: str
 
@@ -99,16 +103,22 @@ class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FollowAiReadResult(msgspec.Struct, frozen=True, kw_only=True):
+    """`enabled` (true without a TUI) and the read context."""
+
     enabled: bool
     context: ReadContext
 
 
 class SelectionReadResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The selection in ref order (existing objects only) and the read context."""
+
     object_refs: list[str]
     context: ReadContext
 
 
 class SelectionUpdateParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Refs as text (checked in order) and how they change the selection."""
+
     object_refs: Annotated[list[str], param("Object refs to replace, add to or remove from it.")]
     mode: Annotated[
         Literal["replace", "add", "remove"], param("How object_refs change the selection.")

@@ -64,6 +64,8 @@ __all__ = [
 
 
 class DiagramParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Only the diagram (default: the active one)."""
+
     diagram_id: str | None = None
 
 
@@ -208,6 +210,8 @@ async def diagram_get_ast(call: ToolCall, params: DiagramParams) -> AstResult:
 
 
 class SliceParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The centre object, how far to go and what to keep (the slice is in its diagram)."""
+
     center_ref: Annotated[str, param("Object ref at the centre of the slice.")]
     diagram_id: str | None = None
     depth: Annotated[U64 | None, param("Hops to include (overrides radius).")] = None
@@ -255,6 +259,8 @@ async def diagram_get_slice_tool(call: ToolCall, params: SliceParams) -> SliceRe
 
 
 class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A text drawing and the read context."""
+
     text: str
     context: ReadContext
 

@@ -106,6 +106,8 @@ class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=
 
 
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Every diagram, sorted by id, and the read context."""
+
     diagrams: list[ListedDiagram]
     context: ReadContext
 
@@ -137,6 +139,8 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
 
 
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The new diagram and the active diagram after the create."""
+
     diagram: DiagramSummaryOut
     active_diagram_id: str | None
 
@@ -179,6 +183,8 @@ diagram_delete = forward(
 
 
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The active diagram id (or null) and the read context."""
+
     active_diagram_id: str | None
     context: ReadContext
 
@@ -199,6 +205,8 @@ async def diagram_current(call: ToolCall, params: NoParams) -> CurrentResult:
 
 
 class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
+    """A batch for the diagram (default: the active one), gated by `base_rev`."""
+
     base_rev: U64
     ops: list[DiagramOp]
     diagram_id: str | None = None

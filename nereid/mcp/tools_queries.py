@@ -150,6 +150,8 @@ async def object_read_tool(call: ToolCall, params: ObjectReadParams) -> ObjectRe
 
 
 class SeqMessagesParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Optional sender and receiver filters (participant ids)."""
+
     diagram_id: str | None = None
     from_participant_id: Annotated[
         str | None, param("Only messages sent by this participant id.")
@@ -160,6 +162,8 @@ class SeqMessagesParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SeqTraceParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The anchor message id (absent: the start or end), the direction and how many."""
+
     diagram_id: str | None = None
     from_message_id: Annotated[
         str | None,
@@ -176,6 +180,8 @@ class SeqTraceParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SeqSearchParams(msgspec.Struct, frozen=True, kw_only=True):
+    """What to find in message texts, and how it matches."""
+
     needle: Annotated[
         str, param("Text (substring mode) or Python regex (regex mode) to find in message texts.")
     ]
@@ -213,6 +219,8 @@ seq_search_tool = _diagram_query(
 
 
 class FlowReachableParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The start node id and which way edges are followed."""
+
     from_node_id: Annotated[str, param("Node id to start from (not a ref).")]
     diagram_id: str | None = None
     direction: Annotated[
@@ -225,6 +233,8 @@ class FlowReachableParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FlowPathsParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Both ends (node ids), how many paths and how much longer than the shortest."""
+
     from_node_id: str
     to_node_id: str
     diagram_id: str | None = None
@@ -235,6 +245,8 @@ class FlowPathsParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FlowDegreesParams(msgspec.Struct, frozen=True, kw_only=True):
+    """How many nodes to rank and by which degree."""
+
     diagram_id: str | None = None
     top: Annotated[U64, param("How many nodes to return, highest score first.")] = 10
     sort_by: Annotated[
@@ -246,6 +258,8 @@ class FlowDegreesParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FlowUnreachableParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The start node id (absent: every node without incoming edges)."""
+
     diagram_id: str | None = None
     start_node_id: Annotated[
         str | None,

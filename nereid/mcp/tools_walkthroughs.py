@@ -68,6 +68,8 @@ __all__ = [
 
 
 class WalkthroughIdParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Only the walkthrough id."""
+
     walkthrough_id: str
 
 
@@ -75,6 +77,8 @@ class WalkthroughIdParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Every walkthrough, sorted by id, and the read context."""
+
     walkthroughs: list[WalkthroughSummary]
     context: ReadContext
 
@@ -104,6 +108,8 @@ walkthrough_open = forward(
 
 
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The active walkthrough id (or null) and the read context."""
+
     active_walkthrough_id: str | None
     context: ReadContext
 
@@ -171,6 +177,8 @@ class WalkthroughOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The whole walkthrough and the read context."""
+
     walkthrough: WalkthroughOut
     context: ReadContext
 
@@ -196,11 +204,15 @@ async def walkthrough_read(call: ToolCall, params: WalkthroughIdParams) -> ReadR
 
 
 class NodeParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The walkthrough and the node id in it."""
+
     walkthrough_id: str
     node_id: Annotated[str, param("Walkthrough node id.")]
 
 
 class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One node (refs as text) and the read context."""
+
     node: NodeOut
     context: ReadContext
 
@@ -292,6 +304,8 @@ walkthrough_diff = forward(
 
 
 class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
+    """A batch for one walkthrough, gated by `base_rev` (from walkthrough.stat)."""
+
     walkthrough_id: str
     base_rev: U64
     ops: list[WalkthroughOp]

@@ -28,6 +28,8 @@ _ORDERINGS = ("fewest_hops", "lexicographic")
 
 
 class RouteFindParams(msgspec.Struct, frozen=True, kw_only=True):
+    """Both ends (object refs), how many routes, how long, in which order."""
+
     from_ref: Annotated[str, param("Object ref the route starts at.")]
     to_ref: Annotated[str, param("Object ref the route ends at.")]
     limit: Annotated[U64, param("Most routes to return.")] = 1

@@ -16,6 +16,7 @@ import jsonschema
 import msgspec
 from session_kit import Agent, memory_client, memory_session
 
+from nereid.mcp.catalog import all_tools
 from nereid.ops import FLOW_OPS, SEQ_OPS, STATE_OPS
 
 #: 40,000 bytes until spec decision 24 (state diagrams, a third kind) added its three ops
@@ -139,3 +140,15 @@ async def test_unknown_op_keys_are_ignored_and_listed() -> None:
                 },
             )
             assert missing.code == -32602 and "label" in missing.message
+
+
+def test_every_params_and_result_type_has_a_docstring() -> None:
+    """The habit that keeps the schemas explainable: each Struct a tool takes or returns says
+    what it holds (the listing itself stays small: descriptions are per parameter)."""
+    undocumented = [
+        f"{item.name}: {shape.__module__}.{shape.__qualname__}"
+        for item in all_tools()
+        for shape in (item.params, item.result)
+        if not (shape.__doc__ or "").strip()
+    ]
+    assert undocumented == []
