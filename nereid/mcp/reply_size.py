@@ -5,7 +5,8 @@ or fails to parse at the client, which then waits or errors without knowing why.
 tool result (and every resource read) is measured as it would go on the wire — the text
 item (itself JSON, escaped once more as a string) plus `structuredContent`, plus the
 envelope — and one over `MAX_REPLY_BYTES` becomes -32602 "result too large", saying how
-to read the same thing in parts.
+to read the same thing in parts. A drawing over the render budget (`TooLargeToRender`) is
+refused the same way (`too_large_to_render`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,21 @@ from typing import Any, Final
 import msgspec
 
 from nereid.errors import InvalidParams
-from nereid.offload.dispatch import DIAGRAM_PARTS, WALKTHROUGH_PARTS
+from nereid.render import TooLargeToRender
 
-__all__ = ["MAX_REPLY_BYTES", "check_reply_size", "check_resource_size"]
+__all__ = [
+    "DIAGRAM_PARTS",
+    "MAX_REPLY_BYTES",
+    "WALKTHROUGH_PARTS",
+    "check_reply_size",
+    "check_resource_size",
+    "too_large_to_render",
+]
 
 MAX_REPLY_BYTES: Final = 1024 * 1024
+#: The tools that read a diagram or walkthrough in parts, named in "too large" refusals.
+DIAGRAM_PARTS: Final = ("diagram.get_slice", "flow.*", "seq.*", "object.read", "diagram.stat")
+WALKTHROUGH_PARTS: Final = ("walkthrough.get_node", "walkthrough.read", "walkthrough.stat")
 #: Room for the JSON-RPC envelope and the result's other keys.
 _ENVELOPE: Final = 512
 _GENERIC_PARTS: Final = ("fewer refs per call", "a smaller limit", "a narrower query")
@@ -62,3 +73,19 @@ def check_resource_size(uri: str, text: str) -> None:
     size = _ENVELOPE + len(msgspec.json.encode(text))
     if size > MAX_REPLY_BYTES:
         raise _refusal(size, {"uri": uri}, DIAGRAM_PARTS)
+
+
+def too_large_to_render(
+    err: TooLargeToRender, owner: dict[str, str], parts: tuple[str, ...]
+) -> InvalidParams:
+    """-32602 "too large to render: …" saying what was counted and how to read in parts."""
+    return InvalidParams(
+        f"{err.message}; read it in parts with {', '.join(parts)}",
+        data={
+            **owner,
+            "measure": err.measure,
+            "value": err.value,
+            "limit": err.limit,
+            "read_in_parts": list(parts),
+        },
+    )

@@ -24,16 +24,15 @@ from nereid.errors import NereidError, ResourceNotFound
 from nereid.mermaid import MermaidExportError
 from nereid.model import Diagram
 from nereid.offload.dispatch import (
-    DIAGRAM_PARTS,
     export_mermaid_text,
     render_diagram_text,
-    too_large_to_render,
 )
 from nereid.ops import stat_digest
 from nereid.query import QueryScope, SliceFilters, SliceResult, diagram_get_slice
 from nereid.query.ast_view import AstView, ast_view
 from nereid.render import RenderError, TooLargeToRender
 
+from .reply_size import DIAGRAM_PARTS, too_large_to_render
 from .schema import U64, param
 from .session_calls import (
     KindName,

@@ -30,11 +30,12 @@ from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
 from nereid.model import WalkthroughEdge, WalkthroughNode
-from nereid.offload.dispatch import WALKTHROUGH_PARTS, render_walkthrough_text, too_large_to_render
+from nereid.offload.dispatch import render_walkthrough_text
 from nereid.ops import WalkthroughOp
 from nereid.render import RenderError, TooLargeToRender
 
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
+from .reply_size import WALKTHROUGH_PARTS, too_large_to_render
 from .schema import U64, param
 from .session_calls import (
     ReadContext,

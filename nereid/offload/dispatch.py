@@ -6,8 +6,8 @@ A render or Mermaid export of anything but a small item runs in a worker process
 done in-process: below `SMALL_PAYLOAD` bytes of encoded AST (about 25 objects, a few
 milliseconds of work) the hand-off would cost more than the work. Cancelling the call
 (client gone, shutdown) kills the worker. Refusals made there (`TooLargeToRender`,
-`RenderError`, `MermaidExportError`) are raised here unchanged; `too_large_to_render`
-turns the first into the tool error.
+`RenderError`, `MermaidExportError`) are raised here unchanged; the MCP layer turns the first into the tool error
+(`nereid.mcp.reply_size.too_large_to_render`).
 
 User regexes (`seq.search`) get a wall-clock bound here (`bounded_regex_matcher`): the
 `regex` engine's own limit counts CPU time, so on a loaded machine a 1 s search ran for
@@ -25,7 +25,6 @@ from typing import Any, Final, TypeVar
 import msgspec
 import trio
 
-from nereid.errors import InvalidParams
 from nereid.model.diagram import Diagram
 from nereid.model.walkthrough import Walkthrough
 from nereid.offload.jobs import (
@@ -37,26 +36,20 @@ from nereid.offload.jobs import (
     walkthrough_text,
 )
 from nereid.query.regex_guard import Pattern, RegexTimeout, match_all
-from nereid.render import Rendered, RenderOptions, TooLargeToRender
+from nereid.render import Rendered, RenderOptions
 
 __all__ = [
-    "DIAGRAM_PARTS",
     "SMALL_PAYLOAD",
     "FAST_REGEX_SLICE",
-    "WALKTHROUGH_PARTS",
     "bounded_regex_matcher",
     "export_mermaid_text",
     "needs_worker",
     "render_diagram_drawing",
     "render_diagram_text",
     "render_walkthrough_text",
-    "too_large_to_render",
 ]
 
 SMALL_PAYLOAD: Final = 8 * 1024
-#: The tools that read a diagram or walkthrough in parts, named in "too large" refusals.
-DIAGRAM_PARTS: Final = ("diagram.get_slice", "flow.*", "seq.*", "object.read", "diagram.stat")
-WALKTHROUGH_PARTS: Final = ("walkthrough.get_node", "walkthrough.read", "walkthrough.stat")
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -123,22 +116,6 @@ async def export_mermaid_text(diagram: Diagram) -> str:
 async def render_walkthrough_text(walkthrough: Walkthrough) -> str:
     """`render_walkthrough(walkthrough).text`, in a worker unless small."""
     return await _run(walkthrough_text, walkthrough, Walkthrough)
-
-
-def too_large_to_render(
-    err: TooLargeToRender, owner: dict[str, str], parts: tuple[str, ...]
-) -> InvalidParams:
-    """-32602 "too large to render: …" saying what was counted and how to read in parts."""
-    return InvalidParams(
-        f"{err.message}; read it in parts with {', '.join(parts)}",
-        data={
-            **owner,
-            "measure": err.measure,
-            "value": err.value,
-            "limit": err.limit,
-            "read_in_parts": list(parts),
-        },
-    )
 
 
 def bounded_regex_matcher(pattern: Pattern, texts: Sequence[str], time_limit: float) -> list[bool]:

@@ -17,7 +17,8 @@ from session_kit import Agent, memory_client, memory_session
 
 from nereid.commands.session import open_session_handle, session_endpoint_parts
 from nereid.mcp import McpEndpoint
-from nereid.offload.dispatch import DIAGRAM_PARTS, SMALL_PAYLOAD
+from nereid.mcp.reply_size import DIAGRAM_PARTS
+from nereid.offload.dispatch import SMALL_PAYLOAD
 from nereid.render.budget import MAX_LAYOUT_ITEMS
 from nereid.testing.big_diagrams import dense_flowchart, flowchart
 from nereid.ui.app import TuiApp

@@ -13,8 +13,12 @@ from mcp_types import Implementation
 from session_kit import Agent, http_session
 
 from nereid.errors import InvalidParams
-from nereid.mcp.reply_size import MAX_REPLY_BYTES, check_reply_size, check_resource_size
-from nereid.offload.dispatch import DIAGRAM_PARTS
+from nereid.mcp.reply_size import (
+    DIAGRAM_PARTS,
+    MAX_REPLY_BYTES,
+    check_reply_size,
+    check_resource_size,
+)
 
 
 def _labelled_flowchart(nodes: int, label_length: int) -> str:
