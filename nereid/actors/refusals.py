@@ -1,32 +1,15 @@
-"""The shared parameter checks: an id or ref given as text, refused naming the parameter.
+"""The shared parameter checks, under the names the actors and tools use.
 
-The pure layers raise `nereid.errors` types themselves; only `IdError` and
-`ObjectRefError` (the model's value checks, which do not know which parameter held the
-value) are turned into `InvalidParams` here, with the parameter in message and data.
+They are the query layer's (`nereid.query.params`): an id or ref given as text is refused
+naming the parameter, `invalid <param>: <reason>` with data `{param: value}` (mcp-tools.md
+§3.6). The pure layers raise `nereid.errors` types themselves; only the model's value
+checks (`IdError`, `ObjectRefError`, which do not know which parameter held the value) are
+turned into `InvalidParams` there.
 """
 
 from __future__ import annotations
 
-from nereid.errors import InvalidParams
-from nereid.model import IdError, ObjectRef, ObjectRefError, check_id, parse_ref
+from nereid.query.params import check_param_id as check_id_param
+from nereid.query.params import check_param_ref as parse_ref_param
 
 __all__ = ["check_id_param", "parse_ref_param"]
-
-
-def check_id_param(param: str, value: str) -> str:
-    """A plain id parameter: `invalid <param>: <reason>`, data `{param: value}` (§3.6)."""
-    try:
-        return check_id(value)
-    except IdError as err:
-        raise InvalidParams(f"invalid {param}: {err.message}", data={param: value}) from None
-
-
-def parse_ref_param(param: str, text: str) -> ObjectRef:
-    """An ObjectRef parameter: `invalid <param>: <reason>`, data `{param: text}` (§3.6).
-
-    For clients (MCP handlers, TUI) that hold refs as text: messages carry `ObjectRef`s.
-    """
-    try:
-        return parse_ref(text)
-    except ObjectRefError as err:
-        raise InvalidParams(f"invalid {param}: {err.message}", data={param: text}) from None
