@@ -287,7 +287,8 @@ class _Builder:
         if self.stack:
             raise _error(
                 "UnsupportedSyntax",
-                f"'{what}' inside a composite state (Mermaid reads it only at the top level)",
+                f"'{what}' inside a composite state: Mermaid reads it only at the top level "
+                "(inside, each word would become a state)",
                 line,
                 expected="a statement of a composite state",
             )

@@ -161,7 +161,8 @@ def export_state(ast: StateAst) -> str:
         if action == "close":
             own = children.get(scope, [])
             for state_id in own:
-                out += [pad + line for line in _notes(state_id, ast.states[state_id])]
+                if ast.states[state_id].kind not in PSEUDO_KINDS:
+                    out += [pad + line for line in _notes(state_id, ast.states[state_id])]
             for transition_id in held.get(scope, []):
                 transition = ast.transitions[transition_id]
                 source = pseudo_classes.end(transition.from_state_id)
@@ -171,6 +172,10 @@ def export_state(ast: StateAst) -> str:
                 out.append(pad + line)
             for state_id in own:
                 out += [pad + line for line in pseudo_classes.rest(state_id)]
+                if ast.states[state_id].kind in PSEUDO_KINDS:
+                    # After the transitions: Mermaid draws a start noted before it is named
+                    # in a transition without its shape.
+                    out += [pad + line for line in _notes(state_id, ast.states[state_id])]
             continue
         own = children.get(scope, [])
         for state_id in own:
