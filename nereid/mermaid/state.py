@@ -195,6 +195,17 @@ class _Builder:
             )
         self.update(state_id, kind=kind)
 
+    def check_group_text(self, state_id: str, line: _Line) -> None:
+        """Mermaid refuses a composite showing more than one text (name and descriptions)."""
+        state = self.states[state_id]
+        if state.composite and len(state.descriptions) + (state.label is not None) > 1:
+            raise _error(
+                "InvalidState",
+                f"composite state {state_id[2:]!r} has a name and a description, or two "
+                "descriptions (Mermaid: group nodes can only have a label)",
+                line,
+            )
+
     def check_text(self, text: str, line: _Line, offset: int, what: str) -> str:
         problem = state_text_problem(text)
         if problem is not None:
@@ -498,6 +509,7 @@ class _Builder:
                     offset,
                 )
             self.update(state_id, label=label)
+            self.check_group_text(state_id, line)
             if description is not None:
                 self.add_description(state_id, description.strip(), line, offset)
             return state_id
@@ -516,6 +528,7 @@ class _Builder:
         if state_id in scope_ids:
             raise _error("InvalidState", f"state {state_id[2:]!r} cannot contain itself", line)
         self.update(state_id, composite=True)
+        self.check_group_text(state_id, line)
 
     def close(self, line: _Line) -> None:
         if not self.stack:
@@ -538,6 +551,7 @@ class _Builder:
                 offset,
             )
         self.update(state_id, descriptions=(*state.descriptions, text))
+        self.check_group_text(state_id, line)
 
     def transition(self, line: _Line) -> None:
         text = line.text

@@ -215,6 +215,8 @@ def _state_fields(state_id: str, state: StateNode) -> Iterable[tuple[str, str, s
         yield "label", "", "a floating note needs its text (the label)"
     for index, description in enumerate(state.descriptions):
         problem = state_text_problem(description)
+        if problem is None and state.composite and index + (state.label is not None) >= 1:
+            problem = "a composite shows one text: a name or one description (as Mermaid)"
         if problem is None and state.kind in PSEUDO_KINDS | {"note"}:
             problem = f"a {state.kind} has no description"
         yield f"descriptions[{index}]", description, problem

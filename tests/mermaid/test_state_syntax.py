@@ -54,6 +54,8 @@ def test_detect_kind() -> None:
         ("stateDiagram-v2\nscale 300\n", "InvalidScale", 2, None),
         ("stateDiagram-v2\nstate C {\nscale 3 width\n}\n", "UnsupportedSyntax", 3, 1),
         ("stateDiagram-v2\nstyle a\n", "InvalidStyle", 2, None),
+        ('stateDiagram-v2\nstate "N" as A\nA : d\nstate A {\nB\n}\n', "InvalidState", 4, None),
+        ("stateDiagram-v2\nstate A {\nB\n}\nA : one\nA : two\n", "InvalidState", 6, None),
         ('stateDiagram-v2\nclick a href "u" "tip"\n', "InvalidClick", 2, None),
         ('stateDiagram-v2\nclick a "u"\n', "InvalidClick", 2, None),
         ('stateDiagram-v2\nstate C {\nclick a href "u"\n}\n', "UnsupportedSyntax", 3, 1),
@@ -198,12 +200,12 @@ def test_classes_on_start_and_end_states_ride_on_transitions() -> None:
 def test_multi_line_acc_descr_and_labelled_composite() -> None:
     text = (
         'stateDiagram-v2\naccDescr {\n  one\n  two\n}\nstate "Long name" as L {\n'
-        "  direction LR\n  x\n  --\n  y\n}\nL : more\n"
+        "  direction LR\n  x\n  --\n  y\n}\nM : more\nstate M {\n  z\n}\n"
     )
     ast = parse_state(text)
     assert ast.acc_descr == "one\ntwo"
     assert ast.states["s:L"].label == "Long name"
-    assert ast.states["s:L"].descriptions == ("more",)
+    assert ast.states["s:M"].descriptions == ("more",)  # one text on a composite, as Mermaid
     assert ast.states["s:y"].region == 1
     _roundtrip(text)
 
