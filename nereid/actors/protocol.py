@@ -35,7 +35,7 @@ descriptions are the tool contract (mcp-tools.md), so change them only with it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -45,6 +45,7 @@ from nereid.model.wire import U64, param
 from nereid.model.xref import XRefStatus
 from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
 from nereid.query.results import NeighborsResult, XRefListResult
+from nereid.query.scope import KIND_NAMES, KindName
 from nereid.query.xrefs import STATUS_FILTERS
 from nereid.runtime._messages import Event, Message, Request
 
@@ -153,16 +154,6 @@ __all__ = [
 
 
 # -- shared values -----------------------------------------------------------------------
-
-
-KindName = Literal["Flowchart", "Sequence", "State"]
-"""How diagram kinds are spelled on the wire (mcp-tools.md §3.6)."""
-
-KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
-    "flowchart": "Flowchart",
-    "sequence": "Sequence",
-    "state": "State",
-}
 
 
 class DiagramSummary(msgspec.Struct, frozen=True, kw_only=True):

@@ -7,12 +7,13 @@ reports a bad, missing or wrong-kind diagram the same way.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, Literal
 
 import msgspec
 
 from nereid.model import (
     Diagram,
+    DiagramKind,
     FlowchartAst,
     IdError,
     SequenceAst,
@@ -24,6 +25,7 @@ from nereid.query.errors import invalid_params, not_found
 
 __all__ = [
     "KIND_NAMES",
+    "KindName",
     "QueryScope",
     "flowchart_of",
     "ref_prefix",
@@ -31,8 +33,11 @@ __all__ = [
     "sequence_of",
 ]
 
+KindName = Literal["Flowchart", "Sequence", "State"]
+"""How diagram kinds are spelled on the wire (mcp-tools.md §3.6)."""
+
 #: Diagram kinds as the contract spells them in outputs and error data.
-KIND_NAMES: Final[dict[str, str]] = {
+KIND_NAMES: Final[dict[DiagramKind, KindName]] = {
     "flowchart": "Flowchart",
     "sequence": "Sequence",
     "state": "State",
