@@ -18,6 +18,9 @@ Hierarchy (category, then JSON-RPC code from `JSONRPC_CODES`, the one table)::
     │                                                       disk (disk full, read-only
     │                                                       folder, I/O error); with
     │                                                       --durable-writes not applied either
+    ├── SessionUnavailable       internal_error   [-32603]  the session could not be opened (why)
+    │   └── SessionLoading       internal_error   [-32603]  retryable: still loading (the call
+    │                                                       waited its bound)
     └── ActorError               internal_error   [-32603]  the runtime could not deliver
         ├── ActorRestarted       retryable: the actor crashed while handling the call
         ├── ActorDown            the actor failed and will not come back
@@ -55,6 +58,8 @@ __all__ = [
     "NereidError",
     "PersistFailed",
     "ResourceNotFound",
+    "SessionLoading",
+    "SessionUnavailable",
 ]
 
 INVALID_PARAMS = -32602
@@ -164,6 +169,19 @@ class PersistFailed(NereidError):
         if data is not None:
             merged.update(data)
         super().__init__(message, data=merged)
+
+
+class SessionUnavailable(NereidError):
+    """A call that needs the session, which could not be opened (the message says why)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, data={"retryable": self.retryable})
+
+
+class SessionLoading(SessionUnavailable):
+    """A call that needs the session came before it loaded and waited its bound."""
+
+    retryable = True
 
 
 class ActorError(NereidError):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, final
 
@@ -53,11 +53,22 @@ from nereid.runtime._trace import Tracer
 from nereid.store.files import SessionFiles
 from nereid.store.session_io import Kept, LoadResult
 
-__all__ = ["SessionHandle", "open_session"]
+__all__ = ["SessionHandle", "open_session", "open_session_runtime"]
 
 _log = logging.getLogger(__name__)
 
 _FINAL_FLUSH_TIMEOUT = 10.0
+_INTENSITY = RestartIntensity(max_restarts=5, within_s=10.0)
+
+
+def open_session_runtime(tracer: Tracer | None = None) -> AbstractAsyncContextManager[Runtime]:
+    """The runtime a session's tree runs in, opened before the session is loaded.
+
+    `nereid --mcp` answers `initialize` and `tools/list` from an endpoint bound to this
+    runtime while the folder is still loading; `open_session(..., runtime=)` then
+    spawns the tree into it.
+    """
+    return open_runtime(tracer=tracer, intensity=_INTENSITY)
 
 
 @final
@@ -138,6 +149,7 @@ async def open_session(
     debounce: float = DEFAULT_DEBOUNCE,
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] | None = None,
     config: PersistConfig | None = None,
+    runtime: Runtime | None = None,
 ) -> AsyncIterator[SessionHandle]:
     """Build the tree for `session` and yield its handle; tear it all down on exit.
 
@@ -146,7 +158,8 @@ async def open_session(
     actors that list those diagrams (empty, with their file problem). `unsaved`: the
     session is not on disk yet (a seed or demo copy): the first save writes all of it.
     `run_blocking` (tests) runs the persister's file work, big exports included (no worker
-    process); `config` overrides timeouts.
+    process); `config` overrides timeouts. `runtime` (from `open_session_runtime`): spawn
+    the tree into that running runtime, which the caller closes, instead of a new one.
     """
     base = config or PersistConfig()
     if files is None:
@@ -165,8 +178,10 @@ async def open_session(
             flush_timeout=base.flush_timeout,
             retry_delay=base.retry_delay,
         )
-    intensity = RestartIntensity(max_restarts=5, within_s=10.0)
-    async with open_runtime(tracer=tracer, intensity=intensity) as runtime:
+    intensity = _INTENSITY
+    async with AsyncExitStack() as stack:
+        if runtime is None:
+            runtime = await stack.enter_async_context(open_session_runtime(tracer))
         root = runtime.root
         if files is not None:
             assert config.persister is not None

@@ -25,7 +25,12 @@ import secrets
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    AsyncExitStack,
+    asynccontextmanager,
+    contextmanager,
+)
 from functools import partial
 from pathlib import Path
 from typing import Final, TypeVar
@@ -34,15 +39,21 @@ import trio
 
 from nereid.actors.diagram import DiagramActorState
 from nereid.actors.folder_watch import watch_folder
-from nereid.actors.tree import SessionHandle, open_session
+from nereid.actors.tree import SessionHandle, open_session, open_session_runtime
 from nereid.commands.folder_owner import claim, refusal, run_bridge
+from nereid.commands.session_gate import SessionGate
 from nereid.commands.session_options import MainOptions
 from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
-from nereid.mcp.catalog import session_endpoint_parts
+from nereid.mcp.catalog import (
+    AgentSessionHooks,
+    SessionDiagramResources,
+    all_tools,
+    session_endpoint_parts,
+)
 from nereid.model import Session
 from nereid.model.file_problem import FileProblem
-from nereid.runtime import Tracer
+from nereid.runtime import Runtime, Tracer
 from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles, SessionFiles
@@ -54,8 +65,8 @@ from nereid.store.naming import (
     diagram_paths,
 )
 from nereid.store.recording import RecordingFiles
-from nereid.store.schema import StoreFileError
-from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_session
+from nereid.store.schema import SessionMetaFile, StoreFileError
+from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_listed, read_meta
 
 __all__ = [
     "DEFAULT_HTTP_PORT",
@@ -105,13 +116,15 @@ def _foreign_entries(folder: Path) -> list[str]:
     return foreign
 
 
-def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
-    """The folder's session, or the seed for a folder without one; True if it is a new seed.
+def probe_folder(folder: Path, files: SessionFiles) -> SessionMetaFile | None:
+    """The folder's session meta, or None for a folder to give the seed session.
 
-    Raises SessionOpenError for a broken meta or a folder that holds other things.
+    Quick (the meta only): `nereid --mcp` calls it before answering, so a folder it
+    cannot use is refused at once. Raises SessionOpenError for a broken meta or a
+    folder that holds other things.
     """
     try:
-        return load_session(files), False
+        return read_meta(files)
     except SessionNotFound:
         pass
     except StoreFileError as err:
@@ -130,7 +143,27 @@ def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
             f"{folder} has no Nereid session ({META_FILE}) but is not empty ({shown}); "
             "refusing to initialise a session there: use an empty or new folder"
         )
-    return LoadResult(session=seed_session(folder.resolve().name)), True
+    return None
+
+
+def load_probed(
+    folder: Path, files: SessionFiles, meta: SessionMetaFile | None
+) -> tuple[LoadResult, bool]:
+    """What `probe_folder` found, loaded (the slow part); True if it is a new seed."""
+    if meta is None:
+        return LoadResult(session=seed_session(folder.resolve().name)), True
+    try:
+        return load_listed(files, meta), False
+    except OSError as err:
+        raise SessionOpenError(f"cannot read {folder}: {err}") from None
+
+
+def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
+    """The folder's session, or the seed for a folder without one; True if it is a new seed.
+
+    Raises SessionOpenError for a broken meta or a folder that holds other things.
+    """
+    return load_probed(folder, files, probe_folder(folder, files))
 
 
 def _report_issues(result: LoadResult) -> None:
@@ -213,6 +246,25 @@ async def open_session_handle(
     folder = Path(session_dir if session_dir is not None else ".")
     files = RecordingFiles(FolderFiles(folder, durable=durable_writes))
     result, fresh = load_or_seed(folder, files)
+    async with _run_loaded(
+        folder, files, result, fresh, durable_writes=durable_writes, tracer=tracer, watch=watch
+    ) as handle:
+        yield handle
+
+
+@asynccontextmanager
+async def _run_loaded(
+    folder: Path,
+    files: RecordingFiles,
+    result: LoadResult,
+    fresh: bool,
+    *,
+    durable_writes: bool,
+    tracer: Tracer | None,
+    watch: bool,
+    runtime: Runtime | None = None,
+) -> AsyncIterator[SessionHandle]:
+    """Run the loaded (or seed) session of `folder` (in `runtime` if given), watched."""
     _report_issues(result)
     files.adopt_reads(excluding=_files_of_issues(result))
     if fresh:
@@ -226,6 +278,7 @@ async def open_session_handle(
         kept=kept,
         unloaded=unloaded_diagrams(result),
         unsaved=fresh,
+        runtime=runtime,
     ) as handle:
         if fresh:
             await handle.flush()
@@ -283,36 +336,110 @@ def open_tracer(path: str | None) -> Tracer | None:
 async def _serve_stdio_main(
     opts: MainOptions, tracer: Tracer | None, lock: FolderLock | None
 ) -> int:
-    """stdio MCP. Owning a folder, it also serves loopback HTTP (any port, a private
-    token in the lock's companion file) so that other `nereid --mcp DIR` can bridge in."""
-    async with open_session_handle(
-        opts.session_dir, demo=opts.demo, durable_writes=opts.durable_writes, tracer=tracer
-    ) as handle:
-        parts = session_endpoint_parts(handle)
+    """stdio MCP, answering before the session has loaded.
+
+    The folder's meta is checked first (a folder that cannot be used exits 1 at once);
+    then the endpoint serves the handshake and `tools/list` while `_load_and_run` loads
+    the session in a worker thread and spawns its tree; calls that need the session
+    wait for it at the `SessionGate`. Owning a folder, it also serves loopback HTTP
+    (any port, a private token in the lock's companion file) so that other
+    `nereid --mcp DIR` can bridge in.
+    """
+    if opts.demo and opts.session_dir is not None:
+        raise SessionOpenError("--demo cannot be combined with a session directory")
+    folder = Path(opts.session_dir if opts.session_dir is not None else ".")
+    files = RecordingFiles(FolderFiles(folder, durable=opts.durable_writes))
+    meta = None if opts.demo else probe_folder(folder, files)
+    gate = SessionGate()
+    async with open_session_runtime(tracer) as runtime:
         endpoint = McpEndpoint(
-            parts.runtime,
-            parts.tools,
-            resources=parts.resources,
-            hooks=parts.hooks,
+            runtime,
+            all_tools(),
+            resources=SessionDiagramResources(runtime),
+            hooks=AgentSessionHooks(runtime),
             tool_names=opts.tool_names,
+            ready=gate.wait,
         )
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_exit_on_sigint, handle, tracer, lock)
-            if lock is None:
-                await serve_stdio(endpoint)
-            else:
-                from nereid.mcp.http import serve_http
-
-                token = secrets.token_urlsafe(32)
-                url = await nursery.start(partial(serve_http, endpoint, port=0, token=token))
-                lock.publish(url, token)
-                await serve_stdio(endpoint, background=False)
+            nursery.start_soon(_exit_on_sigint, gate, tracer, lock)
+            nursery.start_soon(
+                partial(
+                    _load_and_run,
+                    opts,
+                    folder,
+                    files,
+                    meta,
+                    runtime=runtime,
+                    gate=gate,
+                    tracer=tracer,
+                    endpoint=endpoint,
+                    lock=lock,
+                )
+            )
+            await serve_stdio(endpoint, background=lock is None)
             nursery.cancel_scope.cancel()
     return 0
 
 
+async def _load_and_run(
+    opts: MainOptions,
+    folder: Path,
+    files: RecordingFiles,
+    meta: SessionMetaFile | None,
+    *,
+    runtime: Runtime,
+    gate: SessionGate,
+    tracer: Tracer | None,
+    endpoint: McpEndpoint,
+    lock: FolderLock | None,
+) -> None:
+    """Serve the bridge's HTTP (owning a folder), load the session off the event loop,
+    run its tree in `runtime` and open the gate; runs until cancelled.
+
+    Loading writes nothing, so a client leaving meanwhile abandons the worker thread.
+    """
+    async with trio.open_nursery() as nursery:
+        if lock is not None:
+            # Imported in a thread: the HTTP stack is big and the handshake is waiting.
+            http = await trio.to_thread.run_sync(importlib.import_module, "nereid.mcp.http")
+            token = secrets.token_urlsafe(32)
+            url = await nursery.start(partial(http.serve_http, endpoint, port=0, token=token))
+            lock.publish(url, token)
+        try:
+            if opts.demo:
+                session = await trio.to_thread.run_sync(load_demo_session, abandon_on_cancel=True)
+                opening: AbstractAsyncContextManager[SessionHandle] = open_session(
+                    session, files=None, durable=False, tracer=tracer, runtime=runtime
+                )
+            else:
+                result, fresh = await trio.to_thread.run_sync(
+                    load_probed, folder, files, meta, abandon_on_cancel=True
+                )
+                opening = _run_loaded(
+                    folder,
+                    files,
+                    result,
+                    fresh,
+                    durable_writes=opts.durable_writes,
+                    tracer=tracer,
+                    watch=True,
+                    runtime=runtime,
+                )
+            async with opening as handle:
+                gate.opened(handle)
+                await trio.sleep_forever()
+        except Exception as error:
+            if gate.handle is not None:
+                raise  # the session ran and failed: as before, the process stops
+            why = str(error) or type(error).__name__
+            log.exception("the session could not be opened")
+            print(f"nereid: the session could not be opened: {why}", file=sys.stderr, flush=True)
+            gate.failed(why)
+            await trio.sleep_forever()
+
+
 async def _exit_on_sigint(
-    handle: SessionHandle, tracer: Tracer | None, lock: FolderLock | None = None
+    gate: SessionGate, tracer: Tracer | None, lock: FolderLock | None = None
 ) -> None:
     """SIGINT / SIGTERM in stdio mode: save what is pending, then exit 128 + signal at once.
 
@@ -322,9 +449,11 @@ async def _exit_on_sigint(
     """
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async for signum in signals:
+            handle = gate.handle  # None while loading: nothing was acknowledged yet
             with trio.move_on_after(_SIGINT_FLUSH_TIMEOUT):
                 try:
-                    await handle.flush(timeout=_SIGINT_FLUSH_TIMEOUT)
+                    if handle is not None:
+                        await handle.flush(timeout=_SIGINT_FLUSH_TIMEOUT)
                 except NereidError as err:
                     print(f"nereid: saving the session failed: {err}", file=sys.stderr)
             if tracer is not None:

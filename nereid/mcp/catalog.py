@@ -30,7 +30,7 @@ from nereid.actors.protocol import (
 from nereid.actors.tree import SessionHandle
 from nereid.errors import ActorNotFound, MailboxClosed, ResourceNotFound
 from nereid.offload.dispatch import export_mermaid_text
-from nereid.runtime import ResyncNeeded
+from nereid.runtime import ResyncNeeded, Runtime
 
 from .agents import Agent
 from .endpoint import EndpointParts
@@ -95,13 +95,16 @@ def all_tools() -> ToolTable:
 
 @final
 class SessionDiagramResources:
-    """Diagrams as MCP resources, read from the diagram actors (`DiagramResources`)."""
+    """Diagrams as MCP resources, read from the diagram actors (`DiagramResources`).
 
-    def __init__(self, handle: SessionHandle) -> None:
+    Built from the session's runtime alone, it can serve before the tree is spawned
+    (`nereid --mcp` answers while the folder loads; its endpoint gates the reads)."""
+
+    def __init__(self, handle: SessionHandle | Runtime) -> None:
         self._handle = handle
 
     async def list_diagrams(self) -> list[tuple[str, str]]:
-        reply = await self._handle.session.call(ListDiagrams())
+        reply = await self._handle.registry.lookup("session").call(ListDiagrams())
         return [(d.diagram_id, d.name) for d in reply.diagrams]
 
     async def read_text(self, diagram_id: str) -> str:
@@ -140,7 +143,7 @@ class AgentSessionHooks:
     """Tells ``attention`` when an agent's MCP session ends (its spotlight is dropped) and
     when its presence changes (idle: greyed; gone: dropped)."""
 
-    def __init__(self, handle: SessionHandle) -> None:
+    def __init__(self, handle: SessionHandle | Runtime) -> None:
         self._handle = handle
 
     async def session_started(self, agent: Agent) -> None:

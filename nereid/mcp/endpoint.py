@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, final
 
@@ -135,6 +135,9 @@ class McpEndpoint:
     Serve it with `serve_stdio` or `serve_http`. `runtime` is the actor runtime
     handlers talk to; `resources` (optional) makes diagrams readable and
     subscribable; `hooks` (optional) hear about sessions starting and ending.
+    `ready` (optional): awaited before any tool or resource handler runs, so the
+    handshake and `tools/list` are answered while the session is still loading; it
+    raises a `NereidError` (sent as the call's error) if the session cannot serve.
     """
 
     def __init__(
@@ -147,8 +150,10 @@ class McpEndpoint:
         instructions: str = INSTRUCTIONS,
         tool_names: ToolNames = "dotted",
         presence: PresenceTracker | None = None,
+        ready: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.runtime = runtime
+        self._ready = ready
         self.tools = tools
         self.hooks = hooks
         self.tool_names: ToolNames = tool_names
@@ -391,6 +396,8 @@ class McpEndpoint:
                     duration_ms=0.0,
                 )
             try:
+                if self._ready is not None:
+                    await self._ready()
                 arguments = decode_arguments(params.arguments, tool.params, tool.optional_fields)
                 call = ToolCall(
                     tool=tool.name,
@@ -453,8 +460,10 @@ class McpEndpoint:
         assert self.hub is not None, "resource handlers are registered only with a provider"
         return self.hub
 
-    async def _guarded(self, work: Any) -> Any:
+    async def _guarded(self, work: Awaitable[Any]) -> Any:
         try:
+            if self._ready is not None:
+                await self._ready()
             return await work
         except Exception as error:
             mapped = expected_error(error)

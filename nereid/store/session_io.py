@@ -196,7 +196,14 @@ def load_session(files: SessionFiles) -> LoadResult:
 
     Raises SessionNotFound or StoreFileError (meta). Writes nothing.
     """
-    meta = read_meta(files)
+    return load_listed(files, read_meta(files))
+
+
+def load_listed(files: SessionFiles, meta: SessionMetaFile) -> LoadResult:
+    """Load what `meta` (read by `read_meta`) lists; a file that fails is an issue, not an error.
+
+    Raises nothing for a diagram or walkthrough file (§6). Writes nothing.
+    """
     issues: list[LoadIssue] = []
     diagrams: dict[str, Diagram] = {}
     failed: dict[str, DiagramEntry] = {}

@@ -1,0 +1,57 @@
+"""`SessionGate`: what `nereid --mcp` tool calls wait on while the session is loading.
+
+Stdio start-up answers `initialize`, `tools/list`, `resources/templates/list` (and
+everything else that needs no session) at once; a call that needs the session waits
+here until the folder has loaded, for at most `patience` seconds: then it gets
+`SessionLoading` (retryable). If loading failed, every such call gets
+`SessionUnavailable` saying why, so an agent hears the reason instead of a silent hang.
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+import trio
+
+from nereid.actors.tree import SessionHandle
+from nereid.errors import SessionLoading, SessionUnavailable
+
+__all__ = ["LOAD_PATIENCE", "SessionGate"]
+
+LOAD_PATIENCE: Final = 120.0
+"""Seconds a tool call waits for the session to load (a 200 x 500-node folder on a busy
+2-core machine takes ~25 s)."""
+
+
+@final
+class SessionGate:
+    """Opens once: with the running session's handle, or with why it could not run."""
+
+    def __init__(self, patience: float = LOAD_PATIENCE) -> None:
+        self._patience = patience
+        self._settled = trio.Event()
+        self._failure: str | None = None
+        self.handle: SessionHandle | None = None
+
+    def opened(self, handle: SessionHandle) -> None:
+        """The session is running: calls go through from now on."""
+        self.handle = handle
+        self._settled.set()
+
+    def failed(self, why: str) -> None:
+        """The session cannot be opened: calls waiting and to come get `why`."""
+        if not self._settled.is_set():
+            self._failure = why
+            self._settled.set()
+
+    async def wait(self) -> None:
+        """Return once the session runs; raise SessionLoading / SessionUnavailable."""
+        if self.handle is None:
+            with trio.move_on_after(self._patience):
+                await self._settled.wait()
+        if self._failure is not None:
+            raise SessionUnavailable(f"the session could not be opened: {self._failure}")
+        if self.handle is None:
+            raise SessionLoading(
+                f"the session is still loading after {self._patience:.0f} s; try again"
+            )

@@ -1,0 +1,202 @@
+"""Stdio start-up answers before the session has loaded (issue 18): the handshake and
+`tools/list` come at once, a tool call sent meanwhile waits for the load and succeeds.
+
+Real processes (`python -m nereid DIR --mcp`) on a folder big enough that loading it takes
+seconds. The order is observed, not timed: a diagram whose file does not parse makes
+the server print its load warning on stderr when loading ends; with answer-first, the
+`tools/list` reply is on stdout while stderr has no such warning yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+from session_kit import REPO
+
+from nereid.actors.tree import open_session
+from nereid.commands.session_gate import SessionGate
+from nereid.errors import SessionLoading, SessionUnavailable
+from nereid.model import Diagram, FlowchartAst, FlowEdge, FlowNode, Session
+from nereid.store.demo import load_demo_session
+from nereid.store.files import FolderFiles
+from nereid.store.session_io import save_session
+
+DIAGRAMS = 24
+NODES = 500
+
+
+def _flowchart(index: int) -> Diagram:
+    nodes = {
+        f"n:s{index}_{i}": FlowNode(label=f"Step {i} of flow {index}", mermaid_id=f"s{index}_{i}")
+        for i in range(NODES)
+    }
+    ids = list(nodes)
+    edges = {
+        f"e:{i:04d}": FlowEdge(from_node_id=ids[i - 1], to_node_id=ids[i]) for i in range(1, NODES)
+    }
+    return Diagram(
+        diagram_id=f"flow-{index:03d}",
+        name=f"Flow {index}",
+        kind="flowchart",
+        ast=FlowchartAst(direction="TD", nodes=nodes, edges=edges),
+        rev=1,
+    )
+
+
+@pytest.fixture(scope="module")
+def big_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("big") / "session"
+    made = [_flowchart(i) for i in range(DIAGRAMS)]
+    save_session(
+        FolderFiles(folder), Session(session_id="s:big", diagrams={d.diagram_id: d for d in made})
+    )
+    # The last listed diagram does not parse: its warning is printed when loading ends.
+    (folder / "diagrams" / f"flow-{DIAGRAMS - 1:03d}.mmd").write_text("flowchart TD\n  a[[[\n")
+    return folder
+
+
+class _Server:
+    """`python -m nereid <args> --mcp` with pipes; stderr is collected by a thread."""
+
+    def __init__(self, *args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "NEREID_TRACE"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "nereid", *args, "--mcp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=env,
+        )
+        self.stderr: list[str] = []
+        self._reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._reader.start()
+
+    def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.stderr.append(line.decode("utf-8", "replace"))
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def reply(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, f"the server exited: {''.join(self.stderr)}"
+            message: dict[str, Any] = json.loads(line)
+            if "id" in message:
+                return message
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            return self.proc.wait(timeout=60)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self._reader.join(timeout=10)
+
+
+_INITIALIZE = {
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "startup-test", "version": "0"},
+    },
+}
+
+
+def test_tools_list_is_answered_while_the_folder_loads_and_calls_wait(big_folder: Path) -> None:
+    before = {p.name: p.read_bytes() for p in (big_folder / "diagrams").iterdir()}
+    server = _Server(str(big_folder))
+    try:
+        server.send(_INITIALIZE)
+        assert "result" in server.reply()
+        server.send({"method": "notifications/initialized"})
+        server.send({"id": 2, "method": "tools/list"})
+        listing = server.reply()
+        assert listing["id"] == 2
+        assert any(t["name"] == "diagram.list" for t in listing["result"]["tools"])
+        loaded_already = [line for line in server.stderr if "warning" in line]
+        assert loaded_already == [], "the session had loaded before tools/list was answered"
+        server.send(
+            {"id": 3, "method": "tools/call", "params": {"name": "diagram.list", "arguments": {}}}
+        )
+        call = server.reply()
+        assert call["id"] == 3 and not call["result"].get("isError"), call
+        listed = json.loads(call["result"]["content"][0]["text"])["diagrams"]
+        assert len(listed) == DIAGRAMS  # the broken one is listed too, with its problem
+        assert any(f"flow-{DIAGRAMS - 1:03d}" in line for line in server.stderr)
+    finally:
+        status = server.close()
+    assert status == 0, "".join(server.stderr)
+    # Loading and leaving wrote nothing over the person's files.
+    assert {p.name: p.read_bytes() for p in (big_folder / "diagrams").iterdir()} == before
+
+
+def test_a_folder_that_cannot_be_used_is_refused_before_answering(tmp_path: Path) -> None:
+    (tmp_path / "nereid-session.meta.json").write_text("{not json")
+    done = subprocess.run(
+        [sys.executable, "-m", "nereid", str(tmp_path), "--mcp"],
+        input=json.dumps({"jsonrpc": "2.0", **_INITIALIZE}).encode() + b"\n",
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert b"nereid-session.meta.json" in done.stderr
+    assert done.stdout == b""
+
+
+async def test_the_gate_lets_calls_through_once_opened(autojump_clock: trio.abc.Clock) -> None:
+    gate = SessionGate(patience=30.0)
+    passed: list[float] = []
+
+    async def call() -> None:
+        await gate.wait()
+        passed.append(trio.current_time())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(call)
+        await trio.sleep(5.0)
+        assert passed == []
+        async with open_session(load_demo_session(), files=None, durable=False) as handle:
+            gate.opened(handle)
+            await trio.testing.wait_all_tasks_blocked()
+            assert len(passed) == 1 and passed[0] >= 5.0
+            await gate.wait()  # once open, at once
+            gate.failed("too late")  # an open gate stays open
+            await gate.wait()
+
+
+async def test_the_gate_says_why_loading_failed(autojump_clock: trio.abc.Clock) -> None:
+    gate = SessionGate(patience=30.0)
+    gate.failed("diagrams/x.mmd: cannot read: Permission denied")
+    with pytest.raises(SessionUnavailable, match="Permission denied") as caught:
+        await gate.wait()
+    assert caught.value.to_jsonrpc()["data"] == {"retryable": False}
+
+
+async def test_the_gate_is_bounded(autojump_clock: trio.abc.Clock) -> None:
+    gate = SessionGate(patience=30.0)
+    with pytest.raises(SessionLoading, match="still loading after 30 s") as caught:
+        await gate.wait()
+    assert caught.value.to_jsonrpc()["data"] == {"retryable": True}
+    assert trio.current_time() == pytest.approx(30.0)
