@@ -152,8 +152,10 @@ def load_probed(
     """What `probe_folder` found, loaded (the slow part); True if it is a new seed."""
     if meta is None:
         return LoadResult(session=seed_session(folder.resolve().name)), True
+    from nereid.offload.folder_load import decode_in_workers  # (multiprocessing: only here)
+
     try:
-        return load_listed(files, meta), False
+        return load_listed(files, meta, decode_in_workers), False
     except OSError as err:
         raise SessionOpenError(f"cannot read {folder}: {err}") from None
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import errno
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -65,12 +65,17 @@ from nereid.store.schema import (
 
 __all__ = [
     "META_KEY",
+    "DiagramDecoder",
+    "DiagramRead",
     "Kept",
     "LoadIssue",
     "LoadResult",
     "SaveReport",
     "SessionNotFound",
+    "decode_here",
+    "decode_read",
     "diagram_key",
+    "load_listed",
     "load_session",
     "read_meta",
     "save_problem",
@@ -155,7 +160,21 @@ def _read_optional(files: SessionFiles, path: str) -> bytes | None:
         raise StoreFileError(path, f"cannot read: {err.strerror or err}") from None
 
 
-def _load_diagram(files: SessionFiles, entry: DiagramEntry) -> Diagram:
+class DiagramRead(NamedTuple):
+    """A listed diagram's bytes, read from the folder; decoding them is pure work."""
+
+    entry: DiagramEntry
+    mmd: bytes
+    sidecar: bytes | None
+    mmd_path: str
+    sidecar_path: str
+
+
+DiagramDecoder = Callable[[Sequence[DiagramRead]], list["Diagram | StoreFileError"]]
+"""Decodes reads in order: each the Diagram, or the StoreFileError saying why it cannot be."""
+
+
+def _read_diagram(files: SessionFiles, entry: DiagramEntry) -> DiagramRead:
     mmd_path = check_relative_path(entry.mmd_path)
     try:
         mmd = files.read(mmd_path)
@@ -164,11 +183,26 @@ def _load_diagram(files: SessionFiles, entry: DiagramEntry) -> Diagram:
     except OSError as err:
         raise StoreFileError(mmd_path, f"cannot read: {err.strerror or err}") from None
     side_path = sidecar_path(mmd_path)
-    side_bytes = _read_optional(files, side_path)
+    return DiagramRead(entry, mmd, _read_optional(files, side_path), mmd_path, side_path)
+
+
+def decode_read(read: DiagramRead) -> Diagram:
+    """The diagram `read` holds; raises StoreFileError (UnparsableFile: where it fails)."""
     sidecar: SidecarFile | None = None
-    if side_bytes is not None:
-        sidecar = decode_sidecar(side_bytes, side_path)
-    return diagram_files.decode_diagram(entry, mmd, sidecar, mmd_path=mmd_path)
+    if read.sidecar is not None:
+        sidecar = decode_sidecar(read.sidecar, read.sidecar_path)
+    return diagram_files.decode_diagram(read.entry, read.mmd, sidecar, mmd_path=read.mmd_path)
+
+
+def decode_here(reads: Sequence[DiagramRead]) -> list[Diagram | StoreFileError]:
+    """`DiagramDecoder` in this thread, one after the other."""
+    decoded: list[Diagram | StoreFileError] = []
+    for read in reads:
+        try:
+            decoded.append(decode_read(read))
+        except StoreFileError as err:
+            decoded.append(err)
+    return decoded
 
 
 def _load_walkthrough(files: SessionFiles, path: str) -> Walkthrough:
@@ -199,31 +233,42 @@ def load_session(files: SessionFiles) -> LoadResult:
     return load_listed(files, read_meta(files))
 
 
-def load_listed(files: SessionFiles, meta: SessionMetaFile) -> LoadResult:
+def load_listed(
+    files: SessionFiles, meta: SessionMetaFile, decode: DiagramDecoder = decode_here
+) -> LoadResult:
     """Load what `meta` (read by `read_meta`) lists; a file that fails is an issue, not an error.
 
-    Raises nothing for a diagram or walkthrough file (§6). Writes nothing.
+    Files are read here, in the meta's order; `decode` parses them (`decode_here`, or a
+    pool of worker processes for a big folder). Writes nothing.
     """
     issues: list[LoadIssue] = []
     diagrams: dict[str, Diagram] = {}
     failed: dict[str, DiagramEntry] = {}
+    outcomes: list[tuple[DiagramEntry, DiagramRead | StoreFileError | StorePathError]] = []
     for entry in meta.diagrams:
+        try:
+            outcomes.append((entry, _read_diagram(files, entry)))
+        except (StoreFileError, StorePathError) as err:
+            outcomes.append((entry, err))
+    decoded = iter(decode([read for _, read in outcomes if isinstance(read, DiagramRead)]))
+    for entry, outcome in outcomes:
         diagrams.pop(entry.diagram_id, None)
         failed.pop(entry.diagram_id, None)
-        try:
-            diagrams[entry.diagram_id] = _load_diagram(files, entry)
-        except (StoreFileError, StorePathError) as err:
-            path = err.path if isinstance(err, StoreFileError) else entry.mmd_path
-            problem = err.problem if isinstance(err, StoreFileError) else str(err)
-            issues.append(
-                LoadIssue(
-                    path=path,
-                    problem=problem,
-                    diagram_id=entry.diagram_id,
-                    file_problem=err.file_problem if isinstance(err, UnparsableFile) else None,
-                )
+        result = next(decoded) if isinstance(outcome, DiagramRead) else outcome
+        if isinstance(result, Diagram):
+            diagrams[entry.diagram_id] = result
+            continue
+        path = result.path if isinstance(result, StoreFileError) else entry.mmd_path
+        problem = result.problem if isinstance(result, StoreFileError) else str(result)
+        issues.append(
+            LoadIssue(
+                path=path,
+                problem=problem,
+                diagram_id=entry.diagram_id,
+                file_problem=result.file_problem if isinstance(result, UnparsableFile) else None,
             )
-            failed[entry.diagram_id] = entry
+        )
+        failed[entry.diagram_id] = entry
     walkthroughs: dict[str, Walkthrough] = {}
     failed_walkthroughs: list[str] = []
     if meta.walkthrough_ids is not None:
