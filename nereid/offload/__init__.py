@@ -3,3 +3,10 @@
 `jobs` holds what a worker runs (pure layers only, so a worker starts light);
 `dispatch` is the loop side: when to hand work off, budgets, and the regex bound.
 """
+
+from typing import Final
+
+WORKER_NICENESS: Final = 10
+"""How much a worker process lowers its CPU priority: on a machine whose cores are all
+busy, a worker's job takes its CPU from other background work, not from the event loop
+that answers every agent (or, at start-up, the MCP handshake)."""

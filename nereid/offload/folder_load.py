@@ -8,6 +8,7 @@ Each diagram crosses back as msgpack bytes of the `Diagram` (decoded here in C, 
 cheaper than unpickling), each failure as what `load_listed` reports: one file's
 problem never stops the others. If the pool itself cannot run (no processes allowed,
 a worker killed), the reads are decoded in this process instead: slower, same result.
+Workers run at `WORKER_NICENESS`, so `nereid --mcp` answers its handshake first.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import msgspec
 from nereid.model import Diagram, FlowchartAst, SequenceAst, StateAst
 from nereid.model.diagram import Ast
 from nereid.model.file_problem import FileProblem
+from nereid.offload import WORKER_NICENESS
 from nereid.store.schema import StoreFileError, UnparsableFile
 from nereid.store.session_io import DiagramRead, decode_here, decode_read
 
@@ -46,6 +48,14 @@ _Outcome = tuple[str, bytes, int] | FileProblem | tuple[str, str]
 """A worker's answer for one read: the Diagram as (AST type, msgpack AST, rev) (its other
 fields are the meta entry's), an UnparsableFile's problem, or another StoreFileError's
 (path, problem)."""
+
+
+def _lower_priority() -> None:
+    """A worker's initializer: parse at a lower CPU priority than the handshake's loop."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # pragma: no cover - not allowed here: run at the normal priority
+        pass
 
 
 def _decode_chunk(reads: Sequence[DiagramRead]) -> list[_Outcome]:
@@ -88,7 +98,11 @@ def decode_in_workers(
     size = max(1, -(-len(reads) // (workers * _CHUNKS_PER_WORKER)))
     chunks = [reads[i : i + size] for i in range(0, len(reads), size)]
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_lower_priority,
+        ) as pool:
             answers = list(pool.map(_decode_chunk, chunks))
     except (BrokenProcessPool, OSError) as err:
         log.warning("parsing the folder in worker processes failed (%s); parsing here", err)

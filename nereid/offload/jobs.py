@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 import regex
@@ -23,6 +23,7 @@ import regex
 from nereid.mermaid import export_ast
 from nereid.model.diagram import Ast, Diagram, DiagramKind
 from nereid.model.walkthrough import Walkthrough
+from nereid.offload import WORKER_NICENESS
 from nereid.query.regex_guard import RegexTimeout, match_all
 from nereid.render import RenderOptions, render_diagram, render_walkthrough
 from nereid.store.diagram_files import encode_diagram
@@ -40,7 +41,6 @@ __all__ = [
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
 
-WORKER_NICENESS: Final = 10
 _niced = False
 
 
