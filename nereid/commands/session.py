@@ -434,7 +434,8 @@ async def _load_and_run(
             if gate.handle is not None:
                 raise  # the session ran and failed: as before, the process stops
             why = str(error) or type(error).__name__
-            log.exception("the session could not be opened")
+            if not isinstance(error, SessionOpenError):  # a bug: keep its traceback
+                log.exception("the session could not be opened")
             print(f"nereid: the session could not be opened: {why}", file=sys.stderr, flush=True)
             gate.failed(why)
             await trio.sleep_forever()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # Lark is imported on first use: most statements take the fast path
@@ -73,6 +72,8 @@ class Chain:
 @functools.cache
 def _parser() -> lark.Lark:
     """The statement parser, built on first use (once per process), as for sequences."""
+    from importlib import resources  # (and tempfile): only for the slow path
+
     import lark
 
     grammar = resources.files("nereid.mermaid").joinpath("flowchart.lark").read_text("utf-8")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:  # Lark is imported on first use: most statements take the fast paths
@@ -126,6 +125,8 @@ def fast_declaration(statement: str) -> DeclarationParts | None:
 
 @functools.cache
 def _parser() -> Lark:
+    from importlib import resources  # (and tempfile): only for the slow path
+
     from lark import Lark
 
     from nereid.mermaid.sequence_transform import ToParts
