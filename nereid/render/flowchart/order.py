@@ -320,9 +320,16 @@ def _transpose(
     pos: list[int],
     paths: list[tuple[int, ...]],
 ) -> None:
+    # A layer is scanned again only when its last scan swapped something or a swap in a
+    # neighbouring layer moved what its pairs are compared against: otherwise the scan
+    # would see exactly what its last, swap-free, scan saw.
+    dirty = [True] * len(layers)
     for _ in range(4):
         improved = False
-        for layer in layers:
+        for index, layer in enumerate(layers):
+            if not dirty[index]:
+                continue
+            swapped = False
             for p in range(len(layer) - 1):
                 a, b = layer[p], layer[p + 1]
                 if paths[a] != paths[b]:
@@ -345,6 +352,13 @@ def _transpose(
                 if after < before:
                     layer[p], layer[p + 1] = b, a
                     pos[a], pos[b] = p + 1, p
-                    improved = True
+                    swapped = True
+            dirty[index] = swapped
+            if swapped:
+                improved = True
+                if index:
+                    dirty[index - 1] = True
+                if index + 1 < len(layers):
+                    dirty[index + 1] = True
         if not improved:
             break

@@ -54,12 +54,14 @@ def render_flowchart(ast: FlowchartAst, diagram_id: str, options: RenderOptions)
 
 def _line_cells(edges: list[EdgeDraw]) -> int:
     """The summed length of every edge line: what drawing them and their spans costs."""
-    return sum(
-        abs(r1 - r0) + abs(c1 - c0)
-        for edge in edges
-        for piece in edge.pieces
-        for (r0, c0), (r1, c1) in zip(piece, piece[1:], strict=False)
-    )
+    total = 0
+    for edge in edges:
+        for piece in edge.pieces:
+            r0, c0 = piece[0]
+            for r1, c1 in piece:
+                total += abs(r1 - r0) + abs(c1 - c0)
+                r0, c0 = r1, c1
+    return total
 
 
 def _draw_frame(
