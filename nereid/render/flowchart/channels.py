@@ -37,14 +37,39 @@ def assign_tracks(
     """
     if not any(a != b for _, _, a, b in segments):
         return 0, {}
+    if ends is None or len(segments) > _GLOBAL_LIMIT:
+        return _assign(segments, busy, ends)
+    # Stacking every overlapping pair removes more crossings, at the price of tracks:
+    # worth it while the channel grows by at most a quarter. No assignment takes fewer
+    # tracks than the most runs over one column, so when the stacked one is within a
+    # quarter of that, the other need not be worked out.
+    wide_tracks, wide_bends = _assign(segments, busy, None)
+    least = _density(segments)
+    if wide_tracks <= least + max(1, least // 4):
+        return wide_tracks, wide_bends
     tracks, bends = _assign(segments, busy, ends)
-    if ends is not None and len(segments) <= _GLOBAL_LIMIT:
-        # Stacking every overlapping pair removes more crossings, at the price of tracks:
-        # worth it while the channel grows by at most a quarter.
-        wide_tracks, wide_bends = _assign(segments, busy, None)
-        if wide_tracks <= tracks + max(1, tracks // 4):
-            return wide_tracks, wide_bends
+    if wide_tracks <= tracks + max(1, tracks // 4):
+        return wide_tracks, wide_bends
     return tracks, bends
+
+
+def _density(segments: list[tuple[int, int, int, int]]) -> int:
+    """The most bent runs over one column (runs on one track never share a column)."""
+    events: list[tuple[int, int]] = []
+    for _, _, a, b in segments:
+        if a != b:
+            events.append((min(a, b), 0))  # opens before any run closing there closes
+            events.append((max(a, b), 1))
+    events.sort()
+    most = depth = 0
+    for _, closing in events:
+        if closing:
+            depth -= 1
+        else:
+            depth += 1
+            if depth > most:
+                most = depth
+    return most
 
 
 _GLOBAL_LIMIT = 64
