@@ -118,9 +118,10 @@ async def bridge_streams(
     client_read = AnsweringReader(client_read, client_write)
     relay = _Relay()
     relay.drained.set()
-    async with streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)) as (
-        server_read,
-        server_write,
+    # The SDK leaves a client it is given open: ours is closed here, with its connections.
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (server_read, server_write),
     ):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_downstream, server_read, client_write, relay)

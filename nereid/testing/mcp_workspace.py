@@ -23,10 +23,19 @@ from nereid.testing.workspace import Broken, Snapshot, classify_rpc_error
 __all__ = ["McpWorkspace", "connect", "mcp_client", "open_workspaces"]
 
 
-def mcp_client(url: str, name: str, headers: dict[str, str] | None = None) -> Client:
-    """An MCP client for `url` (Streamable HTTP), announcing itself as `name`."""
-    transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
-    return Client(transport, client_info=Implementation(name=name, version="1"))
+@asynccontextmanager
+async def mcp_client(
+    url: str, name: str, headers: dict[str, str] | None = None
+) -> AsyncIterator[Client]:
+    """A connected MCP client for `url` (Streamable HTTP), announcing itself as `name`.
+
+    The SDK leaves an HTTP client it is given open; this one is closed on exit, with its
+    connections.
+    """
+    async with create_mcp_http_client(headers=headers) as http:
+        transport = streamable_http_client(url, http_client=http)
+        async with Client(transport, client_info=Implementation(name=name, version="1")) as client:
+            yield client
 
 
 class McpWorkspace:

@@ -108,18 +108,18 @@ def test_a_lock_that_is_a_symlink_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_killed_owners_lock_is_recovered_and_reported(tmp_path: Path) -> None:
-    holder = _holder(tmp_path)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
-        owner = read_owner(tmp_path)
-        assert owner is not None and owner.pid == holder.pid
-        with pytest.raises(FolderOwned):
-            FolderLock.acquire(tmp_path, "tui")
-        holder.send_signal(signal.SIGKILL)
-        holder.wait(timeout=10)
-    finally:
-        if holder.poll() is None:
-            holder.kill()
+    with _holder(tmp_path) as holder:  # closes its pipe and reaps it
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+            owner = read_owner(tmp_path)
+            assert owner is not None and owner.pid == holder.pid
+            with pytest.raises(FolderOwned):
+                FolderLock.acquire(tmp_path, "tui")
+            holder.send_signal(signal.SIGKILL)
+            holder.wait(timeout=10)
+        finally:
+            if holder.poll() is None:
+                holder.kill()
     assert (tmp_path / LOCK_FILE).exists()  # left behind by the dead process
     assert read_owner(tmp_path) is None  # but nobody holds it
     with FolderLock.acquire(tmp_path, "tui") as lock:
@@ -144,3 +144,5 @@ def test_racing_processes_elect_exactly_one_owner(tmp_path: Path) -> None:
             if racer.poll() is None:
                 racer.kill()
             racer.wait(timeout=10)
+            if racer.stdout is not None:
+                racer.stdout.close()

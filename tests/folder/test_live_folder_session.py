@@ -165,6 +165,12 @@ def _serve(folder: Path, *extra: str, env: dict[str, str] | None = None) -> subp
     )
 
 
+def _reap(process: subprocess.Popen[str]) -> None:
+    """Wait for an ended (or ending) process and close its pipes."""
+    with process:  # Popen's exit closes stdin/stdout/stderr and waits
+        process.wait(timeout=20)
+
+
 async def test_a_bridge_joins_a_token_protected_owner_and_says_so(tmp_path: Path) -> None:
     folder = tmp_path / "locked"
     env = _env()
@@ -194,7 +200,7 @@ async def test_a_bridge_joins_a_token_protected_owner_and_says_so(tmp_path: Path
         assert missing.returncode == 1 and b"NEREID_TOKEN" in missing.stderr
     finally:
         server.terminate()
-        server.wait(timeout=20)
+        _reap(server)
 
 
 def test_a_bridge_announces_itself_and_ends_when_the_owner_goes(tmp_path: Path) -> None:
@@ -220,5 +226,7 @@ def test_a_bridge_announces_itself_and_ends_when_the_owner_goes(tmp_path: Path) 
         assert "has exited" in bridge.stderr.read()
     finally:
         for process in (server, bridge):
-            if process is not None and process.poll() is None:
-                process.kill()
+            if process is not None:
+                if process.poll() is None:
+                    process.kill()
+                _reap(process)

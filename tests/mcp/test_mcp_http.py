@@ -47,9 +47,15 @@ async def serving(
             nursery.cancel_scope.cancel()
 
 
-def http_client(url: str, name: str, headers: dict[str, str] | None = None) -> Client:
-    transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
-    return Client(transport, client_info=Implementation(name=name, version="1"))
+@asynccontextmanager
+async def http_client(
+    url: str, name: str, headers: dict[str, str] | None = None
+) -> AsyncIterator[Client]:
+    """A connected client; its HTTP client (which the SDK leaves open) is closed on exit."""
+    async with create_mcp_http_client(headers=headers) as http:
+        transport = streamable_http_client(url, http_client=http)
+        async with Client(transport, client_info=Implementation(name=name, version="1")) as client:
+            yield client
 
 
 async def test_serves_on_the_loopback_url_it_reports() -> None:

@@ -81,6 +81,7 @@ def _run_until_listening(args: list[str], env: dict[str, str]) -> None:
     finally:
         if process.poll() is None:
             process.kill()
+        with process:  # closes its stderr pipe and reaps it
             process.wait()
 
 

@@ -243,6 +243,7 @@ def test_tui_mode_serves_mcp_and_sigterm_cleans_up_the_demo_copy() -> None:
     finally:
         if process.poll() is None:
             process.kill()
+        with process:  # closes its stderr pipe and reaps it
             process.wait()
         os.close(master)
 
@@ -272,8 +273,8 @@ def test_sigint_in_stdio_mode_exits_130() -> None:
     process.stdin.flush()
     assert b'"nereid"' in process.stdout.readline()  # running and answering
     process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 130
-    process.stdin.close()
+    with process:  # closes its pipes on the way out
+        assert process.wait(timeout=30) == 130
 
 
 def test_nereid_serve_finds_the_real_session_opener() -> None:

@@ -109,6 +109,8 @@ class _Server:
             if self.proc.poll() is None:
                 self.proc.kill()
             self._reader.join(timeout=10)
+            with self.proc:  # closes its stdout and stderr pipes
+                self.proc.wait(timeout=60)
 
 
 _INITIALIZE = {

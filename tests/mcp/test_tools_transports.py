@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_types import Implementation
 from session_kit import http_session, stdio_client
+from test_mcp_http import http_client
 from tools_testkit import CYCLES_MERMAID, error_of, structured
 
 CONTEXT = {"session_active_diagram_id": "index"}
@@ -447,11 +445,6 @@ async def test_every_tool_over_stdio_and_http_gives_the_same_answers() -> None:
     ):
         over_http = await run_script(client)
     assert over_http == over_stdio
-
-
-def http_client(url: str, name: str) -> Client:
-    transport = streamable_http_client(url, http_client=create_mcp_http_client())
-    return Client(transport, client_info=Implementation(name=name, version="1"))
 
 
 async def test_two_http_agents_have_their_own_spotlights() -> None:
