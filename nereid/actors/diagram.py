@@ -38,7 +38,7 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.revisioned import RevisionedActor, RevisionedSnapshot
 from nereid.errors import ActorError, InvalidParams, InvalidRequest
-from nereid.mermaid import MermaidError, detect_kind, export_ast, parse_as, reconcile_parse
+from nereid.mermaid import MermaidError, detect_kind, parse_as, reconcile_parse
 from nereid.model import (
     Ast,
     Diagram,
@@ -47,8 +47,8 @@ from nereid.model import (
     empty_ast,
 )
 from nereid.model.file_problem import FileProblem
+from nereid.offload.dispatch import import_file_edit
 from nereid.ops import Delta, DiagramState, DiffResult, ast_digest
-from nereid.ops.merge3 import merge_file_edit
 from nereid.ops.state import conflict
 from nereid.runtime import Event, on
 from nereid.store.naming import diagram_paths
@@ -251,10 +251,11 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
                 )
             elif not current.loaded:
                 ast = message.ast
-            elif message.base is None or ast_kind(message.base) != current.kind:
-                ast = reconcile_parse(message.ast, state.ast)
             else:
-                ast = self._merge_edit(message.base, message.ast)
+                base = message.base
+                if base is not None and ast_kind(base) != current.kind:
+                    base = None
+                ast = await self._merge_edit(message.ast, base)
         if ast is None:
             problem = problem or self._problem("nothing to import")
             if problem != current.file_problem:
@@ -272,14 +273,13 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
             self._publish_problem()
         return ImportFileReply(new_rev=self.state.state.rev, changed=changed)
 
-    def _merge_edit(self, base: Ast, edited: Ast) -> Ast:
-        """The person's change `base` → `edited` on the current AST (see `ImportFile`)."""
-        current = self.state.state.ast
-        base = reconcile_parse(base, current)  # the ids the objects have now
-        if _reads_back_as(current, base):  # nothing committed since that text
-            return reconcile_parse(edited, current)
-        result = merge_file_edit(base, current, reconcile_parse(edited, base))
-        for item in result.conflicts:
+    async def _merge_edit(self, edited: Ast, base: Ast | None) -> Ast:
+        """The person's text on the current AST: its ids, and with `base` (the text it
+        started from) only their net change (see `ImportFile`). Export, parses and merge
+        of a big diagram run in a worker process (`import_file_edit`): the mailbox waits,
+        the event loop does not."""
+        ast, conflicts = await import_file_edit(self.state.state.ast, edited, base)
+        for item in conflicts:
             _log.warning(
                 "%s: %s: %s; the file's version is kept (was: %s)",
                 self.name,
@@ -287,7 +287,6 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
                 item.reason,
                 item.current,
             )
-        ast: Ast = result.ast
         return ast
 
     def _problem(
@@ -311,12 +310,3 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
         if self._diagram is None or self._diagram[0] is not current:
             self._diagram = (current, current.diagram())
         return self._diagram[1]
-
-
-def _reads_back_as(ast: Ast, text_ast: Ast) -> bool:
-    """Whether `ast`, written as Mermaid and read back (its ids kept), is `text_ast`."""
-    try:
-        again = reconcile_parse(parse_mermaid_text(export_ast(ast)), ast)
-    except (MermaidError, InvalidParams):
-        return False
-    return again == text_ast

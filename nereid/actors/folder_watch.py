@@ -28,6 +28,10 @@ re-imported:
 - the **session meta** changed (a checkout): the diagrams and walkthroughs it lists are
   taken in, its xrefs replace the session's, and then Nereid may rewrite it.
 
+With `--durable-writes` an import whose save the disk refuses (full, read-only) is rolled
+back like any write; its file counts as foreign again (never overwritten by the rolled-back
+state) and it is tried again every `_RETRY_S` until the disk takes it.
+
 A person's text that was taken in is not rewritten to reformat it (the saver keeps it and
 writes only the side-car while it reads back as the revision). The mailbox orders these
 imports with every other client's requests.
@@ -48,7 +52,7 @@ from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text
 from nereid.actors.tree import SessionHandle
 from nereid.actors.walkthrough import walkthrough_actor_name
-from nereid.errors import InvalidParams, NereidError
+from nereid.errors import InvalidParams, NereidError, PersistFailed
 from nereid.mermaid import MermaidError, detect_kind
 from nereid.model import Ast, Diagram, DiagramKind, Walkthrough, empty_ast
 from nereid.model.file_problem import FileProblem
@@ -97,6 +101,8 @@ class FolderSynced(Event, frozen=True):
 
 #: Seconds a missing `.mmd` must stay missing before its diagram is deleted.
 _GONE_GRACE: Final = 0.1
+#: Seconds before an import that a durable save refused is tried again.
+_RETRY_S: Final = 1.0
 _SUFFIX: Final = ".mmd"
 _SIDECAR_SUFFIX: Final = ".meta.json"
 
@@ -297,7 +303,11 @@ class _Sync:
             _base_of, mmd_path, data, self.files.own_texts(mmd_path)
         )
         self.files.remember(mmd_path, data, imported=True)
-        reply = await actor.call(p.ImportFile(ast=ast, base=base))
+        try:
+            reply = await actor.call(p.ImportFile(ast=ast, base=base))
+        except PersistFailed:
+            self.files.forget_import(mmd_path, data)  # refused: foreign again, retried
+            raise
         if reply.changed:
             _log.info("%s edited outside nereid: imported as rev %d", mmd_path, reply.new_rev)
 
@@ -349,7 +359,11 @@ class _Sync:
             await self.handle.session.call(p.AdoptWalkthrough(walkthrough=walkthrough))
             _log.info("%s appeared in the folder: walkthrough %s", path, walkthrough_id)
         else:
-            reply = await actor.call(p.ImportWalkthrough(walkthrough=walkthrough))
+            try:
+                reply = await actor.call(p.ImportWalkthrough(walkthrough=walkthrough))
+            except PersistFailed:
+                self.files.forget_import(path, data)  # refused: foreign again, retried
+                raise
             if reply.changed:
                 _log.info("%s edited outside nereid: imported as rev %d", path, reply.new_rev)
 
@@ -382,7 +396,11 @@ class _Sync:
                     await self.walkthrough(walkthrough_id)
                 except (StorePathError, NereidError) as err:
                     _log.warning("%s: %s not taken in: %s", name, walkthrough_id, err)
-        await self._xrefs(meta)
+        try:
+            await self._xrefs(meta)
+        except PersistFailed:
+            self.files.forget_import(name, data)  # refused: foreign again, retried
+            raise
 
     async def _xrefs(self, meta: SessionMetaFile) -> None:
         """Make the session's xrefs those of the meta (removed, added, changed ones)."""
@@ -411,6 +429,8 @@ class _Sync:
                         label=entry.label,
                     )
                 )
+            except PersistFailed:
+                raise  # durable mode, the disk refused: the meta is taken in again later
             except NereidError as err:
                 _log.warning("xref %s from the session meta not taken in: %s", entry.xref_id, err)
 
@@ -444,6 +464,9 @@ async def watch_folder(
         await trio.Path(directory).mkdir(parents=True, exist_ok=True)
     metas = {folder / META_FILE, folder / LEGACY_META_FILE}
     sync = _Sync(handle, files)
+    #: Imports refused by a durable save that failed, taken in again from `retry_at` on.
+    retry: set[tuple[str, str]] = set()
+    retry_at = 0.0
     started = False
     watch = watchfiles.awatch(
         folder,
@@ -475,6 +498,9 @@ async def watch_folder(
                 }
             )
             _log.debug("folder changes: %s -> %s", sorted(map(str, paths)), work)
+            if retry and trio.current_time() >= retry_at:  # refused imports, once a second
+                work += sorted(retry - set(work))
+                retry.clear()
             sync.graced = False
             for kind, item_id in work:
                 try:
@@ -484,6 +510,10 @@ async def watch_folder(
                         await sync.diagram(item_id)
                     else:
                         await sync.walkthrough(item_id)
+                except PersistFailed as err:  # durable mode, the disk refused: retried
+                    _log.warning("%s %s: not taken in yet: %s", kind, item_id, err)
+                    retry.add((kind, item_id))
+                    retry_at = trio.current_time() + _RETRY_S
                 except NereidError as err:  # e.g. refused meanwhile: the next event retries
                     _log.warning("%s %s: not taken in: %s", kind, item_id, err)
             if paths:

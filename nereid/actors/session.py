@@ -14,9 +14,10 @@ reads: clients call ``diagram:<id>`` / ``walkthrough:<id>`` directly.
   (flushed in durable mode) and to ``xref`` — commit, store the index, publish. In durable
   mode the new item and the meta must be confirmed on disk first; otherwise the create is
   undone and the caller gets `PersistFailed` (retryable, `applied: false`).
-- **Delete**: stop the actor, cast `DiagramRemoved` to ``xref``, purge ``attention``,
-  tell the persister to delete the files (pending deletes are in the snapshot until the
-  persister took them), re-target the active id, prune the selection, publish.
+- **Delete**: stop the actor, cast `DiagramRemoved` to ``xref``, tell the persister to
+  delete the files (pending deletes are in the snapshot until the persister took them;
+  durable mode: a delete not on disk is undone), then purge ``attention`` (so a refused
+  delete keeps its spotlights), re-target the active id, prune the selection, publish.
 - **Selection**: `ReadSelection` / `UpdateSelection` check existence with ``xref``
   (which reflects every acknowledged change); missing refs are ignored.
 - **Read context**: `GetReadContext` joins the active diagram with ``attention``'s UI state.
@@ -409,7 +410,6 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             )
         )
         await self._cast_xref(DiagramRemoved(diagram_id=diagram_id))
-        await self._purge_attention(diagram_id)
         try:
             await self._persist_diagram_delete(diagram_id, confirm=keep is not None)
         except PersistFailed as err:
@@ -418,6 +418,8 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             await self._spawn_diagram(DiagramActorState.of(keep, persisted=False))
             await self._store_index()
             raise not_applied(err) from None
+        # Only once the delete stands: a refused one keeps every spotlight on the diagram.
+        await self._purge_attention(diagram_id)
         pruned = await self._existing(self.state.selection)
         if pruned != self.state.selection:
             self.commit(msgspec.structs.replace(self.state, selection=pruned, index_stored=False))

@@ -25,16 +25,18 @@ from typing import Any, Final, TypeVar
 import msgspec
 import trio
 
-from nereid.model.diagram import Diagram
+from nereid.model.diagram import Ast, Diagram
 from nereid.model.walkthrough import Walkthrough
 from nereid.offload.jobs import (
     call_encoded,
     diagram_drawing,
     diagram_mermaid,
     diagram_text,
+    file_import,
     regex_matches,
     walkthrough_text,
 )
+from nereid.ops.merge3 import MergeConflict
 from nereid.query.regex_guard import Pattern, RegexTimeout, match_all
 from nereid.render import Rendered, RenderOptions
 
@@ -43,6 +45,7 @@ __all__ = [
     "FAST_REGEX_SLICE",
     "bounded_regex_matcher",
     "export_mermaid_text",
+    "import_file_edit",
     "needs_worker",
     "render_diagram_drawing",
     "render_diagram_text",
@@ -111,6 +114,22 @@ async def render_diagram_drawing(
 async def export_mermaid_text(diagram: Diagram) -> str:
     """The diagram's canonical Mermaid text, in a worker unless small."""
     return await _run(diagram_mermaid, diagram.ast, type(diagram.ast), *_diagram_args(diagram))
+
+
+async def import_file_edit(
+    current: Ast, edited: Ast, base: Ast | None, *, small: int = SMALL_PAYLOAD
+) -> tuple[Ast, tuple[MergeConflict, ...]]:
+    """A person's `.mmd` edit taken onto `current` (`jobs.file_import`: the ids kept, with
+    `base` a three-way merge), in a worker unless the ASTs encode to at most `small`
+    bytes; all three are of one kind."""
+    kind = type(current)
+    asts = [current, edited] if base is None else [current, edited, base]
+    encoded = await _run(file_import, asts, list[kind], small=small)  # type: ignore[valid-type]
+    merged: tuple[Ast, tuple[MergeConflict, ...]] = msgspec.msgpack.decode(
+        encoded,
+        type=tuple[kind, tuple[MergeConflict, ...]],  # type: ignore[valid-type]
+    )
+    return merged
 
 
 async def render_walkthrough_text(walkthrough: Walkthrough) -> str:

@@ -20,10 +20,12 @@ from typing import Any, TypeVar
 import msgspec
 import regex
 
-from nereid.mermaid import export_ast
+from nereid.errors import InvalidParams
+from nereid.mermaid import MermaidError, export_ast, parse_mermaid, reconcile_parse
 from nereid.model.diagram import Ast, Diagram, DiagramKind
 from nereid.model.walkthrough import Walkthrough
 from nereid.offload import WORKER_NICENESS
+from nereid.ops.merge3 import merge_file_edit
 from nereid.query.regex_guard import RegexTimeout, match_all
 from nereid.render import RenderOptions, render_diagram, render_walkthrough
 from nereid.store.diagram_files import encode_diagram
@@ -34,6 +36,7 @@ __all__ = [
     "diagram_files",
     "diagram_mermaid",
     "diagram_text",
+    "file_import",
     "regex_matches",
     "walkthrough_text",
 ]
@@ -91,6 +94,31 @@ def diagram_files(
 ) -> tuple[str, str]:
     """What the persister writes for a diagram: `(mmd text, side-car text)`."""
     return encode_diagram(Diagram(diagram_id=diagram_id, name=name, kind=kind, ast=ast, rev=rev))
+
+
+def file_import(asts: list[Ast]) -> bytes:
+    """The folder watcher's import of a person's `.mmd` (`ImportFile`): `asts` is
+    `[current, edited]` or `[current, edited, base]`, all of one kind. Without `base` the
+    parse only takes the current ids; with it the person's net change `base` → `edited`
+    is merged three-way onto `current` (`merge_file_edit`: where both changed one object
+    the file wins). Returns msgpack of `(ast, conflicts)`."""
+    current, edited, *rest = asts
+    if not rest:
+        return msgspec.msgpack.encode((reconcile_parse(edited, current), ()))
+    base = reconcile_parse(rest[0], current)  # the ids the objects have now
+    if _reads_back_as(current, base):  # nothing committed since that text
+        return msgspec.msgpack.encode((reconcile_parse(edited, current), ()))
+    result = merge_file_edit(base, current, reconcile_parse(edited, base))
+    return msgspec.msgpack.encode((result.ast, result.conflicts))
+
+
+def _reads_back_as(ast: Ast, text_ast: Ast) -> bool:
+    """Whether `ast`, written as Mermaid and read back (its ids kept), is `text_ast`."""
+    try:
+        again = reconcile_parse(parse_mermaid(export_ast(ast)), ast)
+    except (MermaidError, InvalidParams):
+        return False
+    return again == text_ast
 
 
 def walkthrough_text(walkthrough: Walkthrough) -> str:

@@ -95,6 +95,18 @@ class RecordingFiles:
             if path.endswith(".mmd"):
                 self._keep_text(path, data)
 
+    def forget_import(self, path: str, data: bytes) -> None:
+        """`data` was remembered as taken in, but the import was refused (a durable save
+        that failed): it is foreign again, so it is never overwritten and is imported anew."""
+        digest = _digest(data)
+        with self._lock:
+            known = self._known.get(path)
+            if known is not None and digest in known:
+                known.remove(digest)
+            texts = self._texts.get(path)
+            if texts is not None and data in texts and digest not in self._written.get(path, ()):
+                texts.remove(data)
+
     def _keep_text(self, path: str, data: bytes) -> None:
         texts = self._texts.setdefault(path, collections.deque(maxlen=_TEXTS_PER_PATH))
         if data in texts:
