@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from session_testkit import SEQ, create, drain, memory_session
-
 from nereid.actors.protocol import (
     AgentSessionEnded,
     AttentionChanged,
@@ -14,6 +12,7 @@ from nereid.actors.protocol import (
     SetSpotlight,
 )
 from nereid.model import parse_ref
+from tests.actors.session_testkit import SEQ, create, drain, memory_session
 
 A = parse_ref("d:a/flow/node/n:A")
 P = parse_ref("d:s/seq/participant/p:A")

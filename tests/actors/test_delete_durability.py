@@ -8,7 +8,6 @@ import errno
 import pytest
 import trio
 import trio.testing
-from session_testkit import create, memory_session, saved_session
 
 from nereid.actors.persister import RETRY_MAX
 from nereid.actors.protocol import (
@@ -26,6 +25,7 @@ from nereid.errors import PersistFailed
 from nereid.model import parse_ref
 from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import MemoryFiles
+from tests.actors.session_testkit import create, memory_session, saved_session
 
 A = parse_ref("d:a/flow/node/n:A")
 B = parse_ref("d:b/flow/node/n:B")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from session_testkit import SEQ, add_node, create, drain, memory_session, saved_session
 
 from nereid.actors.protocol import (
     AddXref,
@@ -49,6 +48,7 @@ from nereid.model import ObjectRef, parse_ref
 from nereid.ops import FlowRemoveNode, WalkthroughAddEdge, WalkthroughAddNode, WalkthroughSetTitle
 from nereid.query.results import XRefListResult
 from nereid.store.files import MemoryFiles
+from tests.actors.session_testkit import SEQ, add_node, create, drain, memory_session, saved_session
 
 A = parse_ref("d:a/flow/node/n:A")
 B = parse_ref("d:a/flow/node/n:B")

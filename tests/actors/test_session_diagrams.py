@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import trio
-from session_testkit import FLOW, SEQ, add_node, create, drain, memory_session
 
 from nereid.actors.protocol import (
     ApplyDiagramOps,
@@ -23,6 +22,7 @@ from nereid.actors.protocol import (
 from nereid.errors import ActorNotFound, Conflict, InvalidParams, InvalidRequest, ResourceNotFound
 from nereid.model import FlowchartAst, SequenceAst
 from nereid.ops import FlowRemoveNode
+from tests.actors.session_testkit import FLOW, SEQ, add_node, create, drain, memory_session
 
 
 async def test_create_allocates_ids_by_kind_and_makes_active() -> None:

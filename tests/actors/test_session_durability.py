@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from session_testkit import Gate, add_node, create, inline, memory_session, saved_session
 
 from nereid.actors.persist_link import PersistConfig
 from nereid.actors.persister import PersisterState, spawn_persister
@@ -23,6 +22,14 @@ from nereid.errors import PersistFailed
 from nereid.model import Session, parse_ref
 from nereid.store.files import MemoryFiles
 from nereid.store.session_io import load_session
+from tests.actors.session_testkit import (
+    Gate,
+    add_node,
+    create,
+    inline,
+    memory_session,
+    saved_session,
+)
 
 
 @pytest.mark.parametrize("with_files", [True, False], ids=["folder", "memory-only"])

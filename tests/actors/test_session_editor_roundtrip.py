@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from session_testkit import SEQ, create, memory_session
 
 from nereid.actors.protocol import ApplyDiagramOps, GetDiagram, ReplaceFromMermaid
 from nereid.mermaid import export_ast
 from nereid.model import Diagram
 from nereid.ops import convert_diagram_ops
 from nereid.store.demo import load_demo_session
+from tests.actors.session_testkit import SEQ, create, memory_session
 
 DEMO = load_demo_session()
 

@@ -10,7 +10,6 @@ import msgspec
 import pytest
 import trio
 import trio.testing
-from session_testkit import add_node, create, memory_session, saved_session
 
 from nereid.actors.persist_link import PersistConfig
 from nereid.actors.persister import RETRY_MAX, Flush, GetSaveStatus, ItemSaveState
@@ -39,6 +38,7 @@ from nereid.ops import WalkthroughAddNode
 from nereid.runtime import Address, Request
 from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import MemoryFiles
+from tests.actors.session_testkit import add_node, create, memory_session, saved_session
 
 DISK_FAULTS = [errno.ENOSPC, errno.EROFS, errno.EIO, errno.EDQUOT]
 

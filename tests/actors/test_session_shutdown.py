@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from session_testkit import add_node, create, memory_session, saved_session
 
 from nereid.actors.protocol import ApplyDiagramOps, GetAttention
 from nereid.errors import ActorDown
 from nereid.runtime import RestartIntensityExceeded
 from nereid.store.files import MemoryFiles
+from tests.actors.session_testkit import add_node, create, memory_session, saved_session
 
 
 async def test_a_cancelled_session_writes_its_acknowledged_work() -> None:

@@ -14,7 +14,6 @@ from typing import Any
 import httpx2
 import pytest
 import trio
-from chaos_testkit import FLOW, SEQ, served_session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from nereid.testing.bad_input import Probe, judge, probe
 from nereid.testing.faults import RestartCounter
 from nereid.testing.mcp_workspace import connect
 from nereid.testing.schema_inputs import accepts, arguments, mutations
+from tests.chaos.chaos_testkit import FLOW, SEQ, served_session
 
 VALID_PER_TOOL = 6
 BROKEN_PER_TOOL = 4

@@ -15,13 +15,13 @@ import pytest
 import trio
 import trio.lowlevel
 import trio.testing
-from chaos_testkit import FLOW, memory_session
 
 from nereid.actors.protocol import ApplyDiagramOps, GetAttention, GetDiagram
 from nereid.ops import FlowAddNode
 from nereid.runtime import RestartIntensity, RestartIntensityExceeded
 from nereid.testing.faults import FaultInjector, RestartCounter
 from nereid.testing.workspace import ActorWorkspace
+from tests.chaos.chaos_testkit import FLOW, memory_session
 
 
 async def test_diagram_crashes_within_the_limit_restart_the_actor_only() -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 import httpx2
 import pytest
 import trio
-from chaos_testkit import FLOW, served_session
 from mcp.shared.exceptions import MCPError
 
 from nereid.store.files import FolderFiles
@@ -18,6 +17,7 @@ from nereid.store.session_io import load_session
 from nereid.testing.crash import start_server
 from nereid.testing.mcp_workspace import connect
 from nereid.testing.workspace import Refused
+from tests.chaos.chaos_testkit import FLOW, served_session
 
 HOSTILE_IDS = (
     "../x",

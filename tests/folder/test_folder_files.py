@@ -10,22 +10,19 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import trio
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
-from session_kit import Agent, memory_client, memory_session  # noqa: E402
-
-from nereid.actors.folder_watch import FolderSynced  # noqa: E402
-from nereid.actors.persister import Flush  # noqa: E402
-from nereid.commands.session import open_session_handle  # noqa: E402
-from nereid.errors import PersistFailed  # noqa: E402
-from nereid.mcp import McpEndpoint  # noqa: E402
-from nereid.runtime import Subscription  # noqa: E402
+from nereid.actors.folder_watch import FolderSynced
+from nereid.actors.persister import Flush
+from nereid.commands.session import open_session_handle
+from nereid.errors import PersistFailed
+from nereid.mcp import McpEndpoint
+from nereid.runtime import Subscription
+from tests.mcp.session_kit import Agent, memory_client, memory_session
 
 BROKEN = "flowchart TD\n  a[Start] --> b[Unclosed\n"
 

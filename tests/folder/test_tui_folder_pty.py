@@ -20,9 +20,7 @@ from mcp import Client
 from mcp_types import Implementation
 
 from nereid.store.folder_lock import read_owner
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from pty_screen import PtyScreen  # noqa: E402
+from tests.ui.pty_screen import PtyScreen
 
 REPO = Path(__file__).resolve().parents[2]
 

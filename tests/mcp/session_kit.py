@@ -15,11 +15,11 @@ import pytest
 import trio
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from mcp_testkit import memory_client
 from mcp_types import Implementation
 
 from nereid.commands.session import open_mcp_session
 from nereid.mcp import McpEndpoint, serve_http
+from tests.mcp.mcp_testkit import memory_client
 
 REPO = Path(__file__).resolve().parents[2]
 

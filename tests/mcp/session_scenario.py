@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from session_kit import Agent
+from tests.mcp.session_kit import Agent
 
 AUTH = """flowchart TD
   start[Start] --> check{Check token}

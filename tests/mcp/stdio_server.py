@@ -1,6 +1,6 @@
 """A stdio MCP server process for tests: the stand-in actors behind `serve_stdio`.
 
-Run as `python tests/mcp/stdio_server.py`. It adds `test.print`, a tool that
+Run as `python -m tests.mcp.stdio_server` from the repository root. It adds `test.print`, a tool that
 writes to stdout and stderr, to show that stray output cannot reach the protocol.
 """
 
@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import logging
 import sys
-from pathlib import Path
 
 import msgspec
 import trio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from mcp_testkit import ActorDiagramResources, spawn_diagrams, tool_table  # noqa: E402
-
-from nereid.mcp import READ_ONLY, McpEndpoint, ToolCall, serve_stdio, tool  # noqa: E402
-from nereid.runtime import open_runtime  # noqa: E402
+from nereid.mcp import READ_ONLY, McpEndpoint, ToolCall, serve_stdio, tool
+from nereid.runtime import open_runtime
+from tests.mcp.mcp_testkit import ActorDiagramResources, spawn_diagrams, tool_table
 
 
 class PrintParams(msgspec.Struct, frozen=True, kw_only=True):

@@ -18,7 +18,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from mcp import Client, StdioServerParameters
-from session_kit import REPO, http_session
+
+from tests.mcp.session_kit import REPO, http_session
 
 STRICTEST = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
 SNIPPET = re.compile(r"```(json|toml)\n(.*?)```", re.S)

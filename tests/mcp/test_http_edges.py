@@ -19,12 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_testkit import make_endpoint, spawn_diagrams
 from mcp_types import Implementation
 
 from nereid.mcp import serve_http
 from nereid.mcp.host_policy import LOOPBACK_NAMES, HostPolicy
 from nereid.runtime import open_runtime
+from tests.mcp.mcp_testkit import make_endpoint, spawn_diagrams
 
 INITIALIZE = {
     "jsonrpc": "2.0",

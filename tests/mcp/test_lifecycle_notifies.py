@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_testkit import memory_client
-from tools_testkit import error_of, structured
-
 from nereid.actors.protocol import AttachUi
 from nereid.actors.tree import open_session
 from nereid.mcp import McpEndpoint
 from nereid.mcp.catalog import AgentSessionHooks, all_tools
 from nereid.store.demo import load_demo_session
+from tests.mcp.mcp_testkit import memory_client
+from tests.mcp.tools_testkit import error_of, structured
 
 
 async def _session_rev(client: Any) -> int:

@@ -11,12 +11,18 @@ from typing import Any
 import pytest
 import trio
 from mcp.shared.exceptions import MCPError
-from mcp_testkit import INITIAL, RecordingHooks, make_endpoint, memory_client, spawn_diagrams
 from mcp_types import ResourceUpdatedNotification
 
 from nereid import __version__
 from nereid.mcp import INSTRUCTIONS
 from nereid.runtime import open_runtime
+from tests.mcp.mcp_testkit import (
+    INITIAL,
+    RecordingHooks,
+    make_endpoint,
+    memory_client,
+    spawn_diagrams,
+)
 
 
 async def test_initialize_reports_nereid_version_and_instructions() -> None:

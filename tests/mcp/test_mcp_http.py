@@ -13,11 +13,11 @@ import trio
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_testkit import RecordingHooks, make_endpoint, spawn_diagrams
 from mcp_types import Implementation
 
 from nereid.mcp import HttpSecurityError, McpEndpoint, serve_http
 from nereid.runtime import open_runtime
+from tests.mcp.mcp_testkit import RecordingHooks, make_endpoint, spawn_diagrams
 
 INITIALIZE = {
     "jsonrpc": "2.0",

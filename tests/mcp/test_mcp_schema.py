@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
-from mcp_testkit import DiagramListResult, EchoParams, tool_table
 
 from nereid.errors import Conflict
 from nereid.mcp import decode_arguments, encode_result, struct_schema
@@ -21,6 +20,7 @@ from nereid.mcp.schema import compact_output
 from nereid.mcp.tools import READ_ONLY, tool
 from nereid.mcp.tools_diagram_reads import ReadResult
 from nereid.mcp.tools_diagrams import FileError
+from tests.mcp.mcp_testkit import DiagramListResult, EchoParams, tool_table
 
 
 def test_params_schema_golden_is_self_contained() -> None:

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 import trio
 from mcp import Client
-from mcp_testkit import spawn_diagrams, tool_table
 
 from nereid.commands import serve
 from nereid.mcp import EndpointParts, ToolTable
 from nereid.runtime import open_runtime
+from tests.mcp.mcp_testkit import spawn_diagrams, tool_table
 
 
 def test_help_describes_the_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,11 +8,13 @@ from pathlib import Path
 from mcp import Client, StdioServerParameters
 from mcp_types import Implementation
 
-SCRIPT = Path(__file__).resolve().parent / "stdio_server.py"
+REPO = Path(__file__).resolve().parents[2]
 
 
 async def test_stdio_session_initializes_calls_tools_and_keeps_stdout_clean() -> None:
-    parameters = StdioServerParameters(command=sys.executable, args=[str(SCRIPT)])
+    parameters = StdioServerParameters(
+        command=sys.executable, args=["-m", "tests.mcp.stdio_server"], cwd=REPO
+    )
     client = Client(parameters, client_info=Implementation(name="stdio-test", version="1"))
     async with client:
         assert client.server_info is not None and client.server_info.name == "nereid"

@@ -14,11 +14,11 @@ import textwrap
 
 import trio
 from mcp import Client
-from session_kit import Agent
 
 from nereid.commands.session import open_mcp_session
 from nereid.mcp import McpEndpoint, serve_http
 from nereid.mcp.presence import PresenceTracker
+from tests.mcp.session_kit import Agent
 
 PAY = "d:index/flow/node/n:pay"
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import trio
 import urwid
-from session_kit import Agent, memory_client, memory_session
 
 from nereid.commands.session import open_session_handle, session_endpoint_parts
 from nereid.mcp import McpEndpoint
@@ -25,6 +24,7 @@ from nereid.ui.app import TuiApp
 from nereid.ui.client import ActorClient
 from nereid.ui.drawings import LayoutJob
 from nereid.ui.viewmodel import ViewModel
+from tests.mcp.session_kit import Agent, memory_client, memory_session
 
 
 async def _create(agent: Agent, diagram_id: str, mermaid: str) -> None:

@@ -10,7 +10,6 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
-from session_kit import Agent, http_session
 
 from nereid.errors import InvalidParams
 from nereid.mcp.reply_size import (
@@ -19,6 +18,7 @@ from nereid.mcp.reply_size import (
     check_reply_size,
     check_resource_size,
 )
+from tests.mcp.session_kit import Agent, http_session
 
 
 def _labelled_flowchart(nodes: int, label_length: int) -> str:

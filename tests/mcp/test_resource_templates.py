@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import trio
 from mcp_types import ResourceListChangedNotification
-from session_kit import Agent, memory_client, memory_session
+
+from tests.mcp.session_kit import Agent, memory_client, memory_session
 
 FLOW = "flowchart TD\n  a --> b\n"
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from session_kit import REPO
+from tests.mcp.session_kit import REPO
 
 
 def _serve(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

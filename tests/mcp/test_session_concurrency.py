@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 import trio
 from mcp.shared.exceptions import MCPError
-from session_kit import Agent, http_session
-from test_mcp_http import http_client
+
+from tests.mcp.session_kit import Agent, http_session
+from tests.mcp.test_mcp_http import http_client
 
 AGENTS = 8
 EDITS_PER_AGENT = 6

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from session_kit import Agent, http_session, stdio_client
-from session_scenario import run_all
-
 from nereid.mcp.catalog import all_tools
 from nereid.mcp.tools_diagram_reads import TOOLS as READ_TOOLS
 from nereid.mcp.tools_diagrams import TOOLS as DIAGRAM_TOOLS
 from nereid.mcp.tools_walkthroughs import TOOLS as WALKTHROUGH_TOOLS
+from tests.mcp.session_kit import Agent, http_session, stdio_client
+from tests.mcp.session_scenario import run_all
 
 OURS = {
     "diagram.list", "diagram.create_from_mermaid", "diagram.open", "diagram.delete",
@@ -43,7 +42,7 @@ async def test_every_tool_over_stdio_on_a_new_folder(tmp_path: Path) -> None:
 
 
 async def test_every_tool_over_http_on_a_new_folder(tmp_path: Path) -> None:
-    from test_mcp_http import http_client
+    from tests.mcp.test_mcp_http import http_client
 
     async with (
         http_session(tmp_path / "proj") as (url, _),

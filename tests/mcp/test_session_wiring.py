@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 import trio
 from mcp_types import ResourceUpdatedNotification
-from session_kit import REPO, Agent, memory_client, memory_session, stdio_client
 
 from nereid.actors.protocol import ListDiagrams
 from nereid.commands.session import SessionOpenError, open_session_handle
+from tests.mcp.session_kit import REPO, Agent, memory_client, memory_session, stdio_client
 
 AUTH = "flowchart TD\n  start[Start] --> check{Check token}\n"
 
@@ -209,7 +209,7 @@ def test_tui_mode_without_a_terminal_says_so() -> None:
 
 
 async def _list_over_http(url: str) -> list[str]:
-    from test_mcp_http import http_client
+    from tests.mcp.test_mcp_http import http_client
 
     async with http_client(url, "tui-side-agent") as client:
         listed = await Agent(client).ok("diagram.list")

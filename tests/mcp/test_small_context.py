@@ -14,10 +14,10 @@ from typing import Any
 
 import jsonschema
 import msgspec
-from session_kit import Agent, memory_client, memory_session
 
 from nereid.mcp.catalog import all_tools
 from nereid.ops import FLOW_OPS, SEQ_OPS, STATE_OPS
+from tests.mcp.session_kit import Agent, memory_client, memory_session
 
 #: 40,000 bytes until spec decision 24 (state diagrams, a third kind) added its three ops
 #: (`state_set_state`, `state_set_transition`, `state_remove`: ~800 bytes after reusing the

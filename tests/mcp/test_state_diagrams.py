@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from session_kit import Agent, memory_client, memory_session
-
 from nereid.store import FolderFiles, load_session
+from tests.mcp.session_kit import Agent, memory_client, memory_session
 
 TEXT = """stateDiagram-v2
 [*] --> Placed

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from session_kit import REPO
 
 from nereid.actors.tree import open_session
 from nereid.commands.session_gate import SessionGate
@@ -29,6 +28,7 @@ from nereid.model import Diagram, FlowchartAst, FlowEdge, FlowNode, Session
 from nereid.store.demo import load_demo_session
 from nereid.store.files import FolderFiles
 from nereid.store.session_io import save_session
+from tests.mcp.session_kit import REPO
 
 DIAGRAMS = 24
 NODES = 500

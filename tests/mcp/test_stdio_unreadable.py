@@ -96,9 +96,9 @@ async def test_the_bridge_answers_unreadable_lines_too() -> None:
     import mcp_types
     from mcp.shared._context_streams import create_context_streams
     from mcp.shared.message import SessionMessage
-    from session_kit import http_session
 
     from nereid.mcp.bridge import bridge_streams
+    from tests.mcp.session_kit import http_session
 
     async with http_session(None, demo=True) as (url, _):
         to_bridge, client_read = create_context_streams[SessionMessage | Exception](4)

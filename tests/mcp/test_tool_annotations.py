@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from session_kit import memory_client, memory_session
+from tests.mcp.session_kit import memory_client, memory_session
 
 DELETES_AND_EDITS = {
     "diagram.apply_ops",

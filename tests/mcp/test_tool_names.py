@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from session_kit import Agent, http_session, memory_client, memory_session, stdio_client
 
 from nereid.cli import UsageError, parse_main_args
 from nereid.commands import serve
 from nereid.mcp import McpEndpoint
 from nereid.tool_names import HOST_NAME_PATTERN, ToolNamer, parse_tool_names
+from tests.mcp.session_kit import Agent, http_session, memory_client, memory_session, stdio_client
 
 STRICTEST = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
 DOTTED_TOOL = re.compile(r"\b[a-z_]+\.[a-z_]+(?:\.[a-z_]+)?\b")

@@ -6,9 +6,6 @@ stdio code path). A TUI is simulated by sending `attention` what the TUI reports
 
 from __future__ import annotations
 
-from mcp_testkit import memory_client
-from tools_testkit import demo_endpoint, error_of, structured
-
 from nereid.actors.protocol import (
     AttachUi,
     DetachUi,
@@ -19,6 +16,8 @@ from nereid.actors.protocol import (
     WalkthroughView,
 )
 from nereid.model import parse_ref
+from tests.mcp.mcp_testkit import memory_client
+from tests.mcp.tools_testkit import demo_endpoint, error_of, structured
 
 NO_TUI_CONTEXT = {"session_active_diagram_id": "index"}
 PAY = "d:index/flow/node/n:pay"

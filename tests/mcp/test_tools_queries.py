@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import trio
-from mcp_testkit import memory_client
-from tools_testkit import demo_endpoint, error_of, structured
 
 from nereid.actors.protocol import CreateDiagramFromMermaid
 from nereid.query import MAX_PATTERN_LENGTH, SEARCH_TIME_LIMIT
+from tests.mcp.mcp_testkit import memory_client
+from tests.mcp.tools_testkit import demo_endpoint, error_of, structured
 
 
 def node(diagram: str, node_id: str) -> str:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp import Client
-from session_kit import http_session, stdio_client
-from test_mcp_http import http_client
-from tools_testkit import CYCLES_MERMAID, error_of, structured
+
+from tests.mcp.session_kit import http_session, stdio_client
+from tests.mcp.test_mcp_http import http_client
+from tests.mcp.tools_testkit import CYCLES_MERMAID, error_of, structured
 
 CONTEXT = {"session_active_diagram_id": "index"}
 PAY = "d:index/flow/node/n:pay"

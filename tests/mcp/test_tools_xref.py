@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from mcp_testkit import memory_client
-from tools_testkit import demo_endpoint, error_of, structured
-
 from nereid.actors.protocol import AttachUi, DeleteDiagram
+from tests.mcp.mcp_testkit import memory_client
+from tests.mcp.tools_testkit import demo_endpoint, error_of, structured
 
 PAY = "d:index/flow/node/n:pay"
 PSP = "d:payment-seq/seq/participant/p:psp"

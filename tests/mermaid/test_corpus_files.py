@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from corpus_files import corpus_files
+
+from tests.mermaid.corpus_files import corpus_files
 
 
 def test_a_missing_corpus_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:

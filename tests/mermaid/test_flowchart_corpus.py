@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus_files import corpus_files, skip_without
-
 from nereid.mermaid.errors import MermaidError
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+from tests.mermaid.corpus_files import corpus_files, skip_without
 
 FILES = corpus_files("flowchart-*.mmd")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus_files import corpus_files, skip_without
 
 from nereid.mermaid import MermaidError, export_sequence, parse_sequence
+from tests.mermaid.corpus_files import corpus_files, skip_without
 
 FILES = corpus_files("sequence-*.mmd")
 #: Files Nereid refuses on purpose, and the construct each one uses.

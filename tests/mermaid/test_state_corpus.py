@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus_files import corpus_files, skip_without
 
 from nereid.mermaid import export_state, parse_mermaid, parse_state
 from nereid.model import StateAst
+from tests.mermaid.corpus_files import corpus_files, skip_without
 
 FILES = corpus_files("state-*.mmd")
 pytestmark = skip_without(FILES)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ops_testkit import auth_flow, refuse, run
 
 from nereid.model import FlowchartAst, SequenceAst
 from nereid.model.shapes import ATTRIBUTE_SHAPES, SHAPES
+from tests.ops.ops_testkit import auth_flow, refuse, run
 
 A = "d:auth/flow"
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ops_testkit import auth_flow, refuse, run
-
 from nereid.mermaid import export_flowchart, parse_mermaid
 from nereid.model import FlowchartAst
+from tests.ops.ops_testkit import auth_flow, refuse, run
 
 A = "d:auth/flow/subgraph"
 

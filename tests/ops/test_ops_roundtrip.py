@@ -11,7 +11,6 @@ from typing import Any
 
 import msgspec
 from hypothesis.stateful import invariant
-from test_ops_stateful import SETTINGS, FlowchartMachine, SequenceMachine
 
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
 from nereid.mermaid.reconcile import FlowIdHints, reconcile_flowchart
@@ -19,6 +18,7 @@ from nereid.mermaid.reconcile_sequence import SeqIdHints, reconcile_sequence
 from nereid.mermaid.sequence import export_sequence, parse_sequence
 from nereid.model import FlowchartAst, SeqBlock, SequenceAst
 from nereid.model.flowchart import effective_mermaid_id
+from tests.ops.test_ops_stateful import SETTINGS, FlowchartMachine, SequenceMachine
 
 replace = msgspec.structs.replace
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ops_testkit import login_seq, refuse, run
-
 from nereid.mermaid import export_sequence, parse_mermaid
 from nereid.model import SeqBlock, SequenceAst
+from tests.ops.ops_testkit import login_seq, refuse, run
 
 L = "d:login/seq"
 

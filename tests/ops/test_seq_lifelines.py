@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ops_testkit import run
-from test_ops_roundtrip import seq_view
 
 from nereid.mermaid import SeqIdHints, export_sequence, parse_sequence, reconcile_sequence
 from nereid.model import SequenceAst
+from tests.ops.ops_testkit import run
+from tests.ops.test_ops_roundtrip import seq_view
 
 
 def _writable(ast: SequenceAst) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ops_testkit import login_seq, refuse, run
 
 from nereid.model import SeqAutonumber, SequenceAst
 from nereid.model.sequence import ARROW_KINDS
+from tests.ops.ops_testkit import login_seq, refuse, run
 
 L = "d:login/seq"
 

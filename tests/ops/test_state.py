@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from ops_testkit import auth_flow
 
 from nereid.errors import NereidError
 from nereid.model import FlowchartAst, FlowNode
@@ -14,6 +13,7 @@ from nereid.ops import (
     convert_diagram_ops,
     stat_digest,
 )
+from tests.ops.ops_testkit import auth_flow
 
 
 def add_node(node_id: str, label: str = "X") -> list:

@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ops_testkit import refuse, run
-from test_ops_roundtrip import flow_view, seq_view
 
 from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
 from nereid.mermaid.flowchart_build import KEYWORDS
@@ -19,6 +17,8 @@ from nereid.mermaid.reconcile_sequence import SeqIdHints, reconcile_sequence
 from nereid.mermaid.sequence import export_sequence, parse_sequence
 from nereid.model import FlowchartAst, SeqBox, SequenceAst
 from nereid.ops.rules import SUBGRAPH_KEYWORDS
+from tests.ops.ops_testkit import refuse, run
+from tests.ops.test_ops_roundtrip import flow_view, seq_view
 
 F = "d:auth/flow"
 S = "d:auth/seq"

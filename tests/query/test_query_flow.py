@@ -6,7 +6,6 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from query_builders import flowchart, message, node_ids, scope, sequence
 
 from nereid.errors import NereidError
 from nereid.mermaid.flowchart import parse_flowchart
@@ -22,6 +21,7 @@ from nereid.query import (
 )
 from nereid.query.graph import StepBudget, shortest_simple_paths
 from nereid.render.display import display_text
+from tests.query.query_builders import flowchart, message, node_ids, scope, sequence
 
 # queries.md §2: a→b, b→c, a→d, d→c, c→e, b→d, x→y, y→x, z→z, isolated f.
 SPEC_EDGES = [

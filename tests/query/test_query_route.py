@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from query_builders import flowchart, message, scope, sequence, xref
 
 from nereid.errors import NereidError
 from nereid.model import FlowSubgraph, SeqBlock, SeqNote, SeqSection
 from nereid.query import RouteGraph, route_find
 from nereid.query.graph import StepBudget
 from nereid.query.route import find_routes
+from tests.query.query_builders import flowchart, message, scope, sequence, xref
 
 FLOW_A = "d:d-flow/flow/node/n:a"
 FLOW_B = "d:d-flow/flow/node/n:b"

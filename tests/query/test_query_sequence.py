@@ -7,12 +7,12 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from query_builders import flowchart, message, node_ids, scope, sequence
 
 from nereid.errors import NereidError
 from nereid.model import SeqBlock, SeqSection
 from nereid.query import seq_messages, seq_search, seq_trace
 from nereid.query.regex_guard import MAX_PATTERN_LENGTH
+from tests.query.query_builders import flowchart, message, node_ids, scope, sequence
 
 # queries.md §9: storage order differs from message order; tie at 2000 broken by id.
 SPEC = scope(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from query_builders import flowchart, message, scope, sequence
 
 from nereid.errors import NereidError
 from nereid.model import FlowSubgraph, SeqActivation, SeqBlock, SeqNote, SeqSection
 from nereid.query import SliceFilters, diagram_get_slice
+from tests.query.query_builders import flowchart, message, scope, sequence
 
 AUTH = scope(
     flowchart(

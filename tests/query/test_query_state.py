@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from query_builders import scope
 
 from nereid.errors import NereidError
 from nereid.mermaid import parse_state
@@ -18,6 +17,7 @@ from nereid.query import (
     flow_unreachable,
     object_read,
 )
+from tests.query.query_builders import scope
 
 TEXT = """stateDiagram-v2
 [*] --> Idle

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from query_builders import scope
-
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.model import Diagram
 from nereid.query import (
@@ -19,6 +17,7 @@ from nereid.query import (
 from nereid.query.objects import object_read
 from nereid.query.route import route_find
 from nereid.query.slice import diagram_get_slice
+from tests.query.query_builders import scope
 
 TEXT = """flowchart LR
 subgraph core [Core]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from query_builders import flowchart, message, scope, sequence, xref
 
 from nereid.errors import NereidError
 from nereid.mermaid import parse_mermaid
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.model import Diagram, FlowSubgraph, SeqBlock, SeqNote, SeqSection
 from nereid.query import object_read, xref_list, xref_neighbors
+from tests.query.query_builders import flowchart, message, scope, sequence, xref
 
 CHECK = "d:auth/flow/node/n:check"
 DENY = "d:auth/flow/node/n:deny"

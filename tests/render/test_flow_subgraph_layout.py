@@ -9,7 +9,6 @@ import textwrap
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from quality_checks import frames_off_boxes, labels_apart
 
 from nereid.mermaid import parse_mermaid
 from nereid.model.flowchart import FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
@@ -18,6 +17,7 @@ from nereid.render import RenderOptions, render_flowchart
 from nereid.render.flowchart.geometry import Geometry
 from nereid.render.flowchart.layout import layout_flowchart
 from nereid.render.flowchart.quality import edge_cells
+from tests.render.quality_checks import frames_off_boxes, labels_apart
 
 DIRECTIONS = ["TD", "BT", "LR", "RL"]
 

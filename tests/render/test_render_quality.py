@@ -16,7 +16,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from quality_checks import frames_off_boxes, labels_apart
 
 from nereid.mermaid import parse_mermaid
 from nereid.model.flowchart import FlowchartAst
@@ -27,6 +26,7 @@ from nereid.render.flowchart.layout import layout_flowchart
 from nereid.render.flowchart.quality import drawn_crossings, edge_cells, frame_crossings, u_turns
 from nereid.render.sequence_layout import layout_sequence
 from nereid.render.text import wrap_text
+from tests.render.quality_checks import frames_off_boxes, labels_apart
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("NEREID_UPDATE_GOLDEN") == "1"

@@ -5,10 +5,21 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from actor_testkit import Add, Block, Bump, Counter, Fail, Get, Knobs, Record, Recorded, Recorder
 
 from nereid.errors import CallTimeout, MailboxClosed, ResourceNotFound
 from nereid.runtime import ActorStatus, Address, open_runtime
+from tests.runtime.actor_testkit import (
+    Add,
+    Block,
+    Bump,
+    Counter,
+    Fail,
+    Get,
+    Knobs,
+    Record,
+    Recorded,
+    Recorder,
+)
 
 
 async def test_call_returns_reply_and_cast_is_handled_in_order() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from actor_testkit import Block, Counter, Get, Knobs
 
 from nereid.errors import MailboxClosed
 from nereid.runtime import Request, open_runtime
+from tests.runtime.actor_testkit import Block, Counter, Get, Knobs
 
 
 def _all_task_names() -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from actor_testkit import Add, Block, Boom, Bump, Counter, Forward, Get, Knobs
 
 from nereid.errors import ActorNotFound, ActorRestarted, MailboxClosed
 from nereid.runtime import (
@@ -15,6 +14,7 @@ from nereid.runtime import (
     RestartIntensityExceeded,
     open_runtime,
 )
+from tests.runtime.actor_testkit import Add, Block, Boom, Bump, Counter, Forward, Get, Knobs
 
 
 async def test_crash_restarts_from_last_commit_and_address_stays_valid() -> None:

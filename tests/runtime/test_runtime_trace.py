@@ -6,7 +6,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from actor_testkit import Add, Boom, Counter, Fail, Forward, Knobs
 
 from nereid.errors import ActorRestarted, ResourceNotFound
 from nereid.runtime import (
@@ -20,6 +19,7 @@ from nereid.runtime import (
     decode_trace_line,
     open_runtime,
 )
+from tests.runtime.actor_testkit import Add, Boom, Counter, Fail, Forward, Knobs
 
 
 async def test_actor_to_actor_call_carries_the_correlation_chain() -> None:

@@ -19,7 +19,6 @@ import trio
 import trio.testing
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from store_testkit import EXCEPTION_TYPES
 
 from nereid.actors.persister import (
     DEFAULT_DEBOUNCE,
@@ -45,6 +44,7 @@ from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import FolderFiles, MemoryFiles
 from nereid.store.session_io import load_session
 from nereid.testing.faults import RestartCounter
+from tests.store.store_testkit import EXCEPTION_TYPES
 
 T = TypeVar("T")
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from store_testkit import EXCEPTION_TYPES
 
 from nereid.model import Diagram, FlowchartAst, FlowNode, Session, Walkthrough
 from nereid.store import diagram_files
@@ -22,6 +21,7 @@ from nereid.store.faults import Fault, FaultPlan
 from nereid.store.files import FolderFiles, MemoryFiles
 from nereid.store.schema import StoreFileError
 from nereid.store.session_io import load_session, save_session
+from tests.store.store_testkit import EXCEPTION_TYPES
 
 
 def flow(diagram_id: str, rev: int = 1, label: str = "A") -> Diagram:

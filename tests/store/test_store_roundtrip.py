@@ -9,16 +9,14 @@ tests/ops (test_ops_stateful) with one more invariant: save the diagram through 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import msgspec
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
-
-from test_ops_stateful import (  # noqa: E402
+from nereid.model import Diagram, Session
+from nereid.ops import DiagramState
+from nereid.store import MemoryFiles, load_session, save_session
+from tests.ops.test_ops_stateful import (
     EDGES,
     MESSAGES,
     NODES,
@@ -33,10 +31,6 @@ from test_ops_stateful import (  # noqa: E402
     op_dict,
     seq_op,
 )
-
-from nereid.model import Diagram, Session  # noqa: E402
-from nereid.ops import DiagramState  # noqa: E402
-from nereid.store import MemoryFiles, load_session, save_session  # noqa: E402
 
 
 def reloaded(state: DiagramState, kind: str) -> tuple[Diagram, Diagram]:

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_testkit import record_scripted_session
+
+from tests.trace.trace_testkit import record_scripted_session
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_testkit import SCRIPT_CORRELATIONS
 
 from nereid.cli import main
 from nereid.commands.trace import follow_plain, run
@@ -19,6 +18,7 @@ from nereid.trace.calls import follow_calls
 from nereid.trace.filters import TraceFilter, parse_time
 from nereid.trace.reader import TraceLogReader, read_trace_file
 from nereid.trace.records import TraceEntry
+from tests.trace.trace_testkit import SCRIPT_CORRELATIONS
 
 Event = dict[str, Any]
 
