@@ -44,6 +44,8 @@ from nereid.model.state import (
     StateNote,
     StateTransition,
     canonical,
+    mermaid_name,
+    order_problem,
     pseudo_id,
     state_object_id,
 )
@@ -116,6 +118,9 @@ class _Builder:
         self.scale: str | None = None
         #: Open composite blocks: (state id, current region, line opened on).
         self.stack: list[list[object]] = []
+        #: The line each state was first named on and each transition was written on
+        #: (transitions by their final, numbered id once `build` ran): for errors.
+        self.lines: dict[str, int] = {}
 
     @property
     def scope(self) -> Scope:
@@ -142,6 +147,7 @@ class _Builder:
         if state_id not in self.states:
             parent, region = self.scope
             self.states[state_id] = StateNode(parent=parent, region=region)
+            self.lines[state_id] = line.no
         return state_id
 
     def pseudo(self, kind: Literal["start", "end"]) -> str:
@@ -586,6 +592,7 @@ class _Builder:
         self.transitions[transition_id] = StateTransition(
             from_state_id=source, to_state_id=target, label=label
         )
+        self.lines[transition_id] = line.no
 
     def plain(self, line: _Line) -> None:
         text = line.text
@@ -624,6 +631,10 @@ class _Builder:
             _TRANSITION_NUMBER.format(index): transition
             for index, transition in enumerate(ast.transitions.values(), start=1)
         }
+        written = {
+            key: self.lines.get(old) for key, old in zip(numbered, ast.transitions, strict=True)
+        }
+        self.lines.update({key: no for key, no in written.items() if no is not None})
         return msgspec.structs.replace(ast, transitions=numbered)
 
 
@@ -717,9 +728,31 @@ def parse_state(text: str) -> StateAst:
             column=1,
             expected="'}'",
         )
-    return msgspec.structs.replace(
+    ast = msgspec.structs.replace(
         builder.build(header, front_matter), directives=preamble.directives
     )
+    misplaced = order_problem(ast)
+    if misplaced is not None:  # what the text says could not be written back as it reads
+        object_id, why = misplaced
+        where = builder.lines.get(object_id, len(lines))
+        raise MermaidError(
+            "Unwritable",
+            f"cannot keep this state diagram: {_described(ast, object_id)}: {why} (line {where})",
+            line=where,
+            column=1,
+            expected="each composite's states and its [*] transitions in one block",
+        )
+    return ast
+
+
+def _described(ast: StateAst, object_id: str) -> str:
+    """`the transition 'a --> [*]'` / `the state 'x'` for an error message."""
+    transition = ast.transitions.get(object_id)
+    if transition is None:
+        return f"the state {mermaid_name(object_id)!r}"
+    ends = (transition.from_state_id, transition.to_state_id)
+    names = ["[*]" if ast.states[end].kind in PSEUDO_KINDS else mermaid_name(end) for end in ends]
+    return f"the transition '{names[0]} --> {names[1]}'"
 
 
 def _multi_line_note(

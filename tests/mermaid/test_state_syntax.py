@@ -99,6 +99,17 @@ def test_a_state_belongs_to_its_first_scope_and_transitions_cross_scopes() -> No
     _roundtrip(text)
 
 
+def test_a_reopened_composite_that_cannot_be_written_back_is_refused_at_import() -> None:
+    # `a` is first named in A0's second region; the reopened block's `a --> [*]` puts the
+    # end in the first region, which the export writes before `a` is named: Mermaid would
+    # read `a` into the wrong region. Refused where it is read, never found at save time.
+    text = "stateDiagram-v2\nstate A0 {\n--\na --> a\n}\na --> a\nstate A0 {\na --> [*]\n}\n"
+    with pytest.raises(MermaidError) as caught:
+        parse_state(text)
+    assert caught.value.line == 8
+    assert "'a --> [*]'" in str(caught.value)
+
+
 def test_keywords_are_case_insensitive_and_alternates_read() -> None:
     ast = parse_state("stateDiagram-v2\nSTATE f [[fork]]\nNote Left Of f : hi\nDirection lr\n")
     assert ast.states["s:f"].kind == "fork"
