@@ -160,18 +160,18 @@ def _aims(
 ) -> list[_Aim]:
     """Per item of `layer` with neighbours in the `leading` direction (or the `trailing`
     one when it has none there): (item, its one neighbour or -1, constant, (neighbour,
-    twice its weight) pairs, weight sum), so that twice the position it wants is
-    `2 * x[neighbour] + constant` for one neighbour, else
-    `(constant + sum(x[n] * w2)) / weight sum`, the weighted mean of the positions that
-    line up each edge's attach columns."""
+    twice its weight) pairs, weight sum), so that the position it wants is
+    `x[neighbour] + constant` for one neighbour whose attach columns differ by a whole
+    number of cells, else half of `(constant + sum(x[n] * w2)) / weight sum`, the weighted
+    mean of the positions that line up each edge's attach columns (rounded)."""
     aims: list[_Aim] = []
     for item in layer:
         neighbours = leading[item] or trailing[item]
         if not neighbours:
             continue
-        if len(neighbours) == 1:
+        if len(neighbours) == 1 and (neighbours[0][3] - neighbours[0][2]) % 2 == 0:
             n, _, own, their = neighbours[0]
-            aims.append((item, n, their - own, (), 0))
+            aims.append((item, n, (their - own) // 2, (), 0))
         else:
             constant = 0
             weight_sum = 0
@@ -194,7 +194,7 @@ def _balance_layer(
     desired: list[tuple[int, int]] = []
     for item, n, constant, pairs, weight_sum in aims:
         if n >= 0:
-            want = round((2 * x[n] + constant) / 2)
+            want = x[n] + constant
         else:
             total = constant
             for m, w2 in pairs:
