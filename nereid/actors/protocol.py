@@ -90,7 +90,6 @@ __all__ = [
     "AdoptDiagram",
     "AdoptWalkthrough",
     "ImportWalkthrough",
-    "ImportWalkthroughReply",
     "KIND_NAMES",
     "KindName",
     "GetDiagram",
@@ -208,7 +207,11 @@ class GetDiagram(Request[Diagram], frozen=True):
     """The diagram's immutable snapshot (id, name, kind, ast, rev).
 
     Clients run the pure queries and renders (`nereid.query`, `nereid.render`) on it.
+    `diagram_id` names the target for clients that route by it (the diagram read tools:
+    absent means the active diagram); the actor answers for itself whatever it says.
     """
+
+    diagram_id: str | None = None
 
 
 class GetDiagramSummary(Request[DiagramSummary], frozen=True):
@@ -333,7 +336,10 @@ DiagramRequest = (
 
 
 class GetWalkthrough(Request[Walkthrough], frozen=True):
-    """`walkthrough.read`: the whole walkthrough (immutable; nodes and edges in stored order)."""
+    """`walkthrough.read`: the whole walkthrough (immutable; nodes and edges in stored order);
+    `walkthrough_id` names the target (routing, as `DiffWalkthrough.walkthrough_id`)."""
+
+    walkthrough_id: str
 
 
 class GetWalkthroughSummary(Request[WalkthroughSummary], frozen=True):
@@ -342,13 +348,17 @@ class GetWalkthroughSummary(Request[WalkthroughSummary], frozen=True):
 
 class GetWalkthroughNode(Request[WalkthroughNode], frozen=True):
     """`walkthrough.get_node`: `invalid node_id: …` or `walkthrough node not found`
-    (data `{walkthrough_id, node_id}`)."""
+    (data `{walkthrough_id, node_id}`); `walkthrough_id` names the target (routing)."""
 
-    node_id: str
+    walkthrough_id: str
+    node_id: Annotated[str, param("Walkthrough node id.")]
 
 
 class StatWalkthrough(Request[WalkthroughStat], frozen=True):
-    """`walkthrough.stat`: rev and counts (the `base_rev` source for ops)."""
+    """`walkthrough.stat`: rev and counts (the `base_rev` source for ops); `walkthrough_id`
+    names the target (routing)."""
+
+    walkthrough_id: str
 
 
 class ApplyWalkthroughOpsReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -374,12 +384,7 @@ class ApplyWalkthroughOps(Request[ApplyWalkthroughOpsReply], frozen=True):
     dry_run: bool = False
 
 
-class ImportWalkthroughReply(msgspec.Struct, frozen=True, kw_only=True):
-    new_rev: int
-    changed: bool
-
-
-class ImportWalkthrough(Request[ImportWalkthroughReply], frozen=True):
+class ImportWalkthrough(Request[ImportFileReply], frozen=True):
     """The folder watcher: the walkthrough's file was changed by another program; its
     content (id and rev are the actor's) becomes the next rev if it differs. `problem`:
     the file does not load; the walkthrough keeps its state, writes are refused until

@@ -538,7 +538,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         walkthrough_id = message.walkthrough_id
         self._require_walkthrough(walkthrough_id)
         name = walkthrough_actor_name(walkthrough_id)
-        keep = await self._last_walkthrough(name)
+        keep = await self._last_walkthrough(walkthrough_id)
         if name in self._walkthrough_sup.children:
             await self._walkthrough_sup.stop(name)
         before = self._active()
@@ -740,13 +740,15 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         except NereidError as err:
             raise PersistFailed(f"not deleted: {name} did not answer ({err})") from None
 
-    async def _last_walkthrough(self, name: str) -> Walkthrough | None:
+    async def _last_walkthrough(self, walkthrough_id: str) -> Walkthrough | None:
         """`_last_diagram` for a walkthrough."""
         if not self._durable:
             return None
+        name = walkthrough_actor_name(walkthrough_id)
         address = self.runtime.registry.get(name)
         try:
-            return None if address is None else await address.call(GetWalkthrough())
+            request = GetWalkthrough(walkthrough_id=walkthrough_id)
+            return None if address is None else await address.call(request)
         except NereidError as err:
             raise PersistFailed(f"not deleted: {name} did not answer ({err})") from None
 

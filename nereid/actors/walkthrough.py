@@ -20,8 +20,8 @@ from nereid.actors.protocol import (
     GetWalkthrough,
     GetWalkthroughNode,
     GetWalkthroughSummary,
+    ImportFileReply,
     ImportWalkthrough,
-    ImportWalkthroughReply,
     StatWalkthrough,
     WalkthroughChanged,
     WalkthroughRequest,
@@ -155,13 +155,13 @@ class WalkthroughActor(
         )
 
     @on(ImportWalkthrough)
-    async def _import(self, message: ImportWalkthrough) -> ImportWalkthroughReply:
+    async def _import(self, message: ImportWalkthrough) -> ImportFileReply:
         if message.walkthrough is None or message.problem is not None:
             self.set_file_problem(message.problem)
-            return ImportWalkthroughReply(new_rev=self.state.state.rev, changed=False)
+            return ImportFileReply(new_rev=self.state.state.rev, changed=False)
         self.set_file_problem(None)
         new_state, delta = self.state.state.replace(message.walkthrough)
         if new_state is self.state.state:
-            return ImportWalkthroughReply(new_rev=new_state.rev, changed=False)
+            return ImportFileReply(new_rev=new_state.rev, changed=False)
         await self.commit_rev(new_state, delta)
-        return ImportWalkthroughReply(new_rev=new_state.rev, changed=True)
+        return ImportFileReply(new_rev=new_state.rev, changed=True)

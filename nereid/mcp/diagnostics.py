@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
-from .tools import READ_ONLY, Tool, ToolCall, tool
+from .tools import READ_ONLY, NoParams, Tool, ToolCall, tool
 
-__all__ = ["PING", "PingParams", "PingResult", "diagnostic_tools"]
-
-
-class PingParams(msgspec.Struct, frozen=True, kw_only=True):
-    """No parameters."""
+__all__ = ["PING", "PingResult", "diagnostic_tools"]
 
 
 class PingResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -28,14 +24,14 @@ class PingResult(msgspec.Struct, frozen=True, kw_only=True):
 @tool(
     "nereid.ping",
     "Diagnostic no-op: returns the calling session's agent id and client name.",
-    params=PingParams,
+    params=NoParams,
     result=PingResult,
     hints=READ_ONLY,
 )
-async def PING(call: ToolCall, params: PingParams) -> PingResult:
+async def PING(call: ToolCall, params: NoParams) -> PingResult:
     return PingResult(agent_id=call.agent.agent_id, client_name=call.agent.client_name)
 
 
-def diagnostic_tools() -> list[Tool[PingParams, PingResult]]:
+def diagnostic_tools() -> list[Tool[NoParams, PingResult]]:
     """The diagnostic tools, to add to a `ToolTable` (e.g. `nereid serve --diagnostics`)."""
     return [PING]

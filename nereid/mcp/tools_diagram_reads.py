@@ -42,7 +42,6 @@ from .session_calls import (
     forward,
     kind_name,
     read_context,
-    resolve_diagram,
     save_states,
     to_diagram,
 )
@@ -57,15 +56,8 @@ __all__ = [
     "diagram_read",
     "diagram_render_text",
     "diagram_stat",
-    "DiagramParams",
     "RenderResult",
 ]
-
-
-class DiagramParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Only the diagram (default: the active one)."""
-
-    diagram_id: str | None = None
 
 
 async def _snapshot_with_context(
@@ -75,10 +67,6 @@ async def _snapshot_with_context(
     context = await read_context(call)
     chosen = diagram_id_or_active(diagram_id, context.session_active_diagram_id)
     return await ask_diagram(call, chosen, GetDiagram()), context
-
-
-async def _snapshot(call: ToolCall, diagram_id: str | None) -> Diagram:
-    return await ask_diagram(call, await resolve_diagram(call, diagram_id), GetDiagram())
 
 
 # -- diagram.stat --------------------------------------------------------------------------
@@ -102,11 +90,11 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     "diagram.stat",
     "Revision, object counts and key names of a diagram (default: the active one); "
     "the base_rev source for diagram.apply_ops.",
-    params=DiagramParams,
+    params=GetDiagram,
     result=StatResult,
     hints=READ_ONLY,
 )
-async def diagram_stat(call: ToolCall, params: DiagramParams) -> StatResult:
+async def diagram_stat(call: ToolCall, params: GetDiagram) -> StatResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
     digest: dict[str, Any] = stat_digest(diagram.ast, diagram.rev)
     key = diagram_actor_name(diagram.diagram_id)
@@ -150,12 +138,12 @@ async def _export(diagram: Diagram) -> str:
 @tool(
     "diagram.read",
     "The diagram's canonical Mermaid text (the same text as its session file) and its rev.",
-    params=DiagramParams,
+    params=GetDiagram,
     result=ReadResult,
     hints=READ_ONLY,
     unlisted_output=("file_error",),
 )
-async def diagram_read(call: ToolCall, params: DiagramParams) -> ReadResult:
+async def diagram_read(call: ToolCall, params: GetDiagram) -> ReadResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
     return ReadResult(
         rev=diagram.rev,
@@ -189,13 +177,13 @@ class AstResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     "diagram.get_ast",
     "The diagram's full structure in document order: the contract's keys plus what Nereid "
     "also models (subgraphs, classes, directions, notes, activations, aliases...).",
-    params=DiagramParams,
+    params=GetDiagram,
     result=AstResult,
     hints=READ_ONLY,
     unlisted_output=("file_error",),
 )
-async def diagram_get_ast(call: ToolCall, params: DiagramParams) -> AstResult:
-    diagram = await _snapshot(call, params.diagram_id)
+async def diagram_get_ast(call: ToolCall, params: GetDiagram) -> AstResult:
+    diagram: Diagram = await to_diagram(call, params)
     return AstResult(
         diagram_id=diagram.diagram_id,
         kind=kind_name(diagram.kind),
@@ -267,11 +255,11 @@ class RenderResult(msgspec.Struct, frozen=True, kw_only=True):
 @tool(
     "diagram.render_text",
     "A deterministic Unicode text drawing of the diagram, for people.",
-    params=DiagramParams,
+    params=GetDiagram,
     result=RenderResult,
     hints=READ_ONLY,
 )
-async def diagram_render_text(call: ToolCall, params: DiagramParams) -> RenderResult:
+async def diagram_render_text(call: ToolCall, params: GetDiagram) -> RenderResult:
     diagram, context = await _snapshot_with_context(call, params.diagram_id)
     try:
         text = await render_diagram_text(diagram)

@@ -32,7 +32,7 @@ from nereid.actors.protocol import (
     OpenDiagram,
 )
 from nereid.model.file_problem import FileProblem
-from nereid.ops import DiagramOp, ignored_fields
+from nereid.ops import DiagramOp, WalkthroughDelta, ignored_fields
 
 from .op_schema import DIAGRAM_OP_ENUMS, DIAGRAM_OP_FIELDS, ops_schema, same_ops_as
 from .schema import U64
@@ -50,36 +50,7 @@ from .session_calls import (
 )
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
-__all__ = [
-    "SET_STATE",
-    "TOOLS",
-    "DeltaOut",
-    "DiagramSummaryOut",
-    "FileError",
-    "OpsResult",
-    "file_error",
-    "ops_result",
-    "diagram_apply_ops",
-    "diagram_create_from_mermaid",
-    "diagram_current",
-    "diagram_delete",
-    "diagram_list",
-    "diagram_open",
-    "diagram_propose_ops",
-]
-
-
-class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True):
-    """`{diagram_id, name, kind, rev}` with the kind spelled `Flowchart` / `Sequence`
-    (read from a `DiagramSummary` by attribute: `kind` is its `kind_name`)."""
-
-    diagram_id: str
-    name: str
-    kind_name: KindName = msgspec.field(name="kind")
-    rev: U64
-
-
-# -- diagram.list ----------------------------------------------------------------------
+__all__ = ["TOOLS", "DIAGRAM_OPS_SCHEMA", "FileError", "OpsResult", "file_error", "ops_result"]
 
 
 class FileError(msgspec.Struct, frozen=True, kw_only=True):
@@ -96,10 +67,16 @@ def file_error(problem: FileProblem | None) -> FileError | None:
     return None if problem is None else msgspec.convert(problem, FileError, from_attributes=True)
 
 
-class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=True):
-    """A summary plus `saved_rev` / `save_error` (additive; absent in memory-only mode)
-    and `file_error` (additive; present while the diagram's file does not parse)."""
+class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """`{diagram_id, name, kind, rev}` with the kind spelled `Flowchart` / `Sequence` (read
+    from a `DiagramSummary` by attribute: `kind` is its `kind_name`); in `diagram.list`
+    also `saved_rev` / `save_error` (additive; absent in memory-only mode) and `file_error`
+    (additive; present while the diagram's file does not parse)."""
 
+    diagram_id: str
+    name: str
+    kind_name: KindName = msgspec.field(name="kind")
+    rev: U64
     saved_rev: U64 | None = None
     save_error: str | None = None
     file_problem: FileError | None = msgspec.field(default=None, name="file_error")
@@ -108,7 +85,7 @@ class ListedDiagram(DiagramSummaryOut, frozen=True, kw_only=True, omit_defaults=
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
     """Every diagram, sorted by id, and the read context."""
 
-    diagrams: list[ListedDiagram]
+    diagrams: list[DiagramSummaryOut]
     context: ReadContext
 
 
@@ -128,7 +105,7 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
     listed = []
     for summary, key in zip(diagrams, keys, strict=True):
         state = saved.get(key, ItemSaveState())
-        entry = msgspec.convert(summary, ListedDiagram, from_attributes=True)
+        entry = msgspec.convert(summary, DiagramSummaryOut, from_attributes=True)
         listed.append(
             msgspec.structs.replace(entry, saved_rev=state.saved_rev, save_error=state.save_error)
         )
@@ -223,22 +200,15 @@ DIAGRAM_OPS_SCHEMA: Final = ops_schema(
 """The compact op array of `diagram.apply_ops` (`nereid.mcp.op_schema`)."""
 
 
-class DeltaOut(msgspec.Struct, frozen=True, kw_only=True):
-    """Refs added, removed and updated, each list in ref order (netted within the batch);
-    walkthrough pseudo-refs (`w:<id>/node/<node>` ...) in string order."""
-
-    added: list[str]
-    removed: list[str]
-    updated: list[str]
-
-
 class OpsResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """`ignored_fields` (only when there are some): op keys no op has, by path, e.g.
     `ops[1].colour` (decision 22: ignored as the contract says, listed so typos show)."""
 
     new_rev: U64
     applied: U64
-    delta: DeltaOut
+    delta: WalkthroughDelta
+    """Refs (as text) added, removed and updated, netted within the batch: diagram refs in
+    ref order (`Delta.to_json`), walkthrough pseudo-refs in string order."""
     ignored_fields: list[str] = []
 
 

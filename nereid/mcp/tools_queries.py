@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 import trio
 
-from nereid.actors.protocol import ReadContext
+from nereid.actors.protocol import GetDiagram, ReadContext
 from nereid.model import ObjectRefError, parse_ref
 from nereid.offload.dispatch import bounded_regex_matcher
 from nereid.query import (
@@ -43,11 +43,9 @@ from .schema import U64, param
 from .session_calls import read_context
 from .snapshots import scope_of_diagram, scope_of_diagrams
 from .tools import READ_ONLY, Tool, ToolCall, tool
-from .tools_diagram_reads import DiagramParams
 
 __all__ = [
     "TOOLS",
-    "DiagramParams",
     "FlowDegreesParams",
     "FlowPathsParams",
     "FlowReachableParams",
@@ -294,14 +292,14 @@ flow_cycles_tool = _diagram_query(
     "flow.cycles",
     "Cyclic regions (strongly connected components and self-loops) of a flowchart or "
     "state diagram.",
-    params=DiagramParams,
+    params=GetDiagram,
     result=CyclesResult,
     query=flow_cycles,
 )
 flow_dead_ends_tool = _diagram_query(
     "flow.dead_ends",
     "Nodes without an outgoing edge.",
-    params=DiagramParams,
+    params=GetDiagram,
     result=NodesResult,
     query=flow_dead_ends,
 )

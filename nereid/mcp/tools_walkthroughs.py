@@ -9,7 +9,7 @@ keeps it (decision 8); every batch is all-or-nothing (decision 7).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import msgspec
 
@@ -29,14 +29,15 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
-from nereid.model import WalkthroughEdge, WalkthroughNode
+from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
 from nereid.offload.dispatch import render_walkthrough_text
 from nereid.ops import WalkthroughOp
+from nereid.query.objects import project
 from nereid.render import RenderError, TooLargeToRender
 
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
 from .reply_size import WALKTHROUGH_PARTS, too_large_to_render
-from .schema import U64, param
+from .schema import U64
 from .session_calls import (
     ReadContext,
     active_ids,
@@ -52,26 +53,7 @@ from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, 
 from .tools_diagram_reads import RenderResult
 from .tools_diagrams import FileError, OpsResult, file_error, ops_result
 
-__all__ = [
-    "TOOLS",
-    "walkthrough_apply_ops",
-    "walkthrough_create",
-    "walkthrough_current",
-    "walkthrough_delete",
-    "walkthrough_diff",
-    "walkthrough_get_node",
-    "walkthrough_list",
-    "walkthrough_open",
-    "walkthrough_read",
-    "walkthrough_render_text",
-    "walkthrough_stat",
-]
-
-
-class WalkthroughIdParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Only the walkthrough id."""
-
-    walkthrough_id: str
+__all__ = ["TOOLS", "WALKTHROUGH_OPS_SCHEMA"]
 
 
 # -- lifecycle -----------------------------------------------------------------------------
@@ -163,8 +145,7 @@ class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _node_out(node: WalkthroughNode) -> NodeOut:
-    fields = msgspec.structs.asdict(node)
-    return msgspec.convert({**fields, "refs": [str(ref) for ref in node.refs]}, NodeOut)
+    return project(node, NodeOut, refs=[str(ref) for ref in node.refs])
 
 
 class WalkthroughOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -187,28 +168,15 @@ class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
 @tool(
     "walkthrough.read",
     "A walkthrough's whole content: title, rev, nodes and edges in stored order.",
-    params=WalkthroughIdParams,
+    params=GetWalkthrough,
     result=ReadResult,
     hints=READ_ONLY,
 )
-async def walkthrough_read(call: ToolCall, params: WalkthroughIdParams) -> ReadResult:
-    walkthrough = await ask_walkthrough(call, params.walkthrough_id, GetWalkthrough())
-    context = await read_context(call)
-    out = WalkthroughOut(
-        walkthrough_id=walkthrough.walkthrough_id,
-        title=walkthrough.title,
-        rev=walkthrough.rev,
-        nodes=[_node_out(node) for node in walkthrough.nodes],
-        edges=list(walkthrough.edges),
-    )
-    return ReadResult(walkthrough=out, context=context)
-
-
-class NodeParams(msgspec.Struct, frozen=True, kw_only=True):
-    """The walkthrough and the node id in it."""
-
-    walkthrough_id: str
-    node_id: Annotated[str, param("Walkthrough node id.")]
+async def walkthrough_read(call: ToolCall, params: GetWalkthrough) -> ReadResult:
+    walkthrough = await to_walkthrough(call, params)
+    nodes = [_node_out(node) for node in walkthrough.nodes]
+    out = project(walkthrough, WalkthroughOut, nodes=nodes, edges=list(walkthrough.edges))
+    return ReadResult(walkthrough=out, context=await read_context(call))
 
 
 class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -221,18 +189,15 @@ class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
 @tool(
     "walkthrough.get_node",
     "One node of a walkthrough.",
-    params=NodeParams,
+    params=GetWalkthroughNode,
     result=NodeResult,
     hints=READ_ONLY,
 )
-async def walkthrough_get_node(call: ToolCall, params: NodeParams) -> NodeResult:
+async def walkthrough_get_node(call: ToolCall, params: GetWalkthroughNode) -> NodeResult:
     check_id_param("walkthrough_id", params.walkthrough_id)
     check_id_param("node_id", params.node_id)
-    node = await ask_walkthrough(
-        call, params.walkthrough_id, GetWalkthroughNode(node_id=params.node_id)
-    )
-    context = await read_context(call)
-    return NodeResult(node=_node_out(node), context=context)
+    node = await to_walkthrough(call, params)
+    return NodeResult(node=_node_out(node), context=await read_context(call))
 
 
 class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -249,12 +214,12 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 @tool(
     "walkthrough.stat",
     "A walkthrough's rev and node / edge counts: the base_rev source for walkthrough.apply_ops.",
-    params=WalkthroughIdParams,
+    params=StatWalkthrough,
     result=StatResult,
     hints=READ_ONLY,
 )
-async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatResult:
-    stat = await ask_walkthrough(call, params.walkthrough_id, StatWalkthrough())
+async def walkthrough_stat(call: ToolCall, params: StatWalkthrough) -> StatResult:
+    stat = await to_walkthrough(call, params)
     context = await read_context(call)
     digest = stat.to_json()
     key = walkthrough_actor_name(params.walkthrough_id)
@@ -272,12 +237,12 @@ async def walkthrough_stat(call: ToolCall, params: WalkthroughIdParams) -> StatR
     "walkthrough.render_text",
     "A Unicode text drawing of the walkthrough (a box per node, arrows between); "
     "empty text for an empty walkthrough.",
-    params=WalkthroughIdParams,
+    params=GetWalkthrough,
     result=RenderResult,
     hints=READ_ONLY,
 )
-async def walkthrough_render_text(call: ToolCall, params: WalkthroughIdParams) -> RenderResult:
-    walkthrough = await ask_walkthrough(call, params.walkthrough_id, GetWalkthrough())
+async def walkthrough_render_text(call: ToolCall, params: GetWalkthrough) -> RenderResult:
+    walkthrough: Walkthrough = await to_walkthrough(call, params)
     try:
         text = await render_walkthrough_text(walkthrough)
     except TooLargeToRender as err:

@@ -167,7 +167,9 @@ async def _final_checks(
     memory_walkthroughs: dict[str, Walkthrough] = {}
     for wt_summary in wt_listing.walkthroughs:
         memory_walkthroughs[wt_summary.walkthrough_id] = await _ask(
-            registry, f"walkthrough:{wt_summary.walkthrough_id}", GetWalkthrough()
+            registry,
+            f"walkthrough:{wt_summary.walkthrough_id}",
+            GetWalkthrough(walkthrough_id=wt_summary.walkthrough_id),
         )
     xrefs = await _ask(registry, "xref", ListXrefs())
     for diagram_id, diagram in memory_diagrams.items():

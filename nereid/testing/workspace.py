@@ -168,7 +168,9 @@ class ActorWorkspace:
         return Snapshot(rev=diagram.rev, node_ids=frozenset(diagram.ast.nodes))
 
     async def read_walkthrough(self, walkthrough_id: str) -> Snapshot:
-        walkthrough = await self._call(f"walkthrough:{walkthrough_id}", GetWalkthrough())
+        walkthrough = await self._call(
+            f"walkthrough:{walkthrough_id}", GetWalkthrough(walkthrough_id=walkthrough_id)
+        )
         return Snapshot(
             rev=walkthrough.rev, node_ids=frozenset(n.node_id for n in walkthrough.nodes)
         )

@@ -137,7 +137,7 @@ class ActorClient:
 
     async def walkthrough(self, walkthrough_id: str) -> Walkthrough:
         result: Walkthrough = await self._call(
-            walkthrough_actor_name(walkthrough_id), p.GetWalkthrough()
+            walkthrough_actor_name(walkthrough_id), p.GetWalkthrough(walkthrough_id=walkthrough_id)
         )
         return result
 

@@ -257,18 +257,20 @@ async def test_walkthrough_lifecycle_and_ops() -> None:
         assert (
             stale.value.data is not None and stale.value.data["snapshot_tool"] == "walkthrough.stat"
         )
-        assert (await tour.call(StatWalkthrough())).to_json() == {
+        assert (await tour.call(StatWalkthrough(walkthrough_id="wt"))).to_json() == {
             "rev": 1,
             "counts": {"nodes": 2, "edges": 1},
         }
-        assert (await tour.call(GetWalkthroughNode(node_id="wn:2"))).title == "Two"
+        assert (
+            await tour.call(GetWalkthroughNode(walkthrough_id="wt", node_id="wn:2"))
+        ).title == "Two"
         with pytest.raises(ResourceNotFound) as no_node:
-            await tour.call(GetWalkthroughNode(node_id="wn:9"))
+            await tour.call(GetWalkthroughNode(walkthrough_id="wt", node_id="wn:9"))
         assert no_node.value.data == {"walkthrough_id": "wt", "node_id": "wn:9"}
         diff = await tour.call(DiffWalkthrough(walkthrough_id="tour", since_rev=0))
         assert diff.to_rev == 1
         handle.registry.crash("walkthrough:wt")
-        assert (await tour.call(GetWalkthrough())).title == "Tour v2"
+        assert (await tour.call(GetWalkthrough(walkthrough_id="wt"))).title == "Tour v2"
         listing = await session.call(ListWalkthroughs())
         assert [(w.walkthrough_id, w.rev, w.nodes) for w in listing.walkthroughs] == [
             ("wt", 1, 2),

@@ -71,7 +71,7 @@ async def test_durable_writes_are_on_disk_or_refused_and_not_applied(
                     base_rev=0, ops=(WalkthroughAddNode(node_id="n:1", title="one"),)
                 )
             )
-        assert (await h.walkthrough("w").call(GetWalkthrough())).rev == 0
+        assert (await h.walkthrough("w").call(GetWalkthrough(walkthrough_id="w"))).rev == 0
         with pytest.raises(PersistFailed, match="was not created"):
             await create(h, diagram_id="new")
         with pytest.raises(PersistFailed, match="was not created"):
