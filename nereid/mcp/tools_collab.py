@@ -39,23 +39,7 @@ from .schema import param
 from .session_calls import note_mutation, read_context
 from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
-__all__ = [
-    "TOOLS",
-    "AgentSpotlight",
-    "AgentsAttentionResult",
-    "AttentionReadResult",
-    "FollowAiReadResult",
-    "NoParams",
-    "ObjectRefParams",
-    "Scroll",
-    "Size",
-    "TuiView",
-    "SelectionReadResult",
-    "SelectionUpdateParams",
-    "SelectionUpdateResult",
-    "SpotlightSetResult",
-    "ViewStateResult",
-]
+__all__ = ["TOOLS"]
 
 
 class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):

@@ -48,16 +48,7 @@ from .session_calls import (
 from .tools import READ_ONLY, Tool, ToolCall, tool
 from .tools_diagrams import FileError, file_error
 
-__all__ = [
-    "TOOLS",
-    "diagram_diff",
-    "diagram_get_ast",
-    "diagram_get_slice_tool",
-    "diagram_read",
-    "diagram_render_text",
-    "diagram_stat",
-    "RenderResult",
-]
+__all__ = ["TOOLS", "ReadResult", "RenderResult"]
 
 
 async def _snapshot_with_context(
@@ -99,7 +90,6 @@ async def diagram_stat(call: ToolCall, params: GetDiagram) -> StatResult:
     digest: dict[str, Any] = stat_digest(diagram.ast, diagram.rev)
     key = diagram_actor_name(diagram.diagram_id)
     saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
-    summary = await ask_diagram(call, diagram.diagram_id, GetDiagramSummary())
     return StatResult(
         rev=digest["rev"],
         counts=digest["counts"],
@@ -107,7 +97,7 @@ async def diagram_stat(call: ToolCall, params: GetDiagram) -> StatResult:
         context=context,
         saved_rev=saved.saved_rev,
         save_error=saved.save_error,
-        file_error=file_error(summary.file_problem),
+        file_error=await _file_error(call, diagram),
     )
 
 

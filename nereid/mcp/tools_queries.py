@@ -44,18 +44,7 @@ from .session_calls import read_context
 from .snapshots import scope_of_diagram, scope_of_diagrams
 from .tools import READ_ONLY, Tool, ToolCall, tool
 
-__all__ = [
-    "TOOLS",
-    "FlowDegreesParams",
-    "FlowPathsParams",
-    "FlowReachableParams",
-    "FlowUnreachableParams",
-    "ObjectReadParams",
-    "ObjectReadToolResult",
-    "SeqMessagesParams",
-    "SeqSearchParams",
-    "SeqTraceParams",
-]
+__all__ = ["TOOLS"]
 
 ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
 ResultT = TypeVar("ResultT", bound=msgspec.Struct)

@@ -175,7 +175,7 @@ class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
 async def walkthrough_read(call: ToolCall, params: GetWalkthrough) -> ReadResult:
     walkthrough = await to_walkthrough(call, params)
     nodes = [_node_out(node) for node in walkthrough.nodes]
-    out = project(walkthrough, WalkthroughOut, nodes=nodes, edges=list(walkthrough.edges))
+    out = project(walkthrough, WalkthroughOut, nodes=nodes)
     return ReadResult(walkthrough=out, context=await read_context(call))
 
 

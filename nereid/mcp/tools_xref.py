@@ -22,7 +22,7 @@ from .session_calls import ask_xref, forward
 from .snapshots import all_diagrams
 from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Tool, ToolCall, tool
 
-__all__ = ["TOOLS", "RouteFindParams"]
+__all__ = ["TOOLS"]
 
 _ORDERINGS = ("fewest_hops", "lexicographic")
 
