@@ -20,7 +20,7 @@ import msgspec
 
 from .errors import deserialize_error
 
-__all__ = ["decode_arguments", "encode_result", "result_text"]
+__all__ = ["decode_arguments", "encode_result", "result_body", "result_text"]
 
 ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
 
@@ -48,22 +48,29 @@ def decode_arguments(
         raise deserialize_error(error) from None
 
 
+def result_body(result: msgspec.Struct) -> bytes:
+    """The text item as bytes (compact JSON, sorted keys, non-ASCII literal): also what the
+    reply-size check measures."""
+    return _ENCODER.encode(result)
+
+
 def result_text(result: msgspec.Struct) -> str:
     """The text item: compact JSON, sorted keys, non-ASCII literal."""
-    return _ENCODER.encode(result).decode("utf-8")
+    return result_body(result).decode("utf-8")
 
 
-def encode_result(result: msgspec.Struct) -> dict[str, Any]:
+def encode_result(result: msgspec.Struct, body: bytes | None = None) -> dict[str, Any]:
     """The `tools/call` result (wire form) for a handler's result Struct.
 
-    The Struct is converted once (keys sorted at every level); the text item encodes
-    that same tree, whose dicts are already in sorted order.
+    The Struct is converted once (keys sorted at every level); the text item is `body`
+    (`result_body(result)`, given when the caller already has it), the same sorted JSON.
     """
     structured = msgspec.to_builtins(result, order="sorted")
     if not isinstance(structured, dict):
         raise TypeError(f"tool result {type(result).__name__} does not encode as a JSON object")
+    text = body if body is not None else _PLAIN_ENCODER.encode(structured)
     return {
-        "content": [{"type": "text", "text": _PLAIN_ENCODER.encode(structured).decode("utf-8")}],
+        "content": [{"type": "text", "text": text.decode("utf-8")}],
         "structuredContent": structured,
         "isError": False,
     }

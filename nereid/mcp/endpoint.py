@@ -49,7 +49,7 @@ from nereid.runtime import Runtime, correlation_scope
 from nereid.tool_names import ToolNamer, ToolNames
 
 from .agents import Agent, AgentDirectory, SessionHooks
-from .codec import decode_arguments, encode_result
+from .codec import decode_arguments, encode_result, result_body
 from .errors import expected_error, internal_error, tool_not_found
 from .presence import Presence, PresenceTracker
 from .reply_size import check_reply_size, check_resource_size
@@ -412,8 +412,9 @@ class McpEndpoint:
                         f"{tool.name} returned {type(result).__name__}, "
                         f"expected {tool.result.__name__}"
                     )
-                encoded = encode_result(result)
-                check_reply_size(tool.name, encoded)
+                body = result_body(result)
+                check_reply_size(tool.name, body)
+                encoded = encode_result(result, body)
             except Exception as error:
                 mapped = expected_error(error)
                 if mapped is None:

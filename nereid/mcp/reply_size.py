@@ -52,18 +52,18 @@ def _refusal(size: int, what: dict[str, Any], parts: tuple[str, ...]) -> Invalid
     )
 
 
-def check_reply_size(tool: str, encoded: dict[str, Any]) -> None:
-    """Raise InvalidParams if the `tools/call` result `encoded` would exceed the limit."""
-    size = _ENVELOPE
-    for item in encoded.get("content", ()):
-        text = item.get("text")
-        if isinstance(text, str):
-            size += len(msgspec.json.encode(text))
-            if size > MAX_REPLY_BYTES:
-                break
-    structured = encoded.get("structuredContent")
-    if structured is not None and size <= MAX_REPLY_BYTES:
-        size += len(msgspec.json.encode(structured))
+def check_reply_size(tool: str, body: bytes) -> None:
+    """Raise InvalidParams if the `tools/call` result whose sorted JSON is `body` would exceed
+    the limit, measured before the wire form is built (a refused 1 MB drawing then costs
+    the event loop one encode, not four).
+
+    On the wire the text item is `body` as a JSON string (each `"` and `\\` escaped once
+    more; `body` holds no raw control characters, and non-ASCII stays UTF-8) and
+    `structuredContent` is `body` again.
+    """
+    size = _ENVELOPE + len(body) + 2 + body.count(b'"') + body.count(b"\\")
+    if size <= MAX_REPLY_BYTES:
+        size += len(body)
     if size > MAX_REPLY_BYTES:
         raise _refusal(size, {"tool": tool}, _parts_for(tool))
 

@@ -65,9 +65,15 @@ async def _render_loop(
         await _render(renderer, outcome, ms)
 
 
-async def _read_loop(reader: Any, samples: list[float], stop: trio.Event, interval: float) -> None:
-    """Paced reads (one per `interval` s; a late call is not made up): latency, not saturation."""
-    due = trio.current_time()
+async def _read_loop(
+    reader: Any, samples: list[float], stop: trio.Event, interval: float, phase: float
+) -> None:
+    """Paced reads (one per `interval` s; a late call is not made up): latency, not saturation.
+
+    Reader k starts `phase` = k/readers of an interval late, as agents' calls are not locked
+    in step (in step, every reader would queue behind the others on every tick).
+    """
+    due = trio.current_time() + phase
     while not stop.is_set():
         await trio.sleep_until(due)
         started = time.perf_counter()
@@ -116,8 +122,9 @@ async def _phases(
             async with trio.open_nursery() as phase:
                 if with_renderer:
                     phase.start_soon(_render_loop, renderer, outcome, render_ms, stop)
-                for reader in workspaces:
-                    phase.start_soon(_read_loop, reader, samples, stop, interval)
+                for k, reader in enumerate(workspaces):
+                    offset = interval * k / len(workspaces)
+                    phase.start_soon(_read_loop, reader, samples, stop, interval, offset)
                 await trio.sleep(seconds)
                 stop.set()
             report = json.loads(await trio.to_thread.run_sync(_ask, server, "dump"))

@@ -6,13 +6,20 @@ parts), and the session keeps working; a reply under the limit arrives whole.
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
 
 from nereid.errors import InvalidParams
+from nereid.mcp.codec import encode_result, result_body
 from nereid.mcp.reply_size import (
+    _ENVELOPE,
     DIAGRAM_PARTS,
     MAX_REPLY_BYTES,
     check_reply_size,
@@ -54,19 +61,47 @@ async def test_too_big_reply_is_refused_with_how_to_read_in_parts() -> None:
             assert stat["counts"]["nodes"] == 3000
 
 
-def test_size_counts_the_text_item_escaped_and_the_structured_copy() -> None:
-    quote_heavy = '"' * (MAX_REPLY_BYTES // 2 + 10)
-    # The text item holds JSON (each quote escaped there), escaped once more on the wire.
-    encoded = {
-        "content": [{"type": "text", "text": quote_heavy}],
-        "structuredContent": {"a": "b"},
-        "isError": False,
-    }
+class _Payload(msgspec.Struct, frozen=True):
+    text: str
+    items: list[str]
+    number: float
+
+
+def _wire_size(encoded: dict[str, Any]) -> int:
+    """The oracle: the wire form's text items and structured content, JSON-encoded."""
+    size = _ENVELOPE + sum(len(msgspec.json.encode(i["text"])) for i in encoded["content"])
+    return size + len(msgspec.json.encode(encoded["structuredContent"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.lists(st.text(max_size=20), max_size=5), st.floats(allow_nan=False))
+def test_size_from_the_body_is_the_wire_form_size(text: str, items: list[str], n: float) -> None:
+    # Quotes, backslashes, control characters, separators and astral characters alike: the
+    # size measured from the sorted JSON alone is what the wire form built from it weighs.
+    result = _Payload(text=text, items=items, number=n)
+    body = result_body(result)
+    wire = encode_result(result, body)
+    assert wire == encode_result(result)
+    expected = _wire_size(wire)
+    padding = MAX_REPLY_BYTES - expected + 1  # a copy just over the limit by one byte
+    check_reply_size("diagram.read", body)
     with pytest.raises(InvalidParams) as info:
-        check_reply_size("diagram.read", encoded)
-    assert info.value.data is not None and info.value.data["bytes"] > MAX_REPLY_BYTES
-    small = {"content": [{"type": "text", "text": "{}"}], "structuredContent": {}}
-    check_reply_size("diagram.read", small)
+        check_reply_size("diagram.read", body + b" " * padding)
+    assert info.value.data is not None and info.value.data["bytes"] == expected + padding * 2
+
+
+def test_size_counts_the_text_item_escaped_and_the_structured_copy() -> None:
+    quote_heavy = _Payload(text='"' * (MAX_REPLY_BYTES // 4 + 10), items=[], number=0.0)
+    body = result_body(quote_heavy)
+    # Each quote is escaped in the text item's JSON, and once more on the wire: over the
+    # limit although the drawing alone is a quarter of it.
+    with pytest.raises(InvalidParams) as info:
+        check_reply_size("diagram.read", body)
+    assert info.value.data is not None
+    text_item = encode_result(quote_heavy, body)["content"][0]["text"]
+    # Counting stops at the text item once it alone is over the limit.
+    assert info.value.data["bytes"] == _ENVELOPE + len(msgspec.json.encode(text_item))
+    check_reply_size("diagram.read", result_body(_Payload(text="{}", items=[], number=1.0)))
 
 
 def test_resource_text_is_measured_too() -> None:
