@@ -91,19 +91,24 @@ def _error(
     )
 
 
-def _strip_comment(text: str) -> str:
-    """Cut a `%%` comment that starts before any `: text` part (Mermaid keeps it there)."""
+def _first_colon(text: str, or_comment: bool = False) -> int | None:
+    """Where `: text` starts (a `:` that is not part of `:::`), or where a `%%` before it
+    starts when `or_comment`; None when there is neither."""
     index = 0
     while index < len(text):
         if text.startswith(":::", index):
             index += 3
             continue
-        if text[index] == ":":
-            return text
-        if text.startswith("%%", index):
-            return text[:index].rstrip()
+        if text[index] == ":" or (or_comment and text.startswith("%%", index)):
+            return index
         index += 1
-    return text
+    return None
+
+
+def _strip_comment(text: str) -> str:
+    """Cut a `%%` comment that starts before any `: text` part (Mermaid keeps it there)."""
+    index = _first_colon(text, or_comment=True)
+    return text[:index].rstrip() if index is not None and text[index] == "%" else text
 
 
 class _Builder:
@@ -640,15 +645,7 @@ class _Builder:
 
 def _description_colon(text: str) -> int | None:
     """Where `: text` starts (a `:` that is not part of `:::`), or None."""
-    index = 0
-    while index < len(text):
-        if text.startswith(":::", index):
-            index += 3
-            continue
-        if text[index] == ":":
-            return index
-        index += 1
-    return None
+    return _first_colon(text)
 
 
 def _header(trimmed: str, line_no: int) -> str:

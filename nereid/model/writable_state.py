@@ -131,8 +131,8 @@ def state_label_problem(text: str) -> str | None:
     return problem
 
 
-def state_note_problem(text: str) -> str | None:
-    """A note's text: one or more trimmed lines, ended by Mermaid at the first `end note`."""
+def _note_lines_problem(text: str) -> str | None:
+    """What every note's text needs: non-empty, no control characters, trimmed lines."""
     if not text.strip():
         return "must not be empty"
     problem = _bad_char(_MULTI_LINE_BAD, text)
@@ -141,21 +141,22 @@ def state_note_problem(text: str) -> str | None:
     lines = text.split("\n")
     if any(line != line.strip() for line in lines) or not lines[0] or not lines[-1]:
         return "its lines must be trimmed and the first and last non-empty"
-    if "end note" in " ".join(text.lower().split()):
-        return "contains 'end note' (it closes the note)"
     return None
+
+
+def state_note_problem(text: str) -> str | None:
+    """A note's text: one or more trimmed lines, ended by Mermaid at the first `end note`."""
+    problem = _note_lines_problem(text)
+    if problem is None and "end note" in " ".join(text.lower().split()):
+        return "contains 'end note' (it closes the note)"
+    return problem
 
 
 def state_floating_note_problem(text: str) -> str | None:
     """A floating note's text (`note "text" as N1`): trimmed lines, no `"` (it ends the text)."""
-    if not text.strip():
-        return "must not be empty"
-    problem = _bad_char(_MULTI_LINE_BAD, text)
+    problem = _note_lines_problem(text)
     if problem is not None:
         return problem
-    lines = text.split("\n")
-    if any(line != line.strip() for line in lines) or not lines[0] or not lines[-1]:
-        return "its lines must be trimmed and the first and last non-empty"
     if '"' in text:
         return "contains '\"' (it ends the text)"
     if DIRECTION_ANYWHERE.search(text):
