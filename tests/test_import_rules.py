@@ -1,19 +1,17 @@
 """The layer rules of docs/architecture.md, read from the `ast` import graph of `nereid/`.
 
-Every `import` counts, wherever it stands (module top, inside a function, under
+Every `import` counts (`tests/import_graph.py`), wherever it stands (module top, inside a function, under
 `TYPE_CHECKING`): a rule that only holds at run time is a rule someone breaks unseen.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Final
 
 import pytest
 
-ROOT: Final = Path(__file__).resolve().parents[1] / "nereid"
+from tests.import_graph import ROOT, imports, module_name, modules, within
 
 #: Pure layers and the nereid packages each may import (itself included); `nereid.errors` is
 #: the one error tree every layer raises from.
@@ -55,37 +53,6 @@ PERSISTER_SIDE: Final = frozenset(
 #: file is. The session actor refuses unstorable ids when they enter, the diagram actor names
 #: its file in a problem; neither reads or writes the folder.
 STORE_NAMING: Final = "nereid.store.naming"
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def modules(package: str) -> list[Path]:
-    return sorted((ROOT / package).rglob("*.py"))
-
-
-def imports(path: Path) -> Iterator[tuple[int, str]]:
-    """`(line, module)` of every import in the file, relative ones resolved (`from a import
-    b` gives `a.b` as well as `a`, so a submodule imported by name is seen)."""
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node.lineno, alias.name
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            yield node.lineno, module
-            for alias in node.names:
-                yield node.lineno, f"{module}.{alias.name}"
-
-
-def within(module: str, allowed: frozenset[str] | set[str]) -> bool:
-    return any(module == a or module.startswith(a + ".") for a in allowed)
 
 
 @pytest.mark.parametrize("layer", sorted(PURE_LAYERS))
