@@ -21,10 +21,9 @@ from nereid.commands.session_options import (
     option_warnings,
     parse_main_args,
 )
+from nereid.endpoint_address import DEFAULT_PORT
 
 __all__ = ["MainOptions", "UsageError", "main", "option_warnings", "parse_main_args"]
-
-DEFAULT_PORT = 27435
 
 SUBCOMMANDS: dict[str, str] = {
     "check": "validate Mermaid files (compiler-style errors)",

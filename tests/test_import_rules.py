@@ -49,10 +49,6 @@ PERSISTER_SIDE: Final = frozenset(
         "nereid.actors.tree",
     }
 )
-#: The pure file-name rule (spec decision 9): which ids can name files and where a diagram's
-#: file is. The session actor refuses unstorable ids when they enter, the diagram actor names
-#: its file in a problem; neither reads or writes the folder.
-STORE_NAMING: Final = "nereid.store.naming"
 
 
 @pytest.mark.parametrize("layer", sorted(PURE_LAYERS))
@@ -102,7 +98,7 @@ def test_only_the_persister_side_imports_the_store(package: str) -> None:
         for path in modules(package)
         if module_name(path) not in PERSISTER_SIDE
         for line, module in imports(path)
-        if within(module, {"nereid.store"}) and not within(module, {STORE_NAMING})
+        if within(module, {"nereid.store"})
     ]
     assert found == []
 

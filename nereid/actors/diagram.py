@@ -46,12 +46,12 @@ from nereid.model import (
     ast_kind,
     empty_ast,
 )
+from nereid.model.file_names import diagram_paths
 from nereid.model.file_problem import FileProblem
 from nereid.offload.dispatch import import_file_edit
 from nereid.ops import Delta, DiagramState, DiffResult, ast_digest
 from nereid.ops.state import conflict
 from nereid.runtime import Event, on
-from nereid.store.naming import diagram_paths
 
 __all__ = [
     "DiagramActor",

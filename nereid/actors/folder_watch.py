@@ -55,11 +55,7 @@ from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidParams, NereidError, PersistFailed
 from nereid.mermaid import MermaidError, detect_kind
 from nereid.model import Ast, Diagram, DiagramKind, Walkthrough, empty_ast
-from nereid.model.file_problem import FileProblem
-from nereid.runtime import Event
-from nereid.store.contents import walkthrough_from_file
-from nereid.store.diagram_files import decode_diagram
-from nereid.store.naming import (
+from nereid.model.file_names import (
     DIAGRAMS_DIR,
     LEGACY_META_FILE,
     META_FILE,
@@ -70,6 +66,10 @@ from nereid.store.naming import (
     diagram_paths,
     walkthrough_path,
 )
+from nereid.model.file_problem import FileProblem
+from nereid.runtime import Event
+from nereid.store.contents import walkthrough_from_file
+from nereid.store.diagram_files import decode_diagram
 from nereid.store.recording import RecordingFiles
 from nereid.store.schema import (
     DiagramEntry,

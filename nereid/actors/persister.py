@@ -49,10 +49,10 @@ import trio
 from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
+from nereid.model.file_names import StorePathError, diagram_paths
 from nereid.runtime import Actor, Address, Message, Request, Supervisor, Timer, on, on_cast
 from nereid.runtime._messages import Event
 from nereid.store.files import SessionFiles
-from nereid.store.naming import StorePathError, diagram_paths
 from nereid.store.recording import release_files
 from nereid.store.session_io import (
     META_KEY,

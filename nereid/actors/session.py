@@ -107,8 +107,8 @@ from nereid.actors.walkthrough import (
 )
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
+from nereid.model.file_names import StorePathError, check_storable_id
 from nereid.runtime import Actor, Supervisor, on, on_cast
-from nereid.store.naming import StorePathError, check_storable_id
 
 __all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
 

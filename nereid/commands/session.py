@@ -6,7 +6,7 @@
 - `open_mcp_session(...)`: the same, yielding the MCP endpoint's `EndpointParts` (what
   `nereid serve` and the benchmarks use).
 - `run_main(opts)`: `nereid [DIR] --mcp` serves stdio; otherwise TUI mode: Streamable HTTP on
-  127.0.0.1 (`--mcp-http-port`, default 27435) and the TUI in the foreground. One `trio.run`.
+  127.0.0.1 (`--mcp-http-port`, default `DEFAULT_PORT`) and the TUI in the foreground. One `trio.run`.
 
 Where we differ from the reference, on purpose (cli.md §11): a non-empty folder without a
 session meta is refused unless it only holds files the seed would write (§11.9); the seed's
@@ -43,6 +43,7 @@ from nereid.actors.tree import SessionHandle, open_session, open_session_runtime
 from nereid.commands.folder_owner import claim, refusal, run_bridge
 from nereid.commands.session_gate import SessionGate
 from nereid.commands.session_options import MainOptions
+from nereid.endpoint_address import DEFAULT_PORT
 from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
 from nereid.mcp.catalog import (
@@ -52,24 +53,23 @@ from nereid.mcp.catalog import (
     session_endpoint_parts,
 )
 from nereid.model import Session
+from nereid.model.file_names import (
+    LEGACY_META_FILE,
+    META_FILE,
+    StorePathError,
+    diagram_paths,
+)
 from nereid.model.file_problem import FileProblem
 from nereid.runtime import Runtime, Tracer
 from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles, SessionFiles
 from nereid.store.folder_lock import LOCK_FILE, TOKEN_FILE, FolderLock, FolderOwned
-from nereid.store.naming import (
-    LEGACY_META_FILE,
-    META_FILE,
-    StorePathError,
-    diagram_paths,
-)
 from nereid.store.recording import RecordingFiles
 from nereid.store.schema import SessionMetaFile, StoreFileError
 from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_listed, read_meta
 
 __all__ = [
-    "DEFAULT_HTTP_PORT",
     "SessionOpenError",
     "TuiFailed",
     "open_mcp_session",
@@ -79,7 +79,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HTTP_PORT: Final = 27435
 _EXIT_SIGINT: Final = 130
 _SIGINT_FLUSH_TIMEOUT: Final = 10.0
 _SEED_FILES: Final = frozenset({"flow.mmd", "flow.meta.json", "flow.ascii.txt"})
@@ -533,7 +532,7 @@ async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None, lock: Folder
             "the TUI needs a terminal (stdin and stdout are not both a TTY); "
             "use --mcp for MCP over stdio, or `nereid serve` for MCP over HTTP without a TUI"
         )
-    port = opts.mcp_http_port if opts.mcp_http_port is not None else DEFAULT_HTTP_PORT
+    port = opts.mcp_http_port if opts.mcp_http_port is not None else DEFAULT_PORT
     caught: list[int] = []
     code = 0
     async with AsyncExitStack() as stack:

@@ -39,6 +39,8 @@ from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from nereid.endpoint_address import DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT
+
 from .endpoint import McpEndpoint
 from .heap import settle_heap
 from .host_policy import HostPolicy
@@ -58,9 +60,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HOST: Final = "127.0.0.1"
-DEFAULT_PORT: Final = 27435
-DEFAULT_PATH: Final = "/mcp"
 DEFAULT_MAX_BODY_SIZE: Final = 1024 * 1024
 #: Seconds a client has to send a request body once its headers are in.
 DEFAULT_BODY_TIMEOUT: Final = 10.0

@@ -1,8 +1,8 @@
 """Session folders on disk (shared/spec/session-folder.md): format, loading, saving, demo data.
 
-Modules, pure first:
+Modules, pure first (the file names of ids and the path-safety rules are
+`nereid.model.file_names`: pure, and the actors need them too):
 
-- `naming`: file names of ids (`~`+hex encoding), paths, path-safety checks.
 - `schema`: msgspec Structs of the JSON files and their exact text format.
 - `contents`: session meta / walkthrough records ⇄ model values.
 - `diagram_files`: a diagram ⇄ its `.mmd` text and side-car (parse, stable-id matching, rev).
@@ -44,9 +44,9 @@ Where we go beyond the reference format (all compatible with it):
   not cover this either).
 """
 
+from nereid.model.file_names import StorePathError, check_storable_id
 from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles, MemoryFiles, SessionFiles, SymlinkRefused
-from nereid.store.naming import StorePathError, check_storable_id
 from nereid.store.schema import StoreFileError
 from nereid.store.session_io import (
     Kept,

@@ -21,7 +21,7 @@ from nereid.model import (
     parse_ref,
     xref_status_in,
 )
-from nereid.store.naming import diagram_paths
+from nereid.model.file_names import diagram_paths
 from nereid.store.schema import (
     DiagramEntry,
     SessionMetaFile,

@@ -46,8 +46,8 @@ from nereid.mermaid.stable_ids import (
 )
 from nereid.mermaid.state_ids import StateIdHints, StateTransitionHint, reconcile_state
 from nereid.model import Ast, Diagram, FlowchartAst, SequenceAst, StateAst
+from nereid.model.file_names import diagram_paths
 from nereid.model.file_problem import FileProblem
-from nereid.store.naming import diagram_paths
 from nereid.store.schema import (
     MAX_REV,
     DiagramEntry,

@@ -1,7 +1,7 @@
 """The one place session files are read and written: a small interface and its implementations.
 
 `SessionFiles` is the seam: the loader, the saver and the persister only ever use it, with
-paths relative to the session folder (always `/`-separated, already checked by `naming`).
+paths relative to the session folder (always `/`-separated, already checked by `nereid.model.file_names`).
 
 - `FolderFiles`: the real folder. Nothing inside it is ever read or written through a
   symlink: every path is walked one directory at a time by descriptor with `O_NOFOLLOW`
@@ -29,8 +29,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Final, Protocol
 
+from nereid.model.file_names import MAX_NAME_BYTES, TEMP_PREFIX, check_relative_path
 from nereid.store.faults import FaultPlan, FaultPoint
-from nereid.store.naming import MAX_NAME_BYTES, TEMP_PREFIX, check_relative_path
 
 __all__ = [
     "FolderFiles",

@@ -30,9 +30,9 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from nereid.model.file_names import LEGACY_META_FILE, META_FILE, WALKTHROUGH_SUFFIX, sidecar_path
 from nereid.store.diagram_files import mmd_digest
 from nereid.store.files import SessionFiles
-from nereid.store.naming import LEGACY_META_FILE, META_FILE, WALKTHROUGH_SUFFIX, sidecar_path
 from nereid.store.schema import StoreFileError, decode_sidecar
 
 __all__ = ["ForeignContent", "RecordingFiles", "imported_text", "is_guarded", "release_files"]

@@ -23,14 +23,14 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 from nereid.model import IdError, ObjectRefError, check_id, parse_ref
-from nereid.model.file_problem import FileProblem
-from nereid.store.naming import (
+from nereid.model.file_names import (
     LEGACY_META_FILE,
     META_FILE,
     StorePathError,
     check_relative_path,
     diagram_files_of,
 )
+from nereid.model.file_problem import FileProblem
 
 __all__ = [
     "MAX_REV",

@@ -24,18 +24,7 @@ import msgspec
 
 from nereid.mermaid.errors import MermaidExportError
 from nereid.model import Diagram, IdError, Session, Walkthrough, check_id
-from nereid.model.file_problem import FileProblem
-from nereid.store import diagram_files
-from nereid.store.contents import (
-    diagram_entry,
-    meta_for_session,
-    selection_from_meta,
-    walkthrough_file,
-    walkthrough_from_file,
-    xref_from_entry,
-)
-from nereid.store.files import SessionFiles
-from nereid.store.naming import (
+from nereid.model.file_names import (
     LEGACY_META_FILE,
     META_FILE,
     WALKTHROUGH_SUFFIX,
@@ -49,6 +38,17 @@ from nereid.store.naming import (
     sidecar_path,
     walkthrough_path,
 )
+from nereid.model.file_problem import FileProblem
+from nereid.store import diagram_files
+from nereid.store.contents import (
+    diagram_entry,
+    meta_for_session,
+    selection_from_meta,
+    walkthrough_file,
+    walkthrough_from_file,
+    xref_from_entry,
+)
+from nereid.store.files import SessionFiles
 from nereid.store.recording import imported_text
 from nereid.store.schema import (
     DiagramEntry,

@@ -14,8 +14,8 @@ from nereid.actors.folder_watch import FolderSynced
 from nereid.actors.protocol import DiagramChanged
 from nereid.commands.session import open_session_handle
 from nereid.model import FlowchartAst
+from nereid.model.file_names import diagram_paths
 from nereid.runtime import Event, Subscription
-from nereid.store.naming import diagram_paths
 
 E = TypeVar("E", bound=Event)
 

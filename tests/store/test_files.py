@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from nereid.model.file_names import StorePathError
 from nereid.store.faults import Fault, FaultPlan, FaultPoint
 from nereid.store.files import FolderFiles, MemoryFiles, SessionFiles, SymlinkRefused
-from nereid.store.naming import StorePathError
 
 
 @pytest.fixture(params=["folder", "folder-durable", "memory"])

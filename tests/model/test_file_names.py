@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nereid.store.naming import (
+from nereid.model.file_names import (
     MAX_NAME_BYTES,
     StorePathError,
     check_relative_path,

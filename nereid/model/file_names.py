@@ -3,7 +3,10 @@
 Every id that becomes a file name goes through `encode_stem`: the result is a single path
 component that can never be `.`/`..`, hold a separator, a control character or a name some
 file system reserves, so no id can reach outside the folder. Relative paths read from files
-(`mmd_path`) go through `check_relative_path`. Pure: nothing here touches the disk.
+(`mmd_path`) go through `check_relative_path`. Pure: nothing here touches the disk, so it
+lives with the model: the store names its files with it, and the actors use the same rule to
+refuse unstorable ids when they enter (spec decision 9) and to name a diagram's file in a
+problem, without knowing the folder.
 """
 
 from __future__ import annotations
