@@ -51,6 +51,7 @@ from nereid.model.state import (
 )
 from nereid.model.writable import acc_text_problem
 from nereid.model.writable_state import (
+    COMMENT_LINE,
     DIRECTION_ANYWHERE,
     MAX_STATE_DEPTH,
     class_name_problem,
@@ -76,6 +77,9 @@ class _Line(msgspec.Struct, frozen=True):
     no: int
     column: int
     text: str
+    #: The physical line went on in whitespace after `text`: Mermaid reads `s1 : ` (a blank
+    #: description, no description at all) but refuses `s1 :`.
+    padded: bool = False
 
 
 def _error(
@@ -93,11 +97,18 @@ def _error(
 
 def _first_colon(text: str, or_comment: bool = False) -> int | None:
     """Where `: text` starts (a `:` that is not part of `:::`), or where a `%%` before it
-    starts when `or_comment`; None when there is neither."""
+    starts when `or_comment`; None when there is neither. A quoted name (`state "a %% b"`)
+    is text: neither starts inside it."""
     index = 0
     while index < len(text):
         if text.startswith(":::", index):
             index += 3
+            continue
+        if text[index] == '"':
+            closing = text.find('"', index + 1)
+            if closing < 0:
+                return None
+            index = closing + 1
             continue
         if text[index] == ":" or (or_comment and text.startswith("%%", index)):
             return index
@@ -510,7 +521,9 @@ class _Builder:
                 raise _error(
                     "InvalidText", f"invalid state name {label!r}: {problem}", line, offset
                 )
-            description = None if match.group(3) is None else match.group(3)[1:]
+            description = (
+                None if match.group(3) is None else _text_after(body, match.start(3), line)
+            )
             state_id = self.mention(name, line, offset + match.start(2))
             if self.states[state_id].kind != "state":
                 raise _error(
@@ -522,7 +535,7 @@ class _Builder:
             self.update(state_id, label=label)
             self.check_group_text(state_id, line)
             if description is not None:
-                self.add_description(state_id, description.strip(), line, offset)
+                self.add_description(state_id, description, line, offset)
             return state_id
         if not body or len(body.split()) != 1:
             raise _error("InvalidState", "invalid state declaration", line, offset, "state id")
@@ -571,7 +584,7 @@ class _Builder:
         label: str | None = None
         colon = _description_colon(right)
         if colon is not None:
-            label = right[colon + 1 :].strip()
+            label = _text_after(right, colon, line)
             right = right[:colon]
         if not left.strip() or not right.strip():
             raise _error(
@@ -611,10 +624,11 @@ class _Builder:
                 expected="a state, a transition 'a --> b' or a statement",
             )
         state_id = self.end_ref(head.strip(), line, 0, "start")
-        if colon is not None:
-            if self.states[state_id].kind in PSEUDO_KINDS:
-                raise _error("UnsupportedSyntax", "'[*]' has no description", line, colon)
-            self.add_description(state_id, text[colon + 1 :].strip(), line, colon + 1)
+        description = None if colon is None else _text_after(text, colon, line)
+        if colon is not None and self.states[state_id].kind in PSEUDO_KINDS:
+            raise _error("UnsupportedSyntax", "'[*]' has no description", line, colon)
+        if description is not None:
+            self.add_description(state_id, description, line, (colon or 0) + 1)
 
     def build(self, header: str, front_matter: str | None) -> StateAst:
         """The AST in canonical order, transitions numbered in that order."""
@@ -641,6 +655,15 @@ class _Builder:
         }
         self.lines.update({key: no for key, no in written.items() if no is not None})
         return msgspec.structs.replace(ast, transitions=numbered)
+
+
+def _text_after(text: str, colon: int, line: _Line) -> str | None:
+    """The text of `: text` at `colon`, trimmed; None for a blank one that Mermaid reads as
+    no text (`s1 : `, whitespace after the colon), "" (refused later) for `s1 :`."""
+    after = text[colon + 1 :].strip()
+    if not after and (text[colon + 1 :] or line.padded):
+        return None
+    return after
 
 
 def _description_colon(text: str) -> int | None:
@@ -690,7 +713,7 @@ def parse_state(text: str) -> StateAst:
         statement = _strip_comment(trimmed)
         if not statement:
             continue
-        line = _Line(line_no, column, statement)
+        line = _Line(line_no, column, statement, padded=raw.rstrip() != raw)
         if ";" in statement and not re.match(
             r"(?i)(classDef\s|style\s|accTitle\s*:|accDescr\s*:)", statement
         ):
@@ -787,14 +810,18 @@ def _multi_line_note(
 def _multi_line_name(lines: list[str], index: int, line: _Line) -> tuple[int, _Line]:
     """`state "a long` / `name" as s1`: Mermaid reads a quoted name up to its closing `"`."""
     collected = [line.text]
+    raw = lines[index - 1]
     while '"' not in collected[-1] or len(collected) == 1:
         if index >= len(lines):
             raise _error("InvalidState", "the quoted state name is not closed", line, 0, "'\"'")
-        collected.append(lines[index].strip())
+        raw = lines[index]
         index += 1
+        if COMMENT_LINE.match(raw):  # Mermaid drops these before it reads the quotes
+            continue
+        collected.append(raw.strip())
     last, quote, tail = collected[-1].partition('"')
     collected[-1] = last + quote + _strip_comment(tail)
-    return index, _Line(line.no, line.column, "\n".join(collected))
+    return index, _Line(line.no, line.column, "\n".join(collected), padded=raw.rstrip() != raw)
 
 
 def _floating_note(builder: _Builder, lines: list[str], index: int, line: _Line) -> int:

@@ -25,6 +25,7 @@ from nereid.model.writable import (
 )
 
 __all__ = [
+    "COMMENT_LINE",
     "MAX_STATE_DEPTH",
     "class_name_problem",
     "state_class_def_problem",
@@ -62,6 +63,11 @@ _KEYWORDS: Final = frozenset(
     }
 )
 _CLASS_NAME: Final = re.compile(r"[A-Za-z0-9_]+")
+
+
+#: A line Mermaid removes before it parses, wherever the line stands (even inside a quoted
+#: name): `%%` and at least one more character, unless it is a `%%{` directive.
+COMMENT_LINE: Final = re.compile(r"\s*%%(?!\{).")
 
 
 def _bad_char(pattern: re.Pattern[str], text: str) -> str | None:
@@ -126,8 +132,8 @@ def state_label_problem(text: str) -> str | None:
         problem = "contains '\"'"
     if problem is None and ";" in text:
         problem = "contains ';' (Mermaid's state lexer refuses it)"
-    if problem is None and "%%" in text:
-        problem = "contains '%%' (a comment)"
+    if problem is None and any(COMMENT_LINE.match(line) for line in lines[1:]):
+        problem = "has a line starting with '%%' (Mermaid drops it as a comment)"
     return problem
 
 

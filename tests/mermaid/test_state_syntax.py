@@ -16,6 +16,7 @@ from nereid.mermaid import (
     reconcile_state,
 )
 from nereid.model.state import StateLink, StateNote
+from nereid.model.writable_state import state_label_problem
 
 
 def _roundtrip(text: str) -> None:
@@ -60,7 +61,7 @@ def test_detect_kind() -> None:
         ('stateDiagram-v2\nclick a "u"\n', "InvalidClick", 2, None),
         ('stateDiagram-v2\nstate C {\nclick a href "u"\n}\n', "UnsupportedSyntax", 3, 1),
         ('stateDiagram-v2\nstate "never\nclosed as x\n', "InvalidState", 2, None),
-        ('stateDiagram-v2\nstate "kept %% by Mermaid\ntoo" as x\n', "InvalidText", 2, None),
+        ("stateDiagram-v2\ns1 :\n", "InvalidText", 2, None),  # Mermaid: a text must follow
         ("stateDiagram-v2\nstyle a.b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\nstyle a,,b fill:#f00\n", "InvalidStyle", 2, None),
         ("stateDiagram-v2\ndirection TD\n", "InvalidDirection", 2, 11),
@@ -85,6 +86,40 @@ def test_refusals_name_line_and_column(text: str, kind: str, line: int, column: 
     assert f"line {line}" in str(info.value) or kind == "UnclosedState"
     if column is not None:
         assert info.value.column == column
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "descriptions", "transition_labels"),
+    [
+        # `%%` inside a quoted name is text, before and after a description colon too.
+        ('state "a %% b" as s1\n', {"s:s1": "a %% b"}, {}, []),
+        ('state "x %% y" as s1 : d %% z\n', {"s:s1": "x %% y"}, {"s:s1": ("d %% z",)}, []),
+        ('state "a %% b\n  c %% d" as s1 %% tail\n', {"s:s1": "a %% b\nc %% d"}, {}, []),
+        # Mermaid drops a `%% ...` line before it reads the quotes; a bare `%%` is text.
+        ('state "a\n  %% gone\n  b" as s1\n', {"s:s1": "a\nb"}, {}, []),
+        ('state "a\n  %%\n  b" as s1\n', {"s:s1": "a\n%%\nb"}, {}, []),
+        # A blank text after the colon is no text; `s1 :` with nothing after is refused.
+        ("s1 : \ns1 --> s2 :\t\n", {}, {}, [None]),
+        ('state "q" as s1 : \n', {"s:s1": "q"}, {}, []),
+    ],
+)
+def test_what_mermaid_reads_in_names_and_after_colons(
+    text: str,
+    labels: dict[str, str],
+    descriptions: dict[str, tuple[str, ...]],
+    transition_labels: list[str | None],
+) -> None:
+    ast = parse_state("stateDiagram-v2\n" + text)
+    assert {k: s.label for k, s in ast.states.items() if s.label is not None} == labels
+    assert {k: s.descriptions for k, s in ast.states.items() if s.descriptions} == descriptions
+    assert [t.label for t in ast.transitions.values()] == transition_labels
+    _roundtrip("stateDiagram-v2\n" + text)
+
+
+def test_a_name_line_mermaid_would_drop_is_refused_in_an_op() -> None:
+    assert state_label_problem("a\n%% b") is not None
+    assert state_label_problem("a %% b") is None
+    assert state_label_problem("a\n%%\nb") is None
 
 
 def test_a_state_belongs_to_its_first_scope_and_transitions_cross_scopes() -> None:
