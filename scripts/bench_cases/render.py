@@ -6,7 +6,8 @@ case generates the same generator's flowcharts at 3000 and 10 000 nodes (`flow-0
 `flow-10000`), times them with fewer runs, and measures each flowchart's peak memory in a
 fresh process (`peak MB`: the child's maximum resident set, interpreter included). It prints
 the log-log slope of render time against node count from 300 nodes up (1.0 is linear), and
-the drawing each reader gets: edge crossings (`nereid.render.flowchart.quality`) and area.
+the drawing each reader gets: edge crossings and U-turns (`nereid.render.flowchart.quality`)
+and area.
 
 The peer, beautiful-mermaid (npm), runs in the same run when node is present
 (`_beautiful_mermaid.py`: installed into a cache directory outside the repository): its
@@ -89,22 +90,24 @@ def _big_flowcharts(directory: Path) -> list[Path]:
     return paths
 
 
-def _quality(path: Path) -> tuple[str, str]:
-    """(crossings, area) of one file's drawing, as table cells ("-" where not applicable)."""
+def _quality(path: Path) -> tuple[str, str, str]:
+    """(crossings, U-turns, area) of one file's drawing, as table cells ("-" where not
+    applicable)."""
     from nereid.mermaid import parse_mermaid
     from nereid.model.flowchart import FlowchartAst
     from nereid.render import RenderOptions, render_flowchart, render_sequence
     from nereid.render.flowchart.layout import layout_flowchart
-    from nereid.render.flowchart.quality import drawn_crossings
+    from nereid.render.flowchart.quality import drawn_crossings, u_turns
 
     ast = parse_mermaid(path.read_text(encoding="utf-8"))
     if isinstance(ast, FlowchartAst):
-        crossings = str(drawn_crossings(layout_flowchart(ast, RenderOptions())))
+        geometry = layout_flowchart(ast, RenderOptions())
+        crossings, turns = str(drawn_crossings(geometry)), str(u_turns(ast, geometry))
         rendered = render_flowchart(ast, path.stem)
     else:
-        crossings = "-"
+        crossings = turns = "-"
         rendered = render_sequence(ast, path.stem)
-    return crossings, f"{rendered.width}x{rendered.height}"
+    return crossings, turns, f"{rendered.width}x{rendered.height}"
 
 
 def _prepare(path: Path) -> tuple[Callable[[], object] | None, Callable[[], object], str]:
@@ -177,7 +180,8 @@ def _measure(files: list[Path], runs: int, peer_max_nodes: int) -> int:
     )
     print(
         f"  {'file':<10} {'best ms':>9} {'median ms':>10} {'target':>8} {'peak MB':>8} "
-        f"{'e2e ms':>8} {'peer ms':>9} {'peer/ours':>9} {'crossings':>10} {'area':>11}"
+        f"{'e2e ms':>8} {'peer ms':>9} {'peer/ours':>9} {'crossings':>10} {'U-turns':>8} "
+        f"{'area':>11}"
     )
     missed = 0
     scaling: list[tuple[int, float]] = []
@@ -214,11 +218,11 @@ def _measure(files: list[Path], runs: int, peer_max_nodes: int) -> int:
                 ratio_text += "!"
         elif name in TARGET_PEER_RATIO and peer is not None:
             missed += 1
-        crossings, area = _quality(path) if not big else ("-", "-")
+        crossings, turns, area = _quality(path) if not big else ("-", "-", "-")
         print(
             f"  {name:<10} {timing.best_ms:>9.2f} {timing.median_ms:>10.2f} {verdict:>8} "
             f"{peak_text:>8} {e2e.median_ms:>8.2f} {peer_text:>9} {ratio_text:>9} "
-            f"{crossings:>10} {area:>11}"
+            f"{crossings:>10} {turns:>8} {area:>11}"
         )
     slope = _slope(scaling)
     if slope is None:
@@ -237,7 +241,10 @@ def _measure(files: list[Path], runs: int, peer_max_nodes: int) -> int:
     print(
         "   the file once; e2e: parse + render; peer/ours: peer ms / e2e ms, '!' a missed target;"
     )
-    print("   crossings: edges crossing in the drawing; area: columns x rows)")
+    print(
+        "   crossings: edges crossing in the drawing; U-turns: routes that turn back on"
+        " themselves; area: columns x rows)"
+    )
     return 1 if missed else 0
 
 

@@ -16,6 +16,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nereid.mermaid import parse_mermaid
 from nereid.model.flowchart import FlowchartAst
@@ -337,6 +339,29 @@ def test_fan_out_and_fan_in_draw_no_crossings() -> None:
                 ast = parse_mermaid(f"flowchart {direction}\n {body}\n")
                 assert isinstance(ast, FlowchartAst)
                 assert drawn_crossings(layout_flowchart(ast, RenderOptions())) == 0, body
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    direction=st.sampled_from(["TD", "TB", "BT", "LR", "RL"]),
+    extra=st.integers(min_value=0, max_value=5),
+    label=st.one_of(st.none(), st.text(alphabet="ab xyz-", min_size=1, max_size=24)),
+    sides=st.integers(min_value=0, max_value=3),
+)
+def test_a_long_edge_with_nothing_in_between_never_turns_back(
+    direction: str, extra: int, label: str | None, sides: int
+) -> None:
+    """A long edge (`A ---->` spans layers) between two nodes with nothing between them,
+    beside unrelated chains, runs without a U-turn and crosses nothing."""
+    text = label.strip() if label else ""
+    arrow = "-" * (2 + extra) + ">" + (f"|{text}|" if text else "")
+    lines = [f"flowchart {direction}", f"  a[Start here] {arrow} b[End]"]
+    lines += [f"  s{j} --> t{j}[side {j}] --> u{j}" for j in range(sides)]
+    ast = parse_mermaid("\n".join(lines) + "\n")
+    assert isinstance(ast, FlowchartAst)
+    geometry = layout_flowchart(ast, RenderOptions())
+    assert u_turns(ast, geometry) == 0, render_flowchart(ast, "d-q", RenderOptions()).text
+    assert drawn_crossings(geometry) == 0
 
 
 def test_lr_ports_sit_on_label_rows() -> None:
