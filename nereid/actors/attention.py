@@ -21,7 +21,7 @@ persisted; it commits to its in-memory snapshot so its own restart keeps the sta
   name) so viewers can say who looks; a name change alone publishes but takes no new `seq`.
 - `AgentPresence` (from the MCP layer's presence tracker): `idle` marks the agent's
   spotlight idle (viewers grey it), `active` unmarks it, `gone` drops it.
-- Publishes `AttentionChanged(part, agent_id, ui_rev)` on every change a viewer draws
+- Publishes `AttentionChanged(part, agent_id, attention)` on every change a viewer draws
   (human, spotlight, follow_ai); not for counter-only or view-only changes.
 """
 
@@ -94,7 +94,7 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
 
     @on(GetAttention)
     async def _get(self, message: GetAttention) -> AttentionSnapshot:
-        return AttentionSnapshot(ui=self.state.ui, spotlights=self._spotlights())
+        return self._snapshot()
 
     @on(GetSpotlight)
     async def _get_spotlight(self, message: GetSpotlight) -> Spotlight:
@@ -222,6 +222,9 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
         self._publish("spotlight", agent_id)
         return 1
 
+    def _snapshot(self) -> AttentionSnapshot:
+        return AttentionSnapshot(ui=self.state.ui, spotlights=self._spotlights())
+
     def _spotlight(self, agent_id: str) -> Spotlight:
         ref = self.state.spotlights.get(agent_id)
         seq = self.state.spotlight_seqs.get(agent_id, 0) if ref is not None else 0
@@ -281,7 +284,7 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
 
     def _publish(self, part: AttentionPart, agent_id: str | None) -> None:
         self.runtime.bus.publish(
-            AttentionChanged(part=part, agent_id=agent_id, ui_rev=self.state.ui.rev)
+            AttentionChanged(part=part, agent_id=agent_id, attention=self._snapshot())
         )
 
 

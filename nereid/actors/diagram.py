@@ -146,7 +146,7 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
         return PersistDiagram(diagram=self._snapshot())
 
     def changed(self, document: DiagramState, delta: Delta) -> Event:
-        return DiagramChanged(diagram_id=document.diagram_id, rev=document.rev, delta=delta)
+        return DiagramChanged(diagram=self._snapshot(), delta=delta)
 
     async def announce(self) -> None:
         """Tell ``xref`` which objects exist now (bounded; a miss is healed by its rebuild)."""

@@ -22,8 +22,10 @@ Who answers what (registry names):
 Events (`SessionEvent`), published after the change is committed and acknowledged to the
 persister: `DiagramCreated`, `DiagramChanged` (one per rev), `DiagramDeleted`, `DiagramFileProblem`,
 `WalkthroughCreated`, `WalkthroughChanged`, `WalkthroughDeleted`, `ActiveChanged`,
-`SelectionChanged`, `XrefsChanged`, `AttentionChanged`. An event says what changed and the
-new rev; subscribers re-read what they mirror (and do so after `ResyncNeeded`).
+`SelectionChanged`, `XrefsChanged`, `AttentionChanged`. An event says what changed and
+carries the committed value it announces (an immutable snapshot, shared, never copied), so a
+subscriber such as the TUI mirrors the session from the events alone; after `ResyncNeeded`
+it re-reads what it mirrors.
 
 Every message is a frozen, keyword-only msgspec Struct; replies are plain Structs. Refs in
 replies are `ObjectRef`s in canonical ref order unless a field says "string order".
@@ -42,7 +44,7 @@ import msgspec
 from nereid.model import Ast, Diagram, DiagramKind, ObjectRef, Walkthrough, WalkthroughNode
 from nereid.model.file_problem import FileProblem
 from nereid.model.wire import U64, param
-from nereid.model.xref import XRefStatus
+from nereid.model.xref import XRef, XRefStatus
 from nereid.ops import Delta, DiagramOp, DiffResult, WalkthroughDelta, WalkthroughOp
 from nereid.query.results import NeighborsResult, XRefListResult
 from nereid.query.scope import KIND_NAMES, KindName
@@ -936,15 +938,29 @@ XrefRequest = (
 
 
 class DiagramCreated(Event, frozen=True):
-    diagram: DiagramSummary
+    """A diagram joined the session (created, or adopted from the folder): `diagram` is
+    its first snapshot; `file_problem` is set when its file does not parse (then the
+    diagram is empty until it does)."""
+
+    diagram: Diagram
+    file_problem: FileProblem | None = None
 
 
 class DiagramChanged(Event, frozen=True):
-    """Published once per new rev, after it is committed; `delta` is that rev's net change."""
+    """Published once per new rev, after it is committed: `diagram` is the committed
+    snapshot (immutable, so subscribers mirror it without asking), `delta` that rev's net
+    change."""
 
-    diagram_id: str
-    rev: int
+    diagram: Diagram
     delta: Delta
+
+    @property
+    def diagram_id(self) -> str:
+        return self.diagram.diagram_id
+
+    @property
+    def rev(self) -> int:
+        return self.diagram.rev
 
 
 class DiagramDeleted(Event, frozen=True):
@@ -959,13 +975,24 @@ class DiagramFileProblem(Event, frozen=True):
 
 
 class WalkthroughCreated(Event, frozen=True):
-    walkthrough: WalkthroughSummary
+    """A walkthrough joined the session (created or adopted): its first snapshot."""
+
+    walkthrough: Walkthrough
 
 
 class WalkthroughChanged(Event, frozen=True):
-    walkthrough_id: str
-    rev: int
+    """One per new rev, after it is committed: the committed walkthrough and the delta."""
+
+    walkthrough: Walkthrough
     delta: WalkthroughDelta
+
+    @property
+    def walkthrough_id(self) -> str:
+        return self.walkthrough.walkthrough_id
+
+    @property
+    def rev(self) -> int:
+        return self.walkthrough.rev
 
 
 class WalkthroughDeleted(Event, frozen=True):
@@ -982,8 +1009,10 @@ class SelectionChanged(Event, frozen=True):
 
 
 class XrefsChanged(Event, frozen=True):
-    """An xref was added or removed (statuses are derived on read)."""
+    """An xref was added or removed; `xrefs` is every xref after the change (statuses
+    are derived on read)."""
 
+    xrefs: dict[str, XRef]
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
 
@@ -992,11 +1021,16 @@ AttentionPart = Literal["human", "spotlight", "follow_ai", "view", "ui"]
 
 
 class AttentionChanged(Event, frozen=True):
-    """`part` changed (`spotlight`: of `agent_id`); read `GetAttention` for the values."""
+    """`part` changed (`spotlight`: of `agent_id`); `attention` is the whole attention
+    state after the change (what `GetAttention` would answer)."""
 
     part: AttentionPart
+    attention: AttentionSnapshot
     agent_id: str | None = None
-    ui_rev: int = 0
+
+    @property
+    def ui_rev(self) -> int:
+        return self.attention.ui.rev
 
 
 SessionEvent = (

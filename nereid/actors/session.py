@@ -330,7 +330,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         await self._store_index()
         await self._confirm_created(diagram_actor_name(diagram_id), undo)
         summary = DiagramSummary(diagram_id=diagram_id, name=name, kind=kind, rev=0)
-        self.runtime.bus.publish(DiagramCreated(diagram=summary))
+        self.runtime.bus.publish(DiagramCreated(diagram=diagram))
         self._publish_active_if_changed(before)
         return CreateDiagramReply(diagram=summary, active_diagram_id=self.state.active_diagram_id)
 
@@ -381,7 +381,9 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             rev=diagram.rev,
             file_problem=message.problem,
         )
-        self.runtime.bus.publish(DiagramCreated(diagram=summary))
+        self.runtime.bus.publish(
+            DiagramCreated(diagram=initial.diagram(), file_problem=message.problem)
+        )
         return summary
 
     @on(DeleteDiagram)
@@ -507,7 +509,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         await self._store_index()
         await self._confirm_created(walkthrough_actor_name(walkthrough_id), undo)
         summary = walkthrough_summary(walkthrough)
-        self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
+        self.runtime.bus.publish(WalkthroughCreated(walkthrough=walkthrough))
         self._publish_active_if_changed(before)
         return CreateWalkthroughReply(walkthrough=summary, active_walkthrough_id=active)
 
@@ -530,7 +532,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         )
         await self._store_index()
         summary = walkthrough_summary(walkthrough)
-        self.runtime.bus.publish(WalkthroughCreated(walkthrough=summary))
+        self.runtime.bus.publish(WalkthroughCreated(walkthrough=walkthrough))
         return summary
 
     @on(DeleteWalkthrough)

@@ -90,9 +90,7 @@ class WalkthroughActor(
         return PersistWalkthrough(walkthrough=self.walkthrough)
 
     def changed(self, document: WalkthroughState, delta: WalkthroughDelta) -> Event:
-        return WalkthroughChanged(
-            walkthrough_id=document.walkthrough.walkthrough_id, rev=document.rev, delta=delta
-        )
+        return WalkthroughChanged(walkthrough=document.walkthrough, delta=delta)
 
     # -- reads -----------------------------------------------------------------------------
 

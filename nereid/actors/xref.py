@@ -137,7 +137,7 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
             raise InvalidParams("xref_id already exists", data={"xref_id": xref_id})
         xref = XRef(from_ref=from_ref, to_ref=to_ref, kind=message.kind, label=message.label)
         await self._change({**self.state.xrefs, xref_id: xref})
-        self.runtime.bus.publish(XrefsChanged(added=(xref_id,)))
+        self.runtime.bus.publish(XrefsChanged(added=(xref_id,), xrefs=self.state.xrefs))
         status = xref_status(not self._exists(from_ref), not self._exists(to_ref))
         return AddXrefReply(xref_id=xref_id, status=status)
 
@@ -147,7 +147,7 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         if xref_id not in self.state.xrefs:
             raise ResourceNotFound("xref not found", data={"xref_id": xref_id})
         await self._change({k: v for k, v in self.state.xrefs.items() if k != xref_id})
-        self.runtime.bus.publish(XrefsChanged(removed=(xref_id,)))
+        self.runtime.bus.publish(XrefsChanged(removed=(xref_id,), xrefs=self.state.xrefs))
         return RemoveXrefReply(removed=True)
 
     def _set(self, xrefs: dict[str, XRef]) -> None:

@@ -1,7 +1,7 @@
 """`run_tui`: the TUI as one task in the session's trio run (tui.md §2, style §3).
 
 Tasks sharing one `ViewModel`: urwid's input handling (keys/mouse → view model →
-effects), the event pump (bus events → `SessionUpdate`s → view model → invalidate), the
+effects), the event pump (the actors' bus events → view model → invalidate), the
 effect sender (effects → actor requests, the `$EDITOR` round trip, OSC 52), the layout
 task (a big diagram's drawing, made in a worker process so that the event loop, which
 answers every agent, never waits for it) and the search task (a `/` regex, in a thread
@@ -27,12 +27,12 @@ import urwid
 from nereid.errors import NereidError
 from nereid.model.diagram import Diagram
 from nereid.offload.dispatch import bounded_regex_matcher, render_diagram_drawing
+from nereid.runtime import ResyncNeeded
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, export_text
 from nereid.ui.editor import edit_round_trip, editor_command, run_editor_blocking
 from nereid.ui.palette import Colors, PaletteError, theme_from_env
 from nereid.ui.search import SearchResult, search
-from nereid.ui.session_state import Resynced
 from nereid.ui.viewmodel import ViewModel
 from nereid.ui.widgets import TuiWidget
 
@@ -117,6 +117,7 @@ class TuiApp:
         self._search_wanted = trio.Event()
         vm.modes.listen(self._search_wanted.set)
         self._reported_human: fx.ReportHuman | None = None
+        self._stale = False  # a resync failed: re-read the session with the next event
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
         """Queue effects for the sender task; `Quit` ends the urwid loop right away.
@@ -151,21 +152,26 @@ class TuiApp:
         self.loop.event_loop.alarm(0, stop)
 
     async def pump_events(self, subscription: Any) -> None:
-        """Bus events → view model → repaint. Never polls: it sleeps until an event comes."""
+        """Bus events → view model → repaint. Never polls: it sleeps until an event comes.
+        The events carry what changed; the session is re-read only after the TUI fell
+        behind (`ResyncNeeded`), and again with the next event while that read fails."""
         async for event in subscription:
-            try:
-                updates = await self.client.translate(event)
-            except NereidError as err:  # an actor restarting or slow: re-read everything
-                self.vm.toast(f"lost track of a change ({err}); re-reading the session", error=True)
-                try:
-                    updates = [Resynced(await self.client.snapshot())]
-                except NereidError as again:
-                    self.vm.toast(f"re-reading the session failed: {again}", error=True)
-                    updates = []
-            for update in updates:
-                self.on_effects(self.vm.apply(update))
+            if isinstance(event, ResyncNeeded) or self._stale:
+                await self._resync()
+            if not isinstance(event, ResyncNeeded):
+                self.on_effects(self.vm.apply(event))
             self._follow_check.set()
             self.widget.refresh()
+
+    async def _resync(self) -> None:
+        try:
+            state = await self.client.snapshot()
+        except NereidError as err:  # an actor restarting or slow: retried with the next event
+            self._stale = True
+            self.vm.toast(f"re-reading the session failed: {err}", error=True)
+            return
+        self._stale = False
+        self.on_effects(self.vm.resync(state))
 
     async def send_effects(self) -> None:
         async for effect in self._receive:

@@ -1,8 +1,9 @@
 """The TUI's only link to the actors: reads, requests and change events (the seam).
 
-`ActorClient` turns the session protocol (`nereid.actors.protocol`) into what the view model
-understands: a `SessionState` snapshot, `SessionUpdate`s for bus events, and `perform(effect)`
-for the view model's `Effect`s. Nothing else in `nereid/ui` imports the actors.
+`ActorClient` reads the `SessionState` snapshot, subscribes to the bus events the view model
+applies as they are (`SessionUpdate`), and sends the view model's `Effect`s as requests
+(`perform`). Nothing else in `nereid/ui` talks to the actors; the view model only reads
+the protocol's values.
 """
 
 from __future__ import annotations
@@ -15,57 +16,25 @@ import trio
 
 from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text
-from nereid.actors.persister import GetSaveStatus, SaveStatus, SaveStatusChanged
+from nereid.actors.persister import GetSaveStatus, SaveStatus
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import Conflict, NereidError
 from nereid.mermaid import export_ast as export_any
 from nereid.mermaid import reconcile_parse
 from nereid.model.diagram import Diagram
 from nereid.model.refs import parse_ref
+from nereid.model.session import Session
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
 from nereid.ops.merge3 import MergeConflict, merge_asts
-from nereid.runtime import EventBus, Registry, ResyncNeeded, Subscription
+from nereid.runtime import EventBus, Registry, Subscription
 from nereid.ui import effects as fx
 from nereid.ui.conflict_marks import mark_conflicts
-from nereid.ui.session_state import (
-    ActiveDiagramChanged,
-    ActiveWalkthroughChanged,
-    AttentionChanged,
-    DiagramRemoved,
-    DiagramUpdated,
-    EditRejected,
-    FileProblemChanged,
-    Resynced,
-    SaveStateChanged,
-    SelectionChanged,
-    SessionState,
-    SessionUpdate,
-    Spotlight,
-    ViewReport,
-    WalkthroughRemoved,
-    WalkthroughUpdated,
-    XRefsChanged,
-)
+from nereid.ui.session_state import EVENTS, EditRejected, SessionState, ViewReport
 
 __all__ = ["CALL_TIMEOUT", "ActorClient", "export_text", "report_view_request"]
 
 CALL_TIMEOUT = 5.0
-
-EVENTS: tuple[type[Any], ...] = (
-    p.DiagramCreated,
-    p.DiagramChanged,
-    p.DiagramDeleted,
-    p.DiagramFileProblem,
-    p.ActiveChanged,
-    p.WalkthroughCreated,
-    p.WalkthroughChanged,
-    p.WalkthroughDeleted,
-    p.SelectionChanged,
-    p.XrefsChanged,
-    p.AttentionChanged,
-    SaveStatusChanged,
-)
 
 
 def export_text(diagram: Diagram) -> str:
@@ -168,21 +137,6 @@ class ActorClient:
             for item in listing.xrefs
         }
 
-    async def attention(self) -> tuple[tuple[Spotlight, ...], bool, Any]:
-        snap: p.AttentionSnapshot = await self._call("attention", p.GetAttention())
-        spots = tuple(
-            Spotlight(
-                agent_id=spot.agent_id,
-                ref=spot.object_ref,
-                seq=spot.seq,
-                label=spot.agent_name or "",
-                idle=spot.idle,
-            )
-            for spot in snap.spotlights
-            if spot.object_ref is not None
-        )
-        return spots, snap.ui.follow_ai, snap.ui.human_object_ref
-
     async def snapshot(self) -> SessionState:
         """Everything the TUI mirrors, read afresh (also the answer to `ResyncNeeded`)."""
         listing: p.ListDiagramsReply = await self._call("session", p.ListDiagrams())
@@ -195,18 +149,20 @@ class ActorClient:
             for summary in listing.diagrams:
                 nursery.start_soon(fetch, summary.diagram_id)
         selection: p.SelectionReply = await self._call("session", p.ReadSelection())
-        spots, follow_ai, human = await self.attention()
+        attention: p.AttentionSnapshot = await self._call("attention", p.GetAttention())
         walkthroughs, active_walkthrough = await self.walkthroughs()
-        return SessionState(
-            walkthroughs=walkthroughs,
-            active_walkthrough_id=active_walkthrough,
+        session = Session(
+            session_id="",
             diagrams=diagrams,
+            walkthroughs=walkthroughs,
             xrefs=await self.xrefs(),
-            selection=selection.object_refs,
             active_diagram_id=listing.active_diagram_id,
-            spotlights=spots,
-            follow_ai=follow_ai,
-            human_ref=human,
+            active_walkthrough_id=active_walkthrough,
+            selected_object_refs=selection.object_refs,
+        )
+        return SessionState(
+            session=session,
+            attention=attention,
             save_errors=await self.save_errors(),
             file_problems={
                 d.diagram_id: d.file_problem for d in listing.diagrams if d.file_problem is not None
@@ -225,57 +181,10 @@ class ActorClient:
 
     @contextmanager
     def subscribe(self) -> Iterator[Subscription]:
-        """The change events the TUI repaints on (use before `snapshot` to miss nothing)."""
+        """The events the view model applies (`SessionUpdate`); subscribe before reading
+        the `snapshot`, so that nothing is missed in between."""
         with self.bus.subscribe(*EVENTS) as subscription:
             yield subscription
-
-    async def translate(self, event: Any) -> list[SessionUpdate]:
-        """What a bus event means for the view (re-reading what changed)."""
-        match event:
-            case ResyncNeeded():
-                return [Resynced(await self.snapshot())]
-            case p.DiagramCreated(diagram=summary):
-                updates: list[SessionUpdate] = [
-                    DiagramUpdated(await self.diagram(summary.diagram_id))
-                ]
-                if summary.file_problem is not None:
-                    updates.append(FileProblemChanged(summary.diagram_id, summary.file_problem))
-                return updates
-            case p.DiagramFileProblem(diagram_id=diagram_id, problem=problem):
-                return [FileProblemChanged(diagram_id, problem)]
-            case p.DiagramChanged(diagram_id=diagram_id):
-                try:
-                    return [DiagramUpdated(await self.diagram(diagram_id))]
-                except NereidError:  # deleted meanwhile: its DiagramDeleted follows
-                    return []
-            case p.DiagramDeleted(diagram_id=diagram_id):
-                return [DiagramRemoved(diagram_id)]
-            case p.ActiveChanged(
-                active_diagram_id=diagram_id, active_walkthrough_id=walkthrough_id
-            ):
-                return [ActiveDiagramChanged(diagram_id), ActiveWalkthroughChanged(walkthrough_id)]
-            case p.WalkthroughCreated(walkthrough=summary):
-                walkthrough_id = summary.walkthrough_id
-                return [WalkthroughUpdated(await self.walkthrough(walkthrough_id))]
-            case p.WalkthroughChanged(walkthrough_id=walkthrough_id):
-                try:
-                    return [WalkthroughUpdated(await self.walkthrough(walkthrough_id))]
-                except NereidError:  # deleted meanwhile: its WalkthroughDeleted follows
-                    return []
-            case p.WalkthroughDeleted(walkthrough_id=walkthrough_id):
-                return [WalkthroughRemoved(walkthrough_id)]
-            case p.SelectionChanged(object_refs=refs):
-                return [SelectionChanged(tuple(refs))]
-            case p.XrefsChanged():
-                return [XRefsChanged(await self.xrefs())]
-            case SaveStatusChanged(errors=errors):
-                return [SaveStateChanged(dict(errors))]
-            case p.AttentionChanged(part=part):
-                if part not in ("spotlight", "follow_ai"):
-                    return []  # our own reports coming back
-                spots, follow_ai, _human = await self.attention()
-                return [AttentionChanged(spots, follow_ai)]
-        return []
 
     # ---- requests ------------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from nereid.actors.protocol import Spotlight
 from nereid.ui.modes import FOLLOW_PAUSE
-from nereid.ui.session_state import Spotlight
 
 __all__ = ["Following"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from nereid.actors.protocol import Spotlight
 from nereid.model.diagram import Diagram, ref_exists
 from nereid.model.file_problem import FileProblem
 from nereid.model.refs import FLOW_EDGE, STATE_TRANSITION, ObjectRef
@@ -16,9 +17,9 @@ from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
 from nereid.ui.objects import ObjectItem, XRefItem, selectable_objects, xref_items
 from nereid.ui.palette import AGENT_STYLES, IDLE_AGENT_SLOT
-from nereid.ui.session_state import SessionState, Spotlight
+from nereid.ui.session_state import SessionState
 
-__all__ = ["Markers", "SessionMirror"]
+__all__ = ["Markers", "SessionMirror", "spotlight_title"]
 
 Markers = frozenset[tuple[str, str]]
 """Object id → xref direction marker (`▴`, `▾`, `▾▴`) of one diagram (tui.md §4.1.2)."""
@@ -33,12 +34,13 @@ class SessionMirror:
 
     def replace(self, state: SessionState) -> None:
         """Adopt a whole snapshot (start, or a resync after falling behind)."""
-        self._diagrams: dict[str, Diagram] = dict(state.diagrams)
-        self._xrefs: dict[str, XRef] = dict(state.xrefs)
-        self._selection: tuple[ObjectRef, ...] = state.selection
-        self._spotlights: tuple[Spotlight, ...] = state.spotlights
-        self._walkthroughs: dict[str, Walkthrough] = dict(state.walkthroughs)
-        self._active_walkthrough_id = state.active_walkthrough_id
+        session = state.session
+        self._diagrams: dict[str, Diagram] = dict(session.diagrams)
+        self._xrefs: dict[str, XRef] = dict(session.xrefs)
+        self._selection: tuple[ObjectRef, ...] = session.selected_object_refs
+        self._spotlights: tuple[Spotlight, ...] = state.attention.spotlights
+        self._walkthroughs: dict[str, Walkthrough] = dict(session.walkthroughs)
+        self._active_walkthrough_id = session.active_walkthrough_id
         self._save_errors: dict[str, str] = dict(state.save_errors)
         self._file_problems: dict[str, FileProblem] = dict(state.file_problems)
 
@@ -125,7 +127,8 @@ class SessionMirror:
 
     def latest_spotlight(self) -> Spotlight | None:
         """The newest agent spotlight (largest `seq`, which the attention actor assigns)."""
-        return max(self._spotlights, key=lambda s: s.seq, default=None)
+        placed = (s for s in self._spotlights if s.object_ref is not None)
+        return max(placed, key=lambda s: s.seq, default=None)
 
     def save_problem(self) -> str | None:
         """The status line's `not saved: disk full` (+ how many items), None when saved."""
@@ -150,7 +153,11 @@ class SessionMirror:
     # ---- changes -------------------------------------------------------------------------
 
     def put_diagram(self, diagram: Diagram) -> None:
-        self._diagrams[diagram.diagram_id] = diagram
+        """Adopt a diagram's snapshot unless a newer rev of it is mirrored already (an event
+        queued before the snapshot was read)."""
+        known = self._diagrams.get(diagram.diagram_id)
+        if known is None or diagram.rev >= known.rev:
+            self._diagrams[diagram.diagram_id] = diagram
 
     def remove_diagram(self, diagram_id: str) -> None:
         self._file_problems.pop(diagram_id, None)
@@ -166,7 +173,10 @@ class SessionMirror:
         self._spotlights = spotlights
 
     def put_walkthrough(self, walkthrough: Walkthrough) -> None:
-        self._walkthroughs[walkthrough.walkthrough_id] = walkthrough
+        """As `put_diagram`, for a walkthrough."""
+        known = self._walkthroughs.get(walkthrough.walkthrough_id)
+        if known is None or walkthrough.rev >= known.rev:
+            self._walkthroughs[walkthrough.walkthrough_id] = walkthrough
 
     def remove_walkthrough(self, walkthrough_id: str) -> None:
         self._walkthroughs.pop(walkthrough_id, None)
@@ -192,6 +202,12 @@ class SessionMirror:
             return False
         self._file_problems[diagram_id] = problem
         return True
+
+
+def spotlight_title(spot: Spotlight) -> str:
+    """Who looks, unambiguous: `claude-code (agent:2)`, or `agent:2` when the agent sent no
+    client name."""
+    return f"{spot.agent_name} ({spot.agent_id})" if spot.agent_name else spot.agent_id
 
 
 def _agent_order(agent_id: str) -> tuple[str, int, str]:

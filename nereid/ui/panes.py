@@ -10,6 +10,7 @@ from nereid.model.refs import ObjectRef
 from nereid.ui.canvas import Rows, Run, clip_runs, runs_width, wrap_runs
 from nereid.ui.highlight import Marks, styled_row
 from nereid.ui.keys import help_sections
+from nereid.ui.mirror import spotlight_title
 from nereid.ui.modes import Focus
 from nereid.ui.pane_state import scrolled
 from nereid.ui.viewmodel import ViewModel
@@ -121,9 +122,9 @@ def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
         cursor_by_agent=vm.cursors.by_agent,
         selection=frozenset(session.selection),
         spotlights=tuple(
-            (slots[s.agent_id], s.ref)
+            (slots[s.agent_id], s.object_ref)
             for s in session.spotlights
-            if s.ref.diagram_id == vm.active_id
+            if s.object_ref is not None and s.object_ref.diagram_id == vm.active_id
         ),
         hints=hint_marks(vm),
     )
@@ -165,7 +166,8 @@ def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Row
     agent_slot: dict[ObjectRef, int] = {}
     for spot in vm.session.spotlights:
         slot = slots[spot.agent_id]
-        agent_slot[spot.ref] = min(slot, agent_slot.get(spot.ref, slot))
+        if spot.object_ref is not None:
+            agent_slot[spot.object_ref] = min(slot, agent_slot.get(spot.object_ref, slot))
     rows: Rows = []
     for item in items[scroll : scroll + height]:
         selected = item.ref in chosen
@@ -290,7 +292,7 @@ def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], R
             f"Category: {'/'.join(cursor.category)}",
             f"Object: {cursor.object_id}",
         ]
-        watchers = [s.title for s in vm.session.spotlights if s.ref == cursor]
+        watchers = [spotlight_title(s) for s in vm.session.spotlights if s.object_ref == cursor]
         if watchers:
             lines.append("Agents here: " + ", ".join(watchers))
         if cursor in vm.session.selection:
@@ -468,7 +470,7 @@ def _agent_legend(vm: ViewModel, width: int) -> Rows:
     line: list[Run] = [("help_header", head)]
     for spot in sorted(vm.session.spotlights, key=lambda s: slots[s.agent_id]):
         idle = " (idle)" if spot.idle else ""
-        chip: Run = (f"agent{slots[spot.agent_id]}", f" {spot.title}{idle} ")
+        chip: Run = (f"agent{slots[spot.agent_id]}", f" {spotlight_title(spot)}{idle} ")
         if len(line) > 1 and runs_width(line) + 1 + runs_width([chip]) > width:
             rows.append(clip_runs(line, width))
             line = [("default", " " * len(head))]

@@ -1,7 +1,9 @@
-"""What the TUI knows about the session: a snapshot plus the updates that change it.
+"""What the TUI knows about the session: a snapshot, and the events that change it.
 
-These values cross the seam between `nereid/ui/client.py` (which talks to the actors) and the
-view model (which never does). All are immutable.
+The events are the actors' own (`nereid.actors.protocol.SessionEvent`, the persister's
+`SaveStatusChanged`): each carries the committed value it announces, so the view model
+applies them as they are, with no copy type in between. The snapshot bundles the actors'
+snapshot types; `nereid/ui/client.py` reads it at start and after `ResyncNeeded`.
 """
 
 from __future__ import annotations
@@ -9,156 +11,55 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from nereid.actors import protocol as p
+from nereid.actors.persister import SaveStatusChanged
 from nereid.model.diagram import Diagram
 from nereid.model.file_problem import FileProblem
 from nereid.model.refs import ObjectRef
-from nereid.model.walkthrough import Walkthrough
-from nereid.model.xref import XRef
+from nereid.model.session import Session
 
 __all__ = [
-    "ActiveDiagramChanged",
-    "ActiveWalkthroughChanged",
-    "AttentionChanged",
-    "DiagramRemoved",
-    "DiagramUpdated",
+    "EVENTS",
+    "NO_ATTENTION",
     "EditRejected",
-    "Resynced",
-    "FileProblemChanged",
-    "SaveStateChanged",
-    "SelectionChanged",
     "SessionState",
     "SessionUpdate",
-    "Spotlight",
     "ViewReport",
-    "WalkthroughRemoved",
-    "WalkthroughUpdated",
-    "XRefsChanged",
 ]
 
+SessionUpdate = p.SessionEvent | SaveStatusChanged
+"""A bus event the TUI mirrors (`ViewModel.apply`)."""
 
-@dataclass(frozen=True)
-class Spotlight:
-    """One agent's spotlight; `seq` is the attention actor's: the largest is the newest.
+EVENTS: tuple[type[SessionUpdate], ...] = (
+    p.DiagramCreated,
+    p.DiagramChanged,
+    p.DiagramDeleted,
+    p.DiagramFileProblem,
+    p.ActiveChanged,
+    p.WalkthroughCreated,
+    p.WalkthroughChanged,
+    p.WalkthroughDeleted,
+    p.SelectionChanged,
+    p.XrefsChanged,
+    p.AttentionChanged,
+    SaveStatusChanged,
+)
+"""What the TUI subscribes to: every `SessionUpdate`."""
 
-    `label` is the agent's client name (MCP `clientInfo.name`), "" when it sent none;
-    `idle`: the agent has asked nothing for a while (drawn greyed until it comes back or
-    is gone)."""
-
-    agent_id: str
-    ref: ObjectRef
-    seq: int
-    label: str = ""
-    idle: bool = False
-
-    @property
-    def name(self) -> str:
-        """Who looks, shortest form: the client name, else the agent id."""
-        return self.label or self.agent_id
-
-    @property
-    def title(self) -> str:
-        """Who looks, unambiguous: `claude-code (agent:2)`, or `agent:2` without a name."""
-        return f"{self.label} ({self.agent_id})" if self.label else self.agent_id
+NO_ATTENTION = p.AttentionSnapshot(ui=p.UiState(), spotlights=())
+"""The attention state of a session nobody has looked at yet."""
 
 
 @dataclass(frozen=True)
 class SessionState:
-    diagrams: Mapping[str, Diagram] = field(default_factory=dict)
-    xrefs: Mapping[str, XRef] = field(default_factory=dict)
-    selection: tuple[ObjectRef, ...] = ()
-    active_diagram_id: str | None = None
-    spotlights: tuple[Spotlight, ...] = ()
-    follow_ai: bool = True
-    human_ref: ObjectRef | None = None
-    walkthroughs: Mapping[str, Walkthrough] = field(default_factory=dict)
-    active_walkthrough_id: str | None = None
+    """Everything the TUI mirrors, read in one go: the session's content (a model
+    `Session`; its `session_id` is not mirrored), the attention actor's snapshot, the items
+    whose last save failed (item key → why) and the diagrams whose file does not parse."""
+
+    session: Session
+    attention: p.AttentionSnapshot = NO_ATTENTION
     save_errors: Mapping[str, str] = field(default_factory=dict)
-    #: Diagrams whose file in the folder does not parse (diagram id → where and why).
     file_problems: Mapping[str, FileProblem] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class DiagramUpdated:
-    diagram: Diagram
-
-
-@dataclass(frozen=True)
-class DiagramRemoved:
-    diagram_id: str
-
-
-@dataclass(frozen=True)
-class XRefsChanged:
-    xrefs: Mapping[str, XRef]
-
-
-@dataclass(frozen=True)
-class SelectionChanged:
-    selection: tuple[ObjectRef, ...]
-
-
-@dataclass(frozen=True)
-class ActiveDiagramChanged:
-    diagram_id: str | None
-
-
-@dataclass(frozen=True)
-class WalkthroughUpdated:
-    walkthrough: Walkthrough
-
-
-@dataclass(frozen=True)
-class WalkthroughRemoved:
-    walkthrough_id: str
-
-
-@dataclass(frozen=True)
-class ActiveWalkthroughChanged:
-    walkthrough_id: str | None
-
-
-@dataclass(frozen=True)
-class AttentionChanged:
-    spotlights: tuple[Spotlight, ...]
-    follow_ai: bool
-
-
-@dataclass(frozen=True)
-class SaveStateChanged:
-    """Items whose last save failed (item key → why); empty: everything is on disk."""
-
-    errors: Mapping[str, str]
-
-
-@dataclass(frozen=True)
-class FileProblemChanged:
-    """The diagram's file stopped parsing (`problem`), or parses again (None)."""
-
-    diagram_id: str
-    problem: FileProblem | None
-
-
-@dataclass(frozen=True)
-class Resynced:
-    """The subscriber fell behind: here is everything again."""
-
-    state: SessionState
-
-
-SessionUpdate = (
-    DiagramUpdated
-    | DiagramRemoved
-    | XRefsChanged
-    | SelectionChanged
-    | ActiveDiagramChanged
-    | AttentionChanged
-    | WalkthroughUpdated
-    | WalkthroughRemoved
-    | ActiveWalkthroughChanged
-    | SaveStateChanged
-    | FileProblemChanged
-    | Resynced
-)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from nereid.actors import protocol as p
+from nereid.actors.persister import SaveStatusChanged
 from nereid.model.diagram import Ast, Diagram
+from nereid.model.file_problem import FileProblem
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import (
     FLOW_EDGE,
@@ -56,28 +59,12 @@ from nereid.ui.effects import (
 from nereid.ui.following import Following
 from nereid.ui.highlight import DiagramCells
 from nereid.ui.kept_edits import KeptEdits
-from nereid.ui.mirror import SessionMirror
+from nereid.ui.mirror import SessionMirror, spotlight_title
 from nereid.ui.modes import Focus, InputModes, SearchJob
 from nereid.ui.objects import SELECTABLE, ObjectItem, XRefItem
 from nereid.ui.pane_state import Panes
 from nereid.ui.search import SearchResult
-from nereid.ui.session_state import (
-    ActiveDiagramChanged,
-    ActiveWalkthroughChanged,
-    AttentionChanged,
-    DiagramRemoved,
-    DiagramUpdated,
-    FileProblemChanged,
-    Resynced,
-    SaveStateChanged,
-    SelectionChanged,
-    SessionState,
-    SessionUpdate,
-    ViewReport,
-    WalkthroughRemoved,
-    WalkthroughUpdated,
-    XRefsChanged,
-)
+from nereid.ui.session_state import SessionState, SessionUpdate, ViewReport
 from nereid.ui.toasts import Toasts
 from nereid.ui.walkview import WalkthroughView
 
@@ -99,9 +86,11 @@ class ViewModel:
         self.mcp_url = mcp_url
         self.session = SessionMirror(state)
         ids = self.session.diagram_ids
-        active = state.active_diagram_id
-        self.cursors = Cursors(active if active in state.diagrams else (ids[0] if ids else None))
-        self.following = Following(clock, enabled=state.follow_ai)
+        active = state.session.active_diagram_id
+        self.cursors = Cursors(
+            active if active in self.session.diagrams else (ids[0] if ids else None)
+        )
+        self.following = Following(clock, enabled=state.attention.ui.follow_ai)
         self.camera = Camera()
         self.panes = Panes(mouse=mouse)
         self.walk = WalkthroughView(self.session)
@@ -109,9 +98,10 @@ class ViewModel:
         self.modes = InputModes()
         self.toasts = Toasts(clock)
         self.edits = KeptEdits()
-        if state.human_ref is not None and self.session.ref_exists(state.human_ref):
-            self.cursors.activate(state.human_ref.diagram_id)
-            self.cursors.place(state.human_ref)
+        human = state.attention.ui.human_object_ref
+        if human is not None and self.session.ref_exists(human):
+            self.cursors.activate(human.diagram_id)
+            self.cursors.place(human)
         if self.mcp_url:
             self.toast(f"MCP {self.mcp_url}")
 
@@ -302,28 +292,20 @@ class ViewModel:
     # ---- session updates -----------------------------------------------------------------
 
     def apply(self, update: SessionUpdate) -> list[Effect]:  # noqa: C901 - one flat match
-        """Adopt a change made by anyone (an agent, or our own request coming back)."""
+        """Adopt a change made by anyone (an agent, or our own request coming back): the
+        actors' event, which carries the committed value it announces."""
         effects: list[Effect] = []
         session = self.session
         match update:
-            case DiagramUpdated(diagram=diagram):
-                session.put_diagram(diagram)
-                if diagram.diagram_id == self.active_id:
-                    self.modes.cancel_hints()  # its targets were placed on the old drawing
-                if self.active_id is None:
-                    self.cursors.activate(diagram.diagram_id)
-                    self.camera.recenter()
-            case FileProblemChanged(diagram_id=diagram_id, problem=problem):
-                if session.set_file_problem(diagram_id, problem):
-                    if problem is None:
-                        self.toast(f"Diagram {diagram_id}: its file parses again, taken in")
-                    else:
-                        self.toast(
-                            f"{problem} — diagram {diagram_id} keeps its last good state; "
-                            "the file is left as it is",
-                            error=True,
-                        )
-            case DiagramRemoved(diagram_id=diagram_id):
+            case p.DiagramCreated(diagram=diagram, file_problem=problem):
+                self._diagram_updated(diagram)
+                if problem is not None:
+                    self._file_problem(diagram.diagram_id, problem)
+            case p.DiagramChanged(diagram=diagram):
+                self._diagram_updated(diagram)
+            case p.DiagramFileProblem(diagram_id=diagram_id, problem=problem):
+                self._file_problem(diagram_id, problem)
+            case p.DiagramDeleted(diagram_id=diagram_id):
                 session.remove_diagram(diagram_id)
                 self.cursors.forget(diagram_id)
                 self.drawings.forget(diagram_id)  # one made again starts at rev 0
@@ -332,47 +314,77 @@ class ViewModel:
                     self.cursors.activate(ids[0] if ids else None)
                     self.camera.recenter()
                     self.toast(f"Diagram {diagram_id} was deleted")
-            case XRefsChanged(xrefs=xrefs):
+            case p.XrefsChanged(xrefs=xrefs):
                 session.set_xrefs(xrefs)
-            case SelectionChanged(selection=selection):
+            case p.SelectionChanged(object_refs=selection):
                 session.set_selection(selection)
-            case ActiveDiagramChanged(diagram_id=diagram_id):
+            case p.ActiveChanged(
+                active_diagram_id=diagram_id, active_walkthrough_id=walkthrough_id
+            ):
                 if self.cursors.own_echo(diagram_id):
                     pass  # our own request coming back
                 elif diagram_id is not None and diagram_id != self.active_id:
                     # Not undone, not followed: the person's view stays (tui.md §16.5).
                     self.toast(f"Another client opened {diagram_id}")
-            case AttentionChanged(spotlights=spotlights, follow_ai=follow_ai):
+                session.set_active_walkthrough(walkthrough_id)
+            case p.AttentionChanged(part="spotlight" | "follow_ai", attention=attention):
+                follow_ai = attention.ui.follow_ai
                 if self.following.set_enabled(follow_ai):
                     self.toast("Follow AI enabled" if follow_ai else "Follow AI disabled")
-                session.set_spotlights(spotlights)
+                session.set_spotlights(attention.spotlights)
                 effects += self.follow()
-            case WalkthroughUpdated(walkthrough=walkthrough):
+            case p.AttentionChanged():
+                pass  # the person's own reports coming back
+            case (
+                p.WalkthroughCreated(walkthrough=walkthrough)
+                | p.WalkthroughChanged(walkthrough=walkthrough)
+            ):
                 session.put_walkthrough(walkthrough)
-            case WalkthroughRemoved(walkthrough_id=walkthrough_id):
+            case p.WalkthroughDeleted(walkthrough_id=walkthrough_id):
                 session.remove_walkthrough(walkthrough_id)
                 was_open = self.walk.is_open
                 if self.walk.forget(walkthrough_id) and was_open:
                     self.close_walkthrough()
                     self.toast(f"Walkthrough {walkthrough_id} was deleted")
-            case ActiveWalkthroughChanged(walkthrough_id=walkthrough_id):
-                session.set_active_walkthrough(walkthrough_id)
-            case SaveStateChanged(errors=errors):
+            case SaveStatusChanged(errors=errors):
                 if session.set_save_errors(errors):
                     self.toast("Saved again: the session folder is up to date")
-            case Resynced(state=state):
-                for gone in set(session.diagrams) - set(state.diagrams):
-                    self.drawings.forget(gone)
-                session.replace(state)
-                if self.walk.forget_missing():
-                    self.close_walkthrough()
-                self.following.set_enabled(state.follow_ai)
-                if self.active_id not in session.diagrams:
-                    ids = session.diagram_ids
-                    self.cursors.activate(ids[0] if ids else None)
-                    self.camera.recenter()
-                effects += self.follow()
         return effects
+
+    def resync(self, state: SessionState) -> list[Effect]:
+        """Adopt a whole snapshot read afresh after the TUI fell behind the events."""
+        session = self.session
+        for gone in set(session.diagrams) - set(state.session.diagrams):
+            self.drawings.forget(gone)
+        session.replace(state)
+        if self.walk.forget_missing():
+            self.close_walkthrough()
+        self.following.set_enabled(state.attention.ui.follow_ai)
+        if self.active_id not in session.diagrams:
+            ids = session.diagram_ids
+            self.cursors.activate(ids[0] if ids else None)
+            self.camera.recenter()
+        return self.follow()
+
+    def _diagram_updated(self, diagram: Diagram) -> None:
+        self.session.put_diagram(diagram)
+        if diagram.diagram_id == self.active_id:
+            self.modes.cancel_hints()  # its targets were placed on the old drawing
+        if self.active_id is None:
+            self.cursors.activate(diagram.diagram_id)
+            self.camera.recenter()
+
+    def _file_problem(self, diagram_id: str, problem: FileProblem | None) -> None:
+        if not self.session.set_file_problem(diagram_id, problem):
+            return
+        if problem is None:
+            self.toast(f"Diagram {diagram_id}: its file parses again, taken in")
+        else:
+            self.toast(
+                f"{problem} — diagram {diagram_id} keeps its last good state; "
+                "the file is left as it is",
+                error=True,
+            )
 
     def follow(self, *, force: bool = False) -> list[Effect]:
         """Edge-triggered follow-AI (tui.md §16.6): jump when a newer spotlight is set
@@ -380,13 +392,14 @@ class ViewModel:
         latest = self.session.latest_spotlight()
         if latest is None or not self.following.wants(latest, force=force):
             return []
-        if not self.session.ref_exists(latest.ref):
+        ref = latest.object_ref
+        if ref is None or not self.session.ref_exists(ref):
             return []
         self.following.followed(latest)
         self.cursors.owned_by(agent=True)
         self.close_walkthrough()
-        self.toast(f"Following {latest.title}")
-        return self.jump(latest.ref, by_agent=True)
+        self.toast(f"Following {spotlight_title(latest)}")
+        return self.jump(ref, by_agent=True)
 
     def navigated(self) -> None:
         """The person navigated: follow-AI pauses and the cursor is theirs."""

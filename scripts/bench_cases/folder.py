@@ -44,6 +44,7 @@ async def bench(nodes: int, runs: int) -> dict[str, Timing]:
     from nereid.mermaid import parse_flowchart
     from nereid.model import Diagram
     from nereid.ops.flow_ops import FlowUpdateNode
+    from nereid.runtime import ResyncNeeded
     from nereid.store.diagram_files import encode_diagram
     from nereid.ui.client import ActorClient
     from nereid.ui.viewmodel import ViewModel
@@ -70,8 +71,10 @@ async def bench(nodes: int, runs: int) -> dict[str, Timing]:
 
                 async def pump() -> None:
                     async for event in events:
-                        for update in await client.translate(event):
-                            vm.apply(update)
+                        if isinstance(event, ResyncNeeded):
+                            vm.resync(await client.snapshot())
+                        else:
+                            vm.apply(event)
                         widget.refresh()
                         widget.render(SIZE)
                         if present is not None:

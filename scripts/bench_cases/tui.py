@@ -67,18 +67,15 @@ def _session(nodes: int) -> Session:
 
 
 def bench_repaint(nodes: int, runs: int) -> list[tuple[str, Timing]]:
+    from nereid.actors import protocol as p
     from nereid.model.refs import FLOW_NODE, ObjectRef
-    from nereid.ui.session_state import (
-        AttentionChanged,
-        DiagramUpdated,
-        SessionState,
-        Spotlight,
-    )
+    from nereid.ops import Delta
+    from nereid.ui.session_state import SessionState
     from nereid.ui.viewmodel import ViewModel
     from nereid.ui.widgets import TuiWidget
 
     session = _session(nodes)
-    state = SessionState(diagrams=session.diagrams, active_diagram_id="big")
+    state = SessionState(session=session)
     vm = ViewModel(state, mcp_url="http://127.0.0.1:1/mcp")
     vm.following.set_enabled(False)
     widget = TuiWidget(vm, lambda effects: None)
@@ -91,7 +88,9 @@ def bench_repaint(nodes: int, runs: int) -> list[tuple[str, Timing]]:
     def repaint() -> None:
         n = next(counter)
         ref = ObjectRef(diagram_id="big", category=FLOW_NODE, object_id=f"n:n{n % nodes}")
-        vm.apply(AttentionChanged((Spotlight(agent_id="a", ref=ref, seq=n),), False))
+        spot = p.Spotlight(agent_id="a", object_ref=ref, seq=n)
+        attention = p.AttentionSnapshot(ui=p.UiState(follow_ai=False), spotlights=(spot,))
+        vm.apply(p.AttentionChanged(part="spotlight", attention=attention))
         widget.refresh()
         widget.render(SIZE)
 
@@ -108,7 +107,7 @@ def bench_repaint(nodes: int, runs: int) -> list[tuple[str, Timing]]:
             rev=current.rev + 1,
             ast=msgspec.structs.replace(current.ast, nodes=nodes_map),
         )
-        vm.apply(DiagramUpdated(changed))
+        vm.apply(p.DiagramChanged(diagram=changed, delta=Delta()))
         widget.refresh()
         widget.render(SIZE)
 
@@ -131,6 +130,7 @@ async def bench_agent_op(nodes: int, runs: int) -> Timing:
     from nereid.actors import protocol as p
     from nereid.actors.tree import open_session
     from nereid.ops.flow_ops import FlowUpdateNode
+    from nereid.runtime import ResyncNeeded
     from nereid.ui.client import ActorClient
     from nereid.ui.viewmodel import ViewModel
     from nereid.ui.widgets import TuiWidget
@@ -148,8 +148,10 @@ async def bench_agent_op(nodes: int, runs: int) -> Timing:
             async def pump() -> None:
                 nonlocal shown
                 async for event in events:
-                    for update in await client.translate(event):
-                        vm.apply(update)
+                    if isinstance(event, ResyncNeeded):
+                        vm.resync(await client.snapshot())
+                    else:
+                        vm.apply(event)
                     widget.refresh()
                     widget.render(SIZE)
                     if vm.session.diagrams["big"].rev >= want_rev:
@@ -189,7 +191,7 @@ async def bench_relayout(nodes: int, runs: int) -> list[tuple[str, Timing]]:
     from nereid.ui.app import TuiApp
     from nereid.ui.client import ActorClient
     from nereid.ui.effects import Effect
-    from nereid.ui.session_state import DiagramUpdated, SessionUpdate
+    from nereid.ui.session_state import SessionUpdate
     from nereid.ui.viewmodel import ViewModel
 
     class Headless(urwid.display.raw.Screen):
@@ -202,8 +204,8 @@ async def bench_relayout(nodes: int, runs: int) -> list[tuple[str, Timing]]:
         received: dict[int, float] = {}
 
         def apply(self, update: SessionUpdate) -> list[Effect]:
-            if isinstance(update, DiagramUpdated) and update.diagram.diagram_id == "big":
-                self.received.setdefault(update.diagram.rev, time.perf_counter())
+            if isinstance(update, p.DiagramChanged) and update.diagram_id == "big":
+                self.received.setdefault(update.rev, time.perf_counter())
             return super().apply(update)
 
     samples: dict[str, list[float]] = {

@@ -6,21 +6,22 @@ from nereid.actors import protocol as p
 from nereid.actors.tree import open_session
 from nereid.store import load_demo_session
 from nereid.ui.client import ActorClient
+from nereid.ui.mirror import spotlight_title
 from nereid.ui.panes import objects_rows
-from nereid.ui.session_state import AttentionChanged, Spotlight
 
-from .tui_helpers import Screen, ref
+from .tui_helpers import Screen, ref, spotlights
 
 ORDER = ref("d:index/flow/node/n:order")
 PSP = ref("d:payment-seq/seq/participant/p:psp")
 
 
 def _two_agents(screen: Screen) -> None:
-    spots = (
-        Spotlight(agent_id="agent:1", ref=ORDER, seq=1),
-        Spotlight(agent_id="agent:2", ref=PSP, seq=2, label="claude-code"),
+    screen.vm.apply(
+        spotlights(
+            ("agent:1", ORDER, 1),
+            p.Spotlight(agent_id="agent:2", object_ref=PSP, seq=2, agent_name="claude-code"),
+        )
     )
-    screen.vm.apply(AttentionChanged(spots, True))
 
 
 def test_follow_ai_says_whom_it_follows_on_the_status_line() -> None:
@@ -65,29 +66,25 @@ def test_help_legend_shows_each_agent_in_its_style() -> None:
     assert screen.attr_at(row, line.index("agent:1")) == f"agent{slots['agent:1']}"
 
 
-async def test_client_fills_the_label_from_the_agent_name() -> None:
+async def test_the_snapshot_names_each_agent_by_its_client_name() -> None:
     async with open_session(load_demo_session(), files=None, durable=False) as handle:
         client = ActorClient(handle.registry, handle.bus)
         await handle.attention.call(
             p.SetSpotlight(agent_id="agent:1", object_ref=ORDER, agent_name="claude-code")
         )
         await handle.attention.call(p.SetSpotlight(agent_id="agent:2", object_ref=PSP))
-        spots, _follow, _human = await client.attention()
-        assert [(s.agent_id, s.label, s.title) for s in spots] == [
-            ("agent:1", "claude-code", "claude-code (agent:1)"),
-            ("agent:2", "", "agent:2"),
+        spots = (await client.snapshot()).attention.spotlights
+        assert [(s.agent_id, spotlight_title(s)) for s in spots] == [
+            ("agent:1", "claude-code (agent:1)"),
+            ("agent:2", "agent:2"),
         ]
 
 
 def test_objects_pane_marks_each_spotlight_in_its_agents_style() -> None:
     screen = Screen(size=(120, 36))
     shop, browse = ref("d:index/flow/node/n:shop"), ref("d:index/flow/node/n:browse")
-    spots = tuple(
-        Spotlight(agent_id=f"agent:{n}", ref=target, seq=n)
-        for n, target in ((2, shop), (10, browse))
-    )
     screen.vm.following.set_enabled(False)
-    screen.vm.apply(AttentionChanged(spots, False))
+    screen.vm.apply(spotlights(("agent:2", shop, 2), ("agent:10", browse, 10), follow_ai=False))
     # agent:2 sorts before agent:10 (numbers), so it has the first style
     assert screen.vm.session.agent_slots() == {"agent:2": 0, "agent:10": 1}
     title, rows = objects_rows(screen.vm, 40, 30)

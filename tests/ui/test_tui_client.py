@@ -2,41 +2,35 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 import trio
 
 from nereid.actors import protocol as p
 from nereid.actors.diagram import parse_mermaid_text
 from nereid.actors.tree import open_session
+from nereid.ops.flow_ops import FlowUpdateNode
 from nereid.runtime import ResyncNeeded
 from nereid.store import load_demo_session
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient
 from nereid.ui.conflict_marks import unresolved
-from nereid.ui.session_state import (
-    AttentionChanged,
-    DiagramRemoved,
-    DiagramUpdated,
-    EditRejected,
-    Resynced,
-    SelectionChanged,
-    SessionUpdate,
-)
+from nereid.ui.session_state import EditRejected, SessionUpdate
 from nereid.ui.viewmodel import ViewModel
 
-from .tui_helpers import ref
+from .tui_helpers import changed, demo_state, ref
 
 ORDER = ref("d:index/flow/node/n:order")
 
 
-async def next_updates(
-    client: ActorClient, subscription: object, kind: type
-) -> list[SessionUpdate]:
-    """Translate events until one yields an update of `kind` (bounded by a deadline)."""
+async def next_updates(subscription: object, kind: type) -> list[SessionUpdate]:
+    """The events received up to the first of `kind` (bounded by a deadline)."""
+    updates: list[SessionUpdate] = []
     with trio.fail_after(5):
         async for event in subscription:  # type: ignore[attr-defined]
-            updates = await client.translate(event)
-            if any(isinstance(u, kind) for u in updates):
+            assert not isinstance(event, ResyncNeeded)
+            updates.append(event)
+            if isinstance(event, kind):
                 return updates
     raise AssertionError("subscription ended")
 
@@ -47,12 +41,12 @@ async def test_snapshot_events_and_requests_round_trip() -> None:
         with client.subscribe() as events:
             await client.attach()
             state = await client.snapshot()
-            assert sorted(state.diagrams) == sorted(load_demo_session().diagrams)
-            assert "x:nav-order" in state.xrefs
+            assert sorted(state.session.diagrams) == sorted(load_demo_session().diagrams)
+            assert state.session.xrefs == load_demo_session().xrefs
             vm = ViewModel(state, mcp_url=None)
 
             await client.perform(fx.SetSelection((ORDER,)))
-            updates = await next_updates(client, events, SelectionChanged)
+            updates = await next_updates(events, p.SelectionChanged)
             for update in updates:
                 vm.apply(update)
             assert vm.session.selection == (ORDER,)
@@ -60,7 +54,7 @@ async def test_snapshot_events_and_requests_round_trip() -> None:
             # An agent sets its spotlight: the TUI follows it (follow-AI is on by default).
             spot = ref("d:order-flow/flow/node/n:placed")
             await handle.attention.call(p.SetSpotlight(agent_id="agent-7", object_ref=spot))
-            updates = await next_updates(client, events, AttentionChanged)
+            updates = await next_updates(events, p.AttentionChanged)
             for update in updates:
                 vm.apply(update)
             assert vm.cursor == spot and vm.active_id == "order-flow"
@@ -83,7 +77,7 @@ async def test_replace_text_applies_and_refuses_with_a_reason() -> None:
             updated = await client.replace_text("index", text, diagram)
             assert updated.rev == diagram.rev + 1
             assert updated.ast.nodes["n:browse"].label == "Browse the shop"  # type: ignore[union-attr]
-            await next_updates(client, events, DiagramUpdated)
+            await next_updates(events, p.DiagramChanged)
             with pytest.raises(EditRejected) as info:
                 await client.replace_text("index", "flowchart TD\n  A -->", updated)
             assert info.value.message and info.value.base is None
@@ -118,10 +112,44 @@ async def test_resync_rereads_everything_and_deletion_moves_off_the_diagram() ->
         client = ActorClient(handle.registry, handle.bus)
         with client.subscribe() as events:
             vm = ViewModel(await client.snapshot(), mcp_url=None)
-            (update,) = await client.translate(ResyncNeeded(dropped=3))
-            assert isinstance(update, Resynced)
-            assert sorted(update.state.diagrams) == sorted(vm.session.diagrams)
+            rev = vm.session.diagrams["index"].rev
+            relabel = FlowUpdateNode(node_id="n:browse", label="B")
+            await handle.diagram("index").call(p.ApplyDiagramOps(base_rev=rev, ops=(relabel,)))
+            vm.resync(await client.snapshot())  # what the app does after `ResyncNeeded`
+            assert vm.session.diagrams["index"].rev == rev + 1
+            assert sorted(vm.session.diagrams) == sorted(load_demo_session().diagrams)
             await handle.session.call(p.DeleteDiagram(diagram_id="index"))
-            for item in await next_updates(client, events, DiagramRemoved):
+            for item in await next_updates(events, p.DiagramDeleted):
                 vm.apply(item)
             assert "index" not in vm.session.diagrams and vm.active_id == "checkout-seq"
+
+
+async def test_events_carry_what_they_announce_and_the_view_model_takes_them_as_they_are() -> None:
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        client = ActorClient(handle.registry, handle.bus)
+        with client.subscribe() as events:
+            vm = ViewModel(await client.snapshot(), mcp_url=None)
+            rev = vm.session.diagrams["index"].rev
+            relabel = FlowUpdateNode(node_id="n:browse", label="Browse it")
+            await handle.diagram("index").call(p.ApplyDiagramOps(base_rev=rev, ops=(relabel,)))
+            (event,) = await next_updates(events, p.DiagramChanged)
+            assert isinstance(event, p.DiagramChanged)
+            assert event.diagram == await client.diagram("index") and event.rev == rev + 1
+            vm.apply(event)
+            assert vm.session.diagrams["index"] is event.diagram  # shared, not copied
+            await handle.xref.call(
+                p.AddXref(xref_id="x:new", from_ref=str(ORDER), to_ref=str(ORDER), kind="same")
+            )
+            (added,) = await next_updates(events, p.XrefsChanged)
+            vm.apply(added)
+            assert vm.session.xrefs == await client.xrefs()
+
+
+def test_an_event_older_than_the_mirrored_rev_does_not_roll_it_back() -> None:
+    """Events queued between subscribing and reading the snapshot may be older than it."""
+    vm = ViewModel(demo_state(), mcp_url=None)
+    diagram = vm.session.diagrams["index"]
+    newer = msgspec.structs.replace(diagram, rev=diagram.rev + 2)
+    vm.apply(changed(newer))
+    vm.apply(changed(msgspec.structs.replace(diagram, rev=diagram.rev + 1)))
+    assert vm.session.diagrams["index"] is newer

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import msgspec
 
+from nereid.actors import protocol as p
 from nereid.mermaid import parse_flowchart
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.render import render_diagram
 from nereid.testing.big_diagrams import flowchart
 from nereid.ui.drawings import RECENT_DRAWINGS
-from nereid.ui.session_state import DiagramRemoved, DiagramUpdated
 
-from .tui_helpers import Screen, demo_state
+from .tui_helpers import Screen, changed, demo_state
 
 
 def _relabelled(diagram: Diagram, label: str) -> Diagram:
@@ -34,14 +34,14 @@ def test_a_reverted_edit_and_notes_toggled_back_reuse_the_earlier_drawing() -> N
     first = vm.cells()
     assert first is not None
     edited = _relabelled(original, "Edited label")
-    vm.apply(DiagramUpdated(edited))
+    vm.apply(changed(edited))
     screen.render()
     second = vm.cells()
     assert second is not None and second is not first
     assert "Edited label" in second.rendered.text
     # The agent reverts: a new revision drawn from the first one's content.
     reverted = msgspec.structs.replace(original, rev=edited.rev + 1)
-    vm.apply(DiagramUpdated(reverted))
+    vm.apply(changed(reverted))
     assert "Diagram [3/8] index" in screen.text() and f"r{reverted.rev}" in screen.text()
     assert vm.cells() is first
     screen.press("n")  # notes off: another drawing; on again: the first one
@@ -57,9 +57,9 @@ def test_only_the_last_few_drawings_are_kept() -> None:
     first = vm.cells()
     for n in range(RECENT_DRAWINGS):
         diagram = _relabelled(diagram, f"Label {n}")
-        vm.apply(DiagramUpdated(diagram))
+        vm.apply(changed(diagram))
         screen.render()
-    vm.apply(DiagramUpdated(msgspec.structs.replace(original, rev=diagram.rev + 1)))
+    vm.apply(changed(msgspec.structs.replace(original, rev=diagram.rev + 1)))
     again = vm.cells()
     assert again is not None and again is not first  # drawn again: it was evicted
     assert again.rendered.text == first.rendered.text if first else False
@@ -72,13 +72,13 @@ def test_a_big_diagram_reverted_shows_at_once_without_a_worker_job() -> None:
     vm = screen.vm
     vm.drawings.listen(lambda: None)  # the app lays big diagrams out in a worker
     edited = _relabelled(big, "Edited")
-    vm.apply(DiagramUpdated(edited))
+    vm.apply(changed(edited))
     assert vm.cells() is not None  # the in-process drawing made before listening
     job = vm.take_layout()
     assert job is not None and job.key[1] == edited.rev
     assert vm.layout_done(job.key, render_diagram(job.diagram, job.options), job.ast)
     reverted = msgspec.structs.replace(big, rev=edited.rev + 1)
-    vm.apply(DiagramUpdated(reverted))
+    vm.apply(changed(reverted))
     cells = vm.cells()
     assert cells is not None and "Edited" not in cells.rendered.text
     assert vm.take_layout() is None and vm.layout_behind() is None
@@ -88,10 +88,10 @@ def test_a_diagram_made_again_after_its_delete_is_drawn() -> None:
     screen = Screen()
     vm = screen.vm
     diagram = vm.session.diagrams["index"]
-    vm.apply(DiagramUpdated(msgspec.structs.replace(diagram, rev=diagram.rev + 3)))
+    vm.apply(changed(msgspec.structs.replace(diagram, rev=diagram.rev + 3)))
     screen.render()
-    vm.apply(DiagramRemoved("index"))
-    vm.apply(DiagramUpdated(msgspec.structs.replace(diagram, rev=0)))
+    vm.apply(p.DiagramDeleted(diagram_id="index"))
+    vm.apply(p.DiagramCreated(diagram=msgspec.structs.replace(diagram, rev=0)))
     vm.switch_diagram("index")
     assert vm.cells() is not None and vm.render_error() is None
     assert "Diagram render error" not in screen.text()

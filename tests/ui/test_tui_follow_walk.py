@@ -6,16 +6,18 @@ import trio
 
 from nereid.actors import protocol as p
 from nereid.actors.tree import open_session
+from nereid.model.refs import ObjectRef
+from nereid.runtime import ResyncNeeded
 from nereid.store import load_demo_session
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, report_view_request
 from nereid.ui.keys import help_sections
 from nereid.ui.modes import Focus
 from nereid.ui.panes import help_rows, walk_step_lines
-from nereid.ui.session_state import AttentionChanged, Spotlight, ViewReport
+from nereid.ui.session_state import ViewReport
 from nereid.ui.viewmodel import ViewModel
 
-from .tui_helpers import Screen, ref
+from .tui_helpers import Screen, ref, spotlights
 
 PLACED = ref("d:order-flow/flow/node/n:placed")
 PSP = ref("d:payment-seq/seq/participant/p:psp")
@@ -23,11 +25,8 @@ SHOP = ref("d:index/flow/node/n:shop")
 PAY = ref("d:index/flow/node/n:pay")
 
 
-def spots(*items: tuple[str, object, int]) -> AttentionChanged:
-    return AttentionChanged(
-        tuple(Spotlight(agent_id=a, ref=r, seq=n) for a, r, n in items),  # type: ignore[arg-type]
-        True,
-    )
+def spots(*items: tuple[str, ObjectRef, int]) -> p.AttentionChanged:
+    return spotlights(*items)
 
 
 def last_report(screen: Screen) -> ViewReport:
@@ -106,10 +105,9 @@ async def test_follow_ai_over_the_real_attention_actor_uses_its_seq() -> None:
                 await handle.attention.call(p.SetSpotlight(agent_id=agent, object_ref=target))
                 with trio.fail_after(5):
                     async for event in events:
-                        updates = await client.translate(event)
-                        for update in updates:
-                            vm.apply(update)
-                        if any(isinstance(u, AttentionChanged) for u in updates):
+                        assert not isinstance(event, ResyncNeeded)
+                        vm.apply(event)
+                        if isinstance(event, p.AttentionChanged) and event.part == "spotlight":
                             break
                 assert vm.cursor == target, agent
             assert [s.seq for s in vm.session.spotlights] == [3, 2]

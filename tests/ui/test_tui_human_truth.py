@@ -12,10 +12,9 @@ from nereid.actors.tree import open_session
 from nereid.store import load_demo_session
 from nereid.ui.app import TuiApp
 from nereid.ui.client import ActorClient
-from nereid.ui.session_state import AttentionChanged, DiagramRemoved, Spotlight
 from nereid.ui.viewmodel import ViewModel
 
-from .tui_helpers import ref
+from .tui_helpers import ref, spotlights
 
 PSP = ref("d:payment-seq/seq/participant/p:psp")
 
@@ -54,11 +53,11 @@ async def test_follow_ai_moves_and_deleted_diagrams_are_reported() -> None:
             nursery.start_soon(app.send_effects)
             app.on_effects([vm.human_report()])
             # follow-AI moves the person's view to an agent's spotlight
-            app.on_effects(vm.apply(AttentionChanged((Spotlight("agent:1", PSP, 1),), True)))
+            app.on_effects(vm.apply(spotlights(("agent:1", PSP, 1))))
             assert await _eventually(handle, lambda h: h == ("payment-seq", str(PSP)))
             # the viewed diagram goes: the TUI shows another one, and says so
             await handle.session.call(p.DeleteDiagram(diagram_id="payment-seq"))
-            app.on_effects(vm.apply(DiagramRemoved("payment-seq")))
+            app.on_effects(vm.apply(p.DiagramDeleted(diagram_id="payment-seq")))
             shown = vm.active_id
             assert shown is not None and shown != "payment-seq"
             assert await _eventually(handle, lambda h: h[0] == shown)

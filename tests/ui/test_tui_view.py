@@ -7,18 +7,14 @@ import re
 import msgspec
 import pytest
 
+from nereid.actors import protocol as p
 from nereid.model.flowchart import FlowchartAst
+from nereid.ops import Delta
 from nereid.ui import effects as fx
 from nereid.ui.modes import FOLLOW_PAUSE, Focus
-from nereid.ui.session_state import (
-    AttentionChanged,
-    DiagramUpdated,
-    SelectionChanged,
-    Spotlight,
-    ViewReport,
-)
+from nereid.ui.session_state import ViewReport
 
-from .tui_helpers import Screen, demo_state, ref
+from .tui_helpers import Screen, demo_state, ref, spotlights
 
 BROWSE = ref("d:index/flow/node/n:browse")
 ORDER = ref("d:index/flow/node/n:order")
@@ -146,7 +142,7 @@ def test_someone_elses_edit_keeps_pan_and_cursor() -> None:
     changed = msgspec.structs.replace(
         diagram, rev=diagram.rev + 1, ast=msgspec.structs.replace(diagram.ast, nodes=nodes)
     )
-    screen.vm.apply(DiagramUpdated(changed))
+    screen.vm.apply(p.DiagramChanged(diagram=changed, delta=Delta()))
     text = screen.text()
     assert (screen.vm.camera.pan_x, screen.vm.camera.pan_y) == pan
     assert screen.vm.cursor == cursor
@@ -157,49 +153,49 @@ def test_someone_elses_edit_keeps_pan_and_cursor() -> None:
 def test_selection_from_elsewhere_is_shown() -> None:
     screen = Screen()
     screen.press("2")
-    screen.vm.apply(SelectionChanged((ORDER,)))
+    screen.vm.apply(p.SelectionChanged(object_refs=(ORDER,)))
     assert any("◼ node n:order" in line for line in screen.render())
 
 
 def test_follow_ai_is_edge_triggered_and_paused_by_the_person() -> None:
     screen = Screen()
     pay_seq = ref("d:payment-seq/seq/participant/p:psp")
-    spot = Spotlight(agent_id="agent-1", ref=pay_seq, seq=1)
-    screen.vm.apply(AttentionChanged((spot,), True))
+    spot = ("agent-1", pay_seq, 1)
+    screen.vm.apply(spotlights(spot))
     assert screen.vm.active_id == "payment-seq" and screen.vm.cursor == pay_seq
     assert screen.vm.cursors.by_agent
     # The person navigates: the same spotlight does not pull the camera back.
     screen.press("[")
     assert screen.vm.active_id != "payment-seq"
-    screen.vm.apply(AttentionChanged((spot,), True))
+    screen.vm.apply(spotlights(spot))
     assert screen.vm.active_id != "payment-seq"
     # A new spotlight during the pause waits; after the pause it is followed.
-    moved = Spotlight(agent_id="agent-1", ref=ref("d:index/flow/node/n:pay"), seq=2)
-    screen.vm.apply(AttentionChanged((moved,), True))
-    assert screen.vm.cursor != moved.ref
+    moved = ("agent-1", ref("d:index/flow/node/n:pay"), 2)
+    screen.vm.apply(spotlights(moved))
+    assert screen.vm.cursor != moved[1]
     screen.clock.now += FOLLOW_PAUSE + 1
-    moved = Spotlight(agent_id="agent-1", ref=ref("d:index/flow/node/n:pay"), seq=3)
-    screen.vm.apply(AttentionChanged((moved,), True))
-    assert screen.vm.cursor == moved.ref
+    moved = ("agent-1", ref("d:index/flow/node/n:pay"), 3)
+    screen.vm.apply(spotlights(moved))
+    assert screen.vm.cursor == moved[1]
 
 
 def test_follow_ai_off_never_moves_the_view() -> None:
     screen = Screen()
     screen.press("a")
     assert fx.SetFollowAi(False) in screen.effects
-    spot = Spotlight(agent_id="a", ref=ref("d:payment-seq/seq/participant/p:psp"), seq=1)
-    screen.vm.apply(AttentionChanged((spot,), False))
+    spot = ("a", ref("d:payment-seq/seq/participant/p:psp"), 1)
+    screen.vm.apply(spotlights(spot, follow_ai=False))
     assert screen.vm.active_id == "index"
 
 
 def test_agent_spotlights_get_their_own_styles_and_overlap_is_magenta() -> None:
     screen = Screen()
     spots = (
-        Spotlight(agent_id="a", ref=ORDER, seq=1),
-        Spotlight(agent_id="b", ref=ref("d:index/flow/node/n:pay"), seq=2),
+        ("a", ORDER, 1),
+        ("b", ref("d:index/flow/node/n:pay"), 2),
     )
     screen.vm.following.set_enabled(False)
-    screen.vm.apply(AttentionChanged(spots, False))
+    screen.vm.apply(spotlights(*spots, follow_ai=False))
     attrs = _attrs(screen)
     assert "agent0" in attrs and "agent1" in attrs
     assert "human" in attrs and "both" not in attrs
@@ -319,15 +315,13 @@ def test_view_changes_are_reported_once_per_frame() -> None:
 
 
 def test_an_agent_opening_a_diagram_is_announced_not_followed() -> None:
-    from nereid.ui.session_state import ActiveDiagramChanged
-
     screen = Screen()
     screen.press("]", "]")  # two quick switches; their echoes arrive late
-    screen.vm.apply(ActiveDiagramChanged("order-flow"))
-    screen.vm.apply(ActiveDiagramChanged("order-states"))
+    screen.vm.apply(p.ActiveChanged(active_diagram_id="order-flow", active_walkthrough_id=None))
+    screen.vm.apply(p.ActiveChanged(active_diagram_id="order-states", active_walkthrough_id=None))
     message = screen.vm.toasts.current()
     assert message is None or "opened" not in message.text
-    screen.vm.apply(ActiveDiagramChanged("refund-seq"))
+    screen.vm.apply(p.ActiveChanged(active_diagram_id="refund-seq", active_walkthrough_id=None))
     assert screen.vm.active_id == "order-states"
     assert "Another client opened refund-seq" in screen.render()[-1]
 
@@ -337,7 +331,7 @@ def test_following_an_agent_brings_its_object_into_view() -> None:
     cells_before = screen.vm.cells()
     assert cells_before is not None
     target = ref("d:order-flow/flow/node/n:delivered")
-    screen.vm.apply(AttentionChanged((Spotlight(agent_id="a", ref=target, seq=1),), True))
+    screen.vm.apply(spotlights(("a", target, 1)))
     screen.render()
     cells = screen.vm.cells()
     assert cells is not None and cells.height > 22  # taller than the pane

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 
+from nereid.actors import protocol as p
+from nereid.model.diagram import Diagram
 from nereid.model.refs import ObjectRef, parse_ref
+from nereid.ops import Delta
 from nereid.store import load_demo_session
 from nereid.ui.effects import Effect
 from nereid.ui.session_state import SessionState
 from nereid.ui.viewmodel import ViewModel
 from nereid.ui.widgets import TuiWidget
 
-__all__ = ["Clock", "Screen", "demo_state", "ref"]
+__all__ = ["Clock", "Screen", "changed", "demo_state", "ref", "spotlights"]
 
 
 class Clock:
@@ -25,16 +28,28 @@ class Clock:
 
 
 def demo_state(**changes: object) -> SessionState:
-    session = load_demo_session()
-    state = SessionState(
-        diagrams=session.diagrams,
-        xrefs=session.xrefs,
-        selection=session.selected_object_refs,
-        active_diagram_id=session.active_diagram_id,
-        walkthroughs=session.walkthroughs,
-        active_walkthrough_id=session.active_walkthrough_id,
+    """The demo session as the TUI reads it at start; `changes` replace `Session` fields."""
+    session = msgspec.structs.replace(load_demo_session(), **changes)
+    return SessionState(session=session)
+
+
+def changed(diagram: Diagram) -> p.DiagramChanged:
+    """The event a diagram actor publishes when it commits `diagram`."""
+    return p.DiagramChanged(diagram=diagram, delta=Delta())
+
+
+def spotlights(
+    *spots: tuple[str, ObjectRef, int] | p.Spotlight, follow_ai: bool = True
+) -> p.AttentionChanged:
+    """The attention actor's event after a spotlight change: `(agent id, ref, seq)` each."""
+    made = tuple(
+        spot
+        if isinstance(spot, p.Spotlight)
+        else p.Spotlight(agent_id=spot[0], object_ref=spot[1], seq=spot[2])
+        for spot in spots
     )
-    return dataclasses.replace(state, **changes)  # type: ignore[arg-type]
+    attention = p.AttentionSnapshot(ui=p.UiState(follow_ai=follow_ai), spotlights=made)
+    return p.AttentionChanged(part="spotlight", attention=attention)
 
 
 def ref(text: str) -> ObjectRef:
