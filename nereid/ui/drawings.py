@@ -9,7 +9,9 @@ this state.
 
 A layout is not redone for what was drawn before: the last `RECENT_DRAWINGS` drawings of
 each diagram are kept by what they were drawn from (AST, markers, options), so a reverted
-edit, notes toggled back or a revision that changes nothing drawn shows at once.
+edit, notes toggled back or a revision that changes nothing drawn shows at once. Nor for a
+label edit that keeps the label's width: the shown drawing is patched in place
+(`nereid.ui.label_patch`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from nereid.model.state import StateAst
 from nereid.model.state_flow import state_display_label
 from nereid.offload.dispatch import needs_worker
 from nereid.render import Rendered, RenderError, RenderOptions, render_diagram
-from nereid.render.display import is_markdown
 from nereid.ui.highlight import DiagramCells
+from nereid.ui.label_patch import marked_label, patched_label_drawing
 from nereid.ui.mirror import Markers
 
 __all__ = ["TUI_SMALL_PAYLOAD", "CellsKey", "Drawings", "LayoutJob"]
@@ -98,6 +100,10 @@ class Drawings:
         if drawn is not None:  # drawn before from the same content: no layout
             self._show(key, drawn, digest)
             return drawn
+        patched = self._patched(key, diagram)
+        if patched is not None:  # one label changed, same width: no layout either
+            self._show(key, patched, digest)
+            return patched
         marked = _with_markers(diagram, dict(markers))
         if self._listener is not None and needs_worker(diagram.ast, TUI_SMALL_PAYLOAD):
             if self._wanted is not None:  # superseded before the app took it
@@ -113,6 +119,23 @@ class Drawings:
             outcome = err
         self._done(key, outcome, diagram.ast, diagram, digest)
         return self._cells.get(key)
+
+    def _patched(self, key: CellsKey, diagram: Diagram) -> DiagramCells | None:
+        """The shown drawing patched for `diagram` when all that changed since is one
+        label of the same width, drawn with the same notes flag and markers (see
+        `nereid.ui.label_patch`); None otherwise."""
+        shown = next(((k, c) for k, c in self._cells.items() if k[0] == key[0]), None)
+        if shown is None:
+            return None
+        shown_key, base = shown
+        if shown_key[2:] != key[2:] or base.ast is None:
+            return None
+        rendered = patched_label_drawing(
+            base.rendered, base.ast, diagram.ast, diagram.diagram_id, dict(key[3])
+        )
+        if rendered is None:
+            return None
+        return DiagramCells(rendered, diagram.diagram_id, diagram.ast)
 
     def take_layout(self) -> LayoutJob | None:
         """The newest wanted drawing, for the app to make off the loop (None: none)."""
@@ -215,14 +238,6 @@ def _digest(diagram: Diagram, markers: Markers, options: RenderOptions) -> bytes
     return content.digest()
 
 
-def _marked(marker: str, text: str) -> str:
-    """`text` with `marker` in front; inside the backticks of a markdown string, so the
-    label still reads as one."""
-    if is_markdown(text):
-        return f"`{marker} {text[1:]}"
-    return f"{marker} {text}"
-
-
 def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     """A copy whose labels carry the xref direction markers (tui.md §4.1.2)."""
     if not markers:
@@ -230,7 +245,7 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     ast = diagram.ast
     if isinstance(ast, FlowchartAst):
         nodes = {
-            nid: msgspec.structs.replace(node, label=_marked(markers[nid], node.label))
+            nid: msgspec.structs.replace(node, label=marked_label(node.label, markers[nid]))
             if nid in markers
             else node
             for nid, node in ast.nodes.items()
@@ -252,14 +267,14 @@ def _with_markers(diagram: Diagram, markers: dict[str, str]) -> Diagram:
     for pid, part in ast.participants.items():
         if pid in markers:
             if part.alias is not None:
-                part = msgspec.structs.replace(part, alias=_marked(markers[pid], part.alias))
+                part = msgspec.structs.replace(part, alias=marked_label(part.alias, markers[pid]))
             else:
                 part = msgspec.structs.replace(
                     part, mermaid_name=f"{markers[pid]} {part.mermaid_name}"
                 )
         participants[pid] = part
     messages = tuple(
-        msgspec.structs.replace(m, text=_marked(markers[m.message_id], m.text))
+        msgspec.structs.replace(m, text=marked_label(m.text, markers[m.message_id]))
         if m.message_id in markers
         else m
         for m in ast.messages

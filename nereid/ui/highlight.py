@@ -62,11 +62,13 @@ class DiagramCells:
     def __init__(self, rendered: Rendered, diagram_id: str, ast: Ast | None = None) -> None:
         self.rendered = rendered
         self.diagram_id = diagram_id
+        self.ast = ast  # what it was drawn from (None: not known)
         self.rows: list[str | list[str]] = [_cells(line) for line in rendered.lines]
         # Bold/italic cells of markdown labels (drawn with terminal attributes).
         self.emphasis: dict[tuple[int, int], Emphasis] = (
             emphasis_cells(rendered, ast, diagram_id, self.rows) if ast is not None else {}
         )
+        self.emphasis_rows = frozenset(row for row, _ in self.emphasis)
         self.width = rendered.width
         self.height = rendered.height
         self._intervals: dict[ObjectRef, dict[int, list[Interval]]] = {}
@@ -162,6 +164,17 @@ def _paint(row: list[str | None], intervals: list[Interval], x0: int, value: str
             row[x] = value
 
 
+_MARKERS = re.compile("([▾▴]+)")
+
+
+def _plain_runs(chars: list[str], style: str) -> list[tuple[str, str]]:
+    """The runs of a row with nothing marked on it: `style`, xref markers as `marker`."""
+    text = "".join(chars)  # the "" after a wide character vanish
+    if "▾" not in text and "▴" not in text:
+        return [(style, text)] if text else []
+    return [("marker" if part[0] in "▾▴" else style, part) for part in _MARKERS.split(text) if part]
+
+
 def styled_row(
     cells: DiagramCells, marks: Marks, row: int, x0: int, width: int, dim: bool
 ) -> list[tuple[str, str]]:
@@ -175,19 +188,33 @@ def styled_row(
         chars[0] = " "
     if chars and chars[-1] != "" and 0 <= x0 + width < len(line) and line[x0 + width] == "":
         chars[-1] = " "
+    blocks, notes = cells.block_rows.get(row, []), cells.note_rows.get(row, [])
+    selected = [
+        ivs
+        for ref in marks.selection
+        if ref.diagram_id == cells.diagram_id and (ivs := cells.intervals(ref).get(row))
+    ]
+    spotted = [
+        (slot, ivs)
+        for slot, ref in sorted(marks.spotlights, key=lambda s: -s[0])
+        if (ivs := cells.intervals(ref).get(row))
+    ]
+    cursor = cells.intervals(marks.cursor).get(row, []) if marks.cursor is not None else []
+    if not (blocks or notes or selected or spotted or cursor or marks.hints) and (
+        row not in cells.emphasis_rows
+    ):
+        return _plain_runs(chars, "dim" if dim else "default")  # most rows: one style
     base: list[str | None] = ["dim" if dim else "default"] * width
-    _paint(base, cells.block_rows.get(row, []), x0, "block")
-    _paint(base, cells.note_rows.get(row, []), x0, "note")
+    _paint(base, blocks, x0, "block")
+    _paint(base, notes, x0, "note")
     sel: list[str | None] = [None] * width
-    for ref in marks.selection:
-        if ref.diagram_id == cells.diagram_id:
-            _paint(sel, cells.intervals(ref).get(row, []), x0, "s")
+    for ivs in selected:
+        _paint(sel, ivs, x0, "s")
     agent: list[str | None] = [None] * width
-    for slot, ref in sorted(marks.spotlights, key=lambda s: -s[0]):
-        _paint(agent, cells.intervals(ref).get(row, []), x0, f"agent{slot}")
+    for slot, ivs in spotted:
+        _paint(agent, ivs, x0, f"agent{slot}")
     cur: list[str | None] = [None] * width
-    if marks.cursor is not None:
-        _paint(cur, cells.intervals(marks.cursor).get(row, []), x0, "c")
+    _paint(cur, cursor, x0, "c")
     styles: list[str] = []
     for x in range(width):
         c, a, s = cur[x], agent[x], sel[x]

@@ -15,7 +15,13 @@ from nereid.model.file_problem import FileProblem
 from nereid.model.refs import FLOW_EDGE, STATE_TRANSITION, ObjectRef
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
-from nereid.ui.objects import ObjectItem, XRefItem, selectable_objects, xref_items
+from nereid.ui.objects import (
+    ObjectItem,
+    XRefItem,
+    changed_objects,
+    selectable_objects,
+    xref_items,
+)
 from nereid.ui.palette import AGENT_STYLES, IDLE_AGENT_SLOT
 from nereid.ui.session_state import SessionState
 
@@ -29,7 +35,8 @@ class SessionMirror:
     """Diagrams, xrefs, selection, spotlights, walkthroughs and save/file problems."""
 
     def __init__(self, state: SessionState) -> None:
-        self._objects: dict[tuple[str, int], list[ObjectItem]] = {}
+        self._objects: tuple[Diagram, list[ObjectItem]] | None = None  # the newest list
+        self._first: tuple[list[ObjectItem], ObjectRef | None] | None = None
         self.replace(state)
 
     def replace(self, state: SessionState) -> None:
@@ -86,13 +93,32 @@ class SessionMirror:
         return ref_exists(self._diagrams, ref)
 
     def objects(self, diagram: Diagram) -> list[ObjectItem]:
-        """The selectable objects of `diagram` (the newest revision's list is cached)."""
-        key = (diagram.diagram_id, diagram.rev)
-        items = self._objects.get(key)
-        if items is None:
-            self._objects = {key: selectable_objects(diagram)}
-            items = self._objects[key]
+        """The selectable objects of `diagram` (the newest list is kept; a rename of a few
+        nodes updates it instead of listing every object again)."""
+        cached = self._objects
+        if cached is not None:
+            before, items = cached
+            if before is diagram or (
+                before.diagram_id == diagram.diagram_id and before.rev == diagram.rev
+            ):
+                return items
+            changed = changed_objects(before, items, diagram)
+            if changed is not None:
+                self._objects = (diagram, changed)
+                return changed
+        items = selectable_objects(diagram)
+        self._objects = (diagram, items)
         return items
+
+    def first_object(self, items: list[ObjectItem]) -> ObjectRef | None:
+        """Where the cursor is when the person put it nowhere: the list's first box (node,
+        participant), else its first object (remembered for the last list asked about)."""
+        if self._first is not None and self._first[0] is items:
+            return self._first[1]
+        first = next((item for item in items if item.is_box), items[0] if items else None)
+        ref = first.ref if first is not None else None
+        self._first = (items, ref)
+        return ref
 
     def xref_items(self) -> list[XRefItem]:
         return xref_items(self._diagrams, self._xrefs)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from nereid.model.diagram import Diagram
-from nereid.model.flowchart import FlowchartAst
+from nereid.model.flowchart import FlowchartAst, FlowNode
 from nereid.model.refs import (
     FLOW_EDGE,
     FLOW_NODE,
@@ -27,6 +28,7 @@ __all__ = [
     "SELECTABLE",
     "ObjectItem",
     "XRefItem",
+    "changed_objects",
     "selectable_objects",
     "xref_items",
 ]
@@ -73,6 +75,44 @@ class XRefItem:
         return f"{head}{x.from_ref} → {x.to_ref}"
 
 
+def _node_item(diagram_id: str, node_id: str, node: FlowNode) -> ObjectItem:
+    ref = ObjectRef(diagram_id=diagram_id, category=FLOW_NODE, object_id=node_id)
+    return ObjectItem(ref, f"node {node_id} ({display_line(node.label)})", node.note)
+
+
+def changed_objects(
+    before: Diagram, items: list[ObjectItem], after: Diagram
+) -> list[ObjectItem] | None:
+    """`selectable_objects(after)` from `items` (those of `before`) when only a few
+    flowchart nodes changed and none came or went (a rename: the common agent edit on a
+    big diagram), in O(changed · log n) after scans that compare shared values by
+    identity; None otherwise."""
+    old, new = before.ast, after.ast
+    if not (
+        isinstance(old, FlowchartAst)
+        and isinstance(new, FlowchartAst)
+        and before.diagram_id == after.diagram_id
+        and (new.edges is old.edges or new.edges == old.edges)  # values mostly shared
+        and (new.subgraphs is old.subgraphs or new.subgraphs == old.subgraphs)
+        and new.nodes.keys() == old.nodes.keys()
+    ):
+        return None
+    changed = [nid for nid, node in new.nodes.items() if node is not old.nodes[nid]]
+    if len(changed) > _FEW_CHANGED:
+        return None
+    patched = list(items)
+    for node_id in changed:
+        item = _node_item(after.diagram_id, node_id, new.nodes[node_id])
+        at = bisect.bisect_left(patched, item.ref.sort_key(), key=lambda i: i.ref.sort_key())
+        if at == len(patched) or patched[at].ref != item.ref:
+            return None
+        patched[at] = item
+    return patched
+
+
+_FEW_CHANGED: Final = 64
+
+
 def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
     """Every node, edge, subgraph, participant and message, sorted by ObjectRef."""
     did = diagram.diagram_id
@@ -80,9 +120,7 @@ def selectable_objects(diagram: Diagram) -> list[ObjectItem]:
     ast = diagram.ast
     if isinstance(ast, FlowchartAst):
         for node_id, node in ast.nodes.items():
-            ref = ObjectRef(diagram_id=did, category=FLOW_NODE, object_id=node_id)
-            label = display_line(node.label)
-            items.append(ObjectItem(ref, f"node {node_id} ({label})", node.note))
+            items.append(_node_item(did, node_id, node))
         for edge_id, edge in ast.edges.items():
             ref = ObjectRef(diagram_id=did, category=FLOW_EDGE, object_id=edge_id)
             text = f"edge {edge_id} {edge.from_node_id}→{edge.to_node_id}"

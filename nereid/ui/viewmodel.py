@@ -137,10 +137,7 @@ class ViewModel:
         ref = self.cursors.get(active_id)
         if ref is not None and self.session.ref_exists(ref):
             return ref
-        items = self.objects()
-        boxes = [item for item in items if item.is_box]
-        pool = boxes or items
-        return pool[0].ref if pool else None
+        return self.session.first_object(self.objects())
 
     def xref_rows(self) -> list[XRefItem]:
         """The XRefs list with its filters applied."""

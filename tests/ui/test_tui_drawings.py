@@ -71,7 +71,7 @@ def test_a_big_diagram_reverted_shows_at_once_without_a_worker_job() -> None:
     screen = Screen(demo_state(diagrams={"big": big}, active_diagram_id="big"))
     vm = screen.vm
     vm.drawings.listen(lambda: None)  # the app lays big diagrams out in a worker
-    edited = _relabelled(big, "Edited")
+    edited = _relabelled(big, "Edited, wider")  # a new width: laid out again
     vm.apply(changed(edited))
     assert vm.cells() is not None  # the in-process drawing made before listening
     job = vm.take_layout()
