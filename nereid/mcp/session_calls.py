@@ -12,15 +12,19 @@ Shared by the tool modules so every tool resolves ids and reports "not found" th
 - `save_states` is what is on disk per item (`saved_rev`, `save_error` in `*.stat` and
   `diagram.list`), from ``persister.status``, which answers even while a save runs;
 - `note_mutation` tells ``attention`` a mutating tool succeeded (bumps `ui_session_rev`);
-  `change_session` is one request to ``session`` that changes it, followed by that notice.
+  `change_session` is one request to ``session`` that changes it, followed by that notice;
+- `forward` declares a tool as a row served by one generic handler: params → request
+  (`as_request` parses refs and fills in the caller) → reply → result (`joined` reads it
+  from the reply, refs as text, with the read context and the caller's agent id).
 
 The MCP layer keeps no state: everything here is a message to an actor.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final, Protocol, TypeVar, cast, get_args, get_origin
 
 import msgspec
@@ -30,13 +34,18 @@ from nereid.actors.persister import GetSaveStatus, ItemSaveState
 from nereid.actors.protocol import (
     KIND_NAMES,
     ActiveIds,
+    AttentionRequest,
+    DiagramRequest,
     GetActive,
     GetReadContext,
     KindName,
     NoteSessionMutation,
+    SessionRequest,
+    WalkthroughRequest,
+    XrefRequest,
 )
 from nereid.actors.protocol import ReadContext as ReadContext
-from nereid.actors.refusals import check_id_param
+from nereid.actors.refusals import check_id_param, parse_ref_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import (
     ActorError,
@@ -45,7 +54,7 @@ from nereid.errors import (
     MailboxClosed,
     ResourceNotFound,
 )
-from nereid.model import DiagramKind
+from nereid.model import DiagramKind, ObjectRef
 from nereid.runtime import Address, Request
 
 from .tools import Hints, Tool, ToolCall
@@ -55,6 +64,7 @@ __all__ = [
     "KindName",
     "ReadContext",
     "active_ids",
+    "ask_attention",
     "ask_diagram",
     "ask_session",
     "ask_walkthrough",
@@ -63,13 +73,18 @@ __all__ = [
     "diagram_id_or_active",
     "ForDiagram",
     "ForWalkthrough",
+    "as_request",
     "forward",
     "kind_name",
     "note_mutation",
+    "joined",
+    "read_from",
     "read_context",
     "reply_type",
     "resolve_diagram",
+    "route_of",
     "save_states",
+    "saved_state",
     "to_diagram",
     "to_walkthrough",
 ]
@@ -227,10 +242,128 @@ async def save_states(call: ToolCall, keys: list[str]) -> dict[str, ItemSaveStat
     return {key: status.item(key) for key in keys}
 
 
-RequestT = TypeVar("RequestT", bound=Request[Any])
+async def saved_state(call: ToolCall, key: str) -> ItemSaveState:
+    """What is on disk for one item (`save_states`; empty when that is not known)."""
+    return (await save_states(call, [key]) or {}).get(key, ItemSaveState())
 
-Route = Callable[[ToolCall, RequestT], Awaitable[Any]]
+
+ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
+RequestT = TypeVar("RequestT", bound=Request[Any])
+ResultT = TypeVar("ResultT", bound=msgspec.Struct)
+
+Route = Callable[[ToolCall, Any], Awaitable[Any]]
 """Finds the actor a request is for and calls it (e.g. `ask_session`); returns the reply."""
+
+
+async def ask_attention(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
+    """One request to ``attention``."""
+    return await call.registry.lookup("attention").call(request)
+
+
+def as_request(request: type[RequestT]) -> Callable[[ToolCall, msgspec.Struct], RequestT]:
+    """What makes `request` from params that hold refs as text and do not say who
+    calls: each ref is parsed (`invalid object_ref: ...`, a list's refs each under the
+    singular name, in order), and the caller's `agent_id` / `agent_name` are filled in where
+    `request` has them (each MCP session is its own agent, decision 13)."""
+    fields = msgspec.structs.fields(request)
+    refs = {f.name for f in fields if f.type in (ObjectRef, tuple[ObjectRef, ...])}
+    names = {f.name for f in fields}
+
+    def ask(call: ToolCall, params: msgspec.Struct) -> RequestT:
+        given = msgspec.structs.asdict(params)
+        for name in refs & given.keys():
+            text = given[name]
+            if isinstance(text, str):
+                given[name] = parse_ref_param(name, text)
+            else:
+                given[name] = tuple(parse_ref_param(name.removesuffix("s"), t) for t in text)
+        caller = {"agent_id": call.agent.agent_id, "agent_name": call.agent.client_name}
+        return request(**given, **{key: caller[key] for key in caller.keys() & names})
+
+    return ask
+
+
+class _Source:
+    """What a result is read from, by attribute: `extra`, then each of `parts` in turn (an
+    object's attributes, a mapping's keys; refs as text)."""
+
+    __slots__ = ("_extra", "_parts")
+
+    def __init__(self, extra: Mapping[str, Any], *parts: object) -> None:
+        self._extra = extra
+        self._parts = parts
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._extra:
+            return self._extra[name]
+        for part in self._parts:
+            if isinstance(part, Mapping) and name in part:
+                return _as_text(part[name])
+            if hasattr(part, name):
+                return _as_text(getattr(part, name))
+        raise AttributeError(name)
+
+
+def _as_text(value: Any) -> Any:
+    """`value` as a result reads it: an ObjectRef as its text, likewise inside nested
+    Structs that can hold one (others are converted as they are)."""
+    if isinstance(value, ObjectRef):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_as_text(item) for item in value]
+    if isinstance(value, msgspec.Struct) and _struct_holds_refs(type(value)):
+        return _Source({}, value)
+    return value
+
+
+@functools.cache
+def _struct_holds_refs(struct: type[msgspec.Struct]) -> bool:
+    return _holds_refs(struct, frozenset())
+
+
+def _holds_refs(kind: Any, seen: frozenset[Any]) -> bool:
+    """Whether a value of the annotation `kind` can hold an ObjectRef."""
+    if kind is ObjectRef:
+        return True
+    if kind in seen:
+        return False
+    if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+        return any(_holds_refs(f.type, seen | {kind}) for f in msgspec.structs.fields(kind))
+    return any(_holds_refs(arg, seen) for arg in get_args(kind))
+
+
+def read_from(*parts: object) -> object:
+    """An object whose attributes are those of the first of `parts` that has them (refs as
+    text): a result entry read from several replies (`joined`)."""
+    return _Source({}, *parts)
+
+
+async def joined(
+    call: ToolCall, result: type[ResultT], *parts: object, context: ReadContext | None = None
+) -> ResultT:
+    """`result` read by attribute from `parts` (the first that has a field wins; refs as
+    text), after `caller_agent_id` and `context` (the read context: the given one, else
+    asked for when `result` has that field)."""
+    extra: dict[str, Any] = {"caller_agent_id": call.agent.agent_id}
+    if "context" in result.__struct_fields__:
+        extra["context"] = context or await read_context(call)
+    return msgspec.convert(_Source(extra, *parts), result, from_attributes=True)
+
+
+def route_of(request: type[Request[Any]]) -> Route:
+    """How to reach the actor that answers `request`, from the protocol's per-actor unions
+    (`SessionRequest`, `DiagramRequest`, ...): one statement of who answers what."""
+    routes: tuple[tuple[Any, Route], ...] = (
+        (SessionRequest, ask_session),
+        (AttentionRequest, ask_attention),
+        (XrefRequest, ask_xref),
+        (DiagramRequest, to_diagram),
+        (WalkthroughRequest, to_walkthrough),
+    )
+    for union, route in routes:
+        if request in get_args(union):
+            return route
+    raise TypeError(f"no actor answers {request.__name__}")
 
 
 def reply_type(request: type[Request[Any]]) -> type[msgspec.Struct]:
@@ -246,25 +379,47 @@ def reply_type(request: type[Request[Any]]) -> type[msgspec.Struct]:
 def forward(
     name: str,
     description: str,
-    request: type[RequestT],
+    params: type[ParamsT],
     *,
-    to: Route[RequestT],
     hints: Hints,
+    request: type[Request[Any]] | None = None,
+    result: type[msgspec.Struct] | None = None,
+    reply_as: str | None = None,
     mutates: bool = False,
     schema_overrides: Mapping[str, dict[str, Any]] | None = None,
-) -> Tool[RequestT, Any]:
-    """A tool whose params are the actor request `request` and whose result is its reply.
+    unlisted_output: Iterable[str] = (),
+) -> Tool[ParamsT, Any]:
+    """A tool as a row: its params are the actor request and its result is the reply.
 
-    The one generic handler: decode the arguments as `request` (the endpoint does that),
-    send it with `to`, and return the reply as the result. `mutates`: a change the TUI
-    counts (`note_mutation` after the reply, so a refusal bumps nothing).
+    The one generic handler: decode the arguments as `params` (the endpoint does that), make
+    the request (given `request`, from the params by `as_request`; default: the params are
+    the request), send it to the actor that answers it (`route_of`), and return the reply —
+    or, given `result`, the result read from it (`joined`: the reply's fields with refs as
+    text, or the reply as the field `reply_as`, joined with the read context, the caller and
+    the params). `mutates`: a change the TUI counts (`note_mutation` after the reply, so a
+    refusal bumps nothing).
     """
+    sent = request or cast(type[Request[Any]], params)
+    send, make = route_of(sent), None if request is None else as_request(request)
 
-    async def handler(call: ToolCall, params: RequestT) -> Any:
-        reply = await to(call, params)
+    async def handler(call: ToolCall, given: ParamsT) -> Any:
+        reply = await send(call, given if make is None else make(call, given))
         if mutates:
             await note_mutation(call)
-        return reply
+        if result is None:
+            return reply
+        context = reply if isinstance(reply, ReadContext) else None  # no need to ask again
+        part = reply if reply_as is None else {reply_as: reply}
+        return await joined(call, result, part, given, context=context)
 
-    result = cast(type[Any], reply_type(request))
-    return Tool(name, description, request, result, hints, handler, dict(schema_overrides or {}))
+    shape = cast(type[Any], result or reply_type(sent))
+    return Tool(
+        name,
+        description,
+        params,
+        shape,
+        hints,
+        handler,
+        dict(schema_overrides or {}),
+        frozenset(unlisted_output),
+    )

@@ -15,10 +15,10 @@ and collect tools in a `ToolTable`, which lists them sorted by name.
 
 Most tools need no handler of their own: where the tool's params ARE the actor request
 (its fields, renames and parameter docs are the protocol Struct's) and the actor's reply IS
-the result, the tool is one row, `forward(name, description, Request, to=route, hints)`
-(`nereid.mcp.session_calls`), served by one generic handler (`route` finds the actor and
-sends the request). The queries on snapshots are rows too
-(`nereid.mcp.tools_queries._diagram_query`).
+the result, the tool is one row, `forward(name, description, Request, hints=...)`
+(`nereid.mcp.session_calls`), served by one generic handler (`route_of` finds the actor that
+answers the request; `result=` reads the result from the reply). The queries on snapshots
+are rows too (`nereid.mcp.tools_queries.query_tool`).
 """
 
 from __future__ import annotations

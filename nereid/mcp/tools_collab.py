@@ -18,8 +18,8 @@ import msgspec
 
 from nereid.actors.protocol import (
     ClearSpotlight,
-    ClearSpotlightReply,
     GetAttention,
+    GetReadContext,
     GetSpotlight,
     ListSpotlights,
     ReadContext,
@@ -27,23 +27,21 @@ from nereid.actors.protocol import (
     SearchDetails,
     SetFollowAi,
     SetSpotlight,
-    Spotlight,
     UpdateSelection,
     ViewDetails,
     WalkthroughView,
 )
-from nereid.actors.refusals import parse_ref_param
 from nereid.query.objects import project
 
 from .schema import param
-from .session_calls import note_mutation, read_context
+from .session_calls import forward, read_context
 from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = ["TOOLS"]
 
 
 class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):
-    """One object ref (as text; checked by the handler)."""
+    """One object ref (as text; checked in the request, `as_request`)."""
 
     object_ref: str
 
@@ -53,6 +51,14 @@ class AttentionReadResult(msgspec.Struct, frozen=True, kw_only=True):
 
     object_ref: str | None
     diagram_id: str | None
+    context: ReadContext
+
+
+class HumanAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What the person looks at, read from the read context (both null without a TUI)."""
+
+    human_active_object_ref: str | None = msgspec.field(name="object_ref")
+    human_active_diagram_id: str | None = msgspec.field(name="diagram_id")
     context: ReadContext
 
 
@@ -175,96 +181,6 @@ def _tui_view(view: ViewDetails, follow_ai: bool) -> TuiView:
     )
 
 
-def _spotlight_refs(spotlight: Spotlight) -> tuple[str | None, str | None]:
-    ref = spotlight.object_ref
-    return (None, None) if ref is None else (str(ref), ref.diagram_id)
-
-
-@tool(
-    "attention.human.read",
-    "What the person is looking at in the TUI: object ref and diagram (null without a TUI).",
-    params=NoParams,
-    result=AttentionReadResult,
-    hints=READ_ONLY,
-)
-async def attention_human_read(call: ToolCall, params: NoParams) -> AttentionReadResult:
-    context = await read_context(call)
-    return AttentionReadResult(
-        object_ref=context.human_active_object_ref,
-        diagram_id=context.human_active_diagram_id,
-        context=context,
-    )
-
-
-@tool(
-    "attention.agent.read",
-    "Your own spotlight (each MCP session has one): object ref and diagram, or null.",
-    params=NoParams,
-    result=AttentionReadResult,
-    hints=READ_ONLY,
-)
-async def attention_agent_read(call: ToolCall, params: NoParams) -> AttentionReadResult:
-    spotlight = await call.registry.lookup("attention").call(
-        GetSpotlight(agent_id=call.agent.agent_id)
-    )
-    object_ref, diagram_id = _spotlight_refs(spotlight)
-    return AttentionReadResult(
-        object_ref=object_ref, diagram_id=diagram_id, context=await read_context(call)
-    )
-
-
-@tool(
-    "attention.agent.set",
-    "Point your spotlight at one existing object (replaces your previous spotlight).",
-    params=ObjectRefParams,
-    result=SpotlightSetResult,
-    hints=SET_STATE,
-)
-async def attention_agent_set(call: ToolCall, params: ObjectRefParams) -> SpotlightSetResult:
-    ref = parse_ref_param("object_ref", params.object_ref)
-    await call.registry.lookup("attention").call(
-        SetSpotlight(
-            agent_id=call.agent.agent_id, object_ref=ref, agent_name=call.agent.client_name
-        )
-    )
-    return SpotlightSetResult(object_ref=str(ref), diagram_id=ref.diagram_id)
-
-
-@tool(
-    "attention.agent.clear",
-    "Remove your spotlight; `cleared` is how many refs went (0 or 1).",
-    params=NoParams,
-    result=ClearSpotlightReply,
-    hints=SET_STATE,
-)
-async def attention_agent_clear(call: ToolCall, params: NoParams) -> ClearSpotlightReply:
-    return await call.registry.lookup("attention").call(
-        ClearSpotlight(agent_id=call.agent.agent_id)
-    )
-
-
-@tool(
-    "attention.agents.read",
-    "Every agent's spotlight (agent id, client name, ref) and your own agent id; a larger "
-    "`seq` was set later (the TUI follows the newest).",
-    params=NoParams,
-    result=AgentsAttentionResult,
-    hints=READ_ONLY,
-)
-async def attention_agents_read(call: ToolCall, params: NoParams) -> AgentsAttentionResult:
-    reply = await call.registry.lookup("attention").call(ListSpotlights())
-    spotlights = [
-        project(s, AgentSpotlight, object_ref=str(ref), diagram_id=ref.diagram_id)
-        for s in reply.spotlights
-        if (ref := s.object_ref) is not None
-    ]
-    return AgentsAttentionResult(
-        caller_agent_id=call.agent.agent_id,
-        spotlights=spotlights,
-        context=await read_context(call),
-    )
-
-
 @tool(
     "follow_ai.read",
     "Whether the TUI cursor follows agent spotlights (true when no TUI is attached).",
@@ -276,52 +192,6 @@ async def follow_ai_read(call: ToolCall, params: NoParams) -> FollowAiReadResult
     context = await read_context(call)
     enabled = True if context.follow_ai is None else context.follow_ai
     return FollowAiReadResult(enabled=enabled, context=context)
-
-
-@tool(
-    "follow_ai.set",
-    "Switch follow-AI on or off in the TUI (a no-op without a TUI); echoes `enabled`.",
-    params=SetFollowAi,
-    result=SetFollowAi,
-    hints=SET_STATE,
-)
-async def follow_ai_set(call: ToolCall, params: SetFollowAi) -> SetFollowAi:
-    """The params are the request; the contract's result echoes them."""
-    await call.registry.lookup("attention").call(params)
-    return params
-
-
-@tool(
-    "selection.read",
-    "The shared multi-selection (existing objects only), in ref order.",
-    params=NoParams,
-    result=SelectionReadResult,
-    hints=READ_ONLY,
-)
-async def selection_read(call: ToolCall, params: NoParams) -> SelectionReadResult:
-    reply = await call.registry.lookup("session").call(ReadSelection())
-    return SelectionReadResult(
-        object_refs=[str(ref) for ref in reply.object_refs], context=await read_context(call)
-    )
-
-
-@tool(
-    "selection.update",
-    "Replace, add to or remove from the shared selection; refs of missing objects are ignored.",
-    params=SelectionUpdateParams,
-    result=SelectionUpdateResult,
-    hints=SET_STATE,
-)
-async def selection_update(call: ToolCall, params: SelectionUpdateParams) -> SelectionUpdateResult:
-    refs = tuple(parse_ref_param("object_ref", text) for text in params.object_refs)
-    reply = await call.registry.lookup("session").call(
-        UpdateSelection(object_refs=refs, mode=params.mode)
-    )
-    await note_mutation(call)
-    return SelectionUpdateResult(
-        applied=[str(ref) for ref in reply.applied],
-        ignored=[str(ref) for ref in reply.ignored],
-    )
 
 
 @tool(
@@ -346,15 +216,68 @@ async def view_read_state(call: ToolCall, params: NoParams) -> ViewStateResult:
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (
-    attention_human_read,
-    attention_agent_read,
-    attention_agent_set,
-    attention_agent_clear,
-    attention_agents_read,
+    forward(
+        "attention.human.read",
+        "What the person is looking at in the TUI: object ref and diagram (null without a TUI).",
+        GetReadContext,
+        result=HumanAttentionResult,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "attention.agent.read",
+        "Your own spotlight (each MCP session has one): object ref and diagram, or null.",
+        NoParams,
+        request=GetSpotlight,
+        result=AttentionReadResult,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "attention.agent.set",
+        "Point your spotlight at one existing object (replaces your previous spotlight).",
+        ObjectRefParams,
+        request=SetSpotlight,
+        result=SpotlightSetResult,
+        hints=SET_STATE,
+    ),
+    forward(
+        "attention.agent.clear",
+        "Remove your spotlight; `cleared` is how many refs went (0 or 1).",
+        NoParams,
+        request=ClearSpotlight,
+        hints=SET_STATE,
+    ),
+    forward(
+        "attention.agents.read",
+        "Every agent's spotlight (agent id, client name, ref) and your own agent id; a larger "
+        "`seq` was set later (the TUI follows the newest).",
+        ListSpotlights,
+        result=AgentsAttentionResult,
+        hints=READ_ONLY,
+    ),
     follow_ai_read,
-    follow_ai_set,
-    selection_read,
-    selection_update,
+    forward(
+        "follow_ai.set",
+        "Switch follow-AI on or off in the TUI (a no-op without a TUI); echoes `enabled`.",
+        SetFollowAi,
+        result=SetFollowAi,
+        hints=SET_STATE,
+    ),
+    forward(
+        "selection.read",
+        "The shared multi-selection (existing objects only), in ref order.",
+        ReadSelection,
+        result=SelectionReadResult,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "selection.update",
+        "Replace, add to or remove from the shared selection; refs of missing objects are ignored.",
+        SelectionUpdateParams,
+        request=UpdateSelection,
+        result=SelectionUpdateResult,
+        hints=SET_STATE,
+        mutates=True,
+    ),
     view_read_state,
 )
 """Group C plus `attention.agents.read`."""

@@ -28,10 +28,10 @@ from nereid.actors.protocol import (
     ApplyWalkthroughOpsReply,
     CreateDiagramFromMermaid,
     DeleteDiagram,
+    GetActive,
     ListDiagrams,
     OpenDiagram,
 )
-from nereid.model.file_problem import FileProblem
 from nereid.ops import DiagramOp, WalkthroughDelta, ignored_fields
 
 from .op_schema import DIAGRAM_OP_ENUMS, DIAGRAM_OP_FIELDS, ops_schema, same_ops_as
@@ -41,16 +41,25 @@ from .session_calls import (
     ReadContext,
     ask_diagram,
     ask_session,
-    change_session,
     forward,
+    joined,
     note_mutation,
-    read_context,
+    read_from,
     resolve_diagram,
     save_states,
 )
-from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
+from .tools import (
+    ADDITIVE,
+    DESTRUCTIVE,
+    READ_ONLY,
+    SET_STATE,
+    NoParams,
+    Tool,
+    ToolCall,
+    tool,
+)
 
-__all__ = ["TOOLS", "DIAGRAM_OPS_SCHEMA", "FileError", "OpsResult", "file_error", "ops_result"]
+__all__ = ["TOOLS", "DIAGRAM_OPS_SCHEMA", "FileError", "OpsResult", "ops_result"]
 
 
 class FileError(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,11 +69,6 @@ class FileError(msgspec.Struct, frozen=True, kw_only=True):
     line: U64 | None
     column: U64 | None
     message: str
-
-
-def file_error(problem: FileProblem | None) -> FileError | None:
-    """The wire form of a file problem (None when the file is fine)."""
-    return None if problem is None else msgspec.convert(problem, FileError, from_attributes=True)
 
 
 class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -97,22 +101,13 @@ class ListResult(msgspec.Struct, frozen=True, kw_only=True):
     hints=READ_ONLY,
 )
 async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
-    reply = await ask_session(call, ListDiagrams())
-    context = await read_context(call)
-    diagrams = sorted(reply.diagrams, key=lambda d: d.diagram_id)
-    keys = [diagram_actor_name(d.diagram_id) for d in diagrams]
+    diagrams = (await ask_session(call, ListDiagrams())).diagrams
+    keys = [diagram_actor_name(summary.diagram_id) for summary in diagrams]
     saved = await save_states(call, keys) or {}
-    listed = []
-    for summary, key in zip(diagrams, keys, strict=True):
-        state = saved.get(key, ItemSaveState())
-        entry = msgspec.convert(summary, DiagramSummaryOut, from_attributes=True)
-        listed.append(
-            msgspec.structs.replace(entry, saved_rev=state.saved_rev, save_error=state.save_error)
-        )
-    return ListResult(diagrams=listed, context=context)
-
-
-# -- diagram.create_from_mermaid -----------------------------------------------------------
+    listed = [
+        read_from(d, saved.get(k, ItemSaveState())) for d, k in zip(diagrams, keys, strict=True)
+    ]
+    return await joined(call, ListResult, {"diagrams": listed})
 
 
 class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,60 +117,11 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
     active_diagram_id: str | None
 
 
-@tool(
-    "diagram.create_from_mermaid",
-    "Import Mermaid text (flowchart/graph, sequenceDiagram, stateDiagram) as a new diagram at rev 0; "
-    "the id defaults to flow / seq (then -2, -3, ...).",
-    params=CreateDiagramFromMermaid,
-    result=CreateResult,
-    hints=ADDITIVE,
-)
-async def diagram_create_from_mermaid(
-    call: ToolCall, params: CreateDiagramFromMermaid
-) -> CreateResult:
-    reply = await change_session(call, params)
-    return msgspec.convert(reply, CreateResult, from_attributes=True)
-
-
-# -- diagram.open / diagram.delete / diagram.current ---------------------------------------
-
-
-diagram_open = forward(
-    "diagram.open",
-    "Make a diagram the active one (the default target of diagram-scoped tools).",
-    OpenDiagram,
-    to=ask_session,
-    hints=SET_STATE,
-    mutates=True,
-)
-diagram_delete = forward(
-    "diagram.delete",
-    "Delete a diagram and its files; xrefs into it go dangling, and an active diagram is "
-    "re-targeted to the first remaining id.",
-    DeleteDiagram,
-    to=ask_session,
-    hints=DESTRUCTIVE,
-    mutates=True,
-)
-
-
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
     """The active diagram id (or null) and the read context."""
 
     active_diagram_id: str | None
     context: ReadContext
-
-
-@tool(
-    "diagram.current",
-    "The active diagram id (or null).",
-    params=NoParams,
-    result=CurrentResult,
-    hints=READ_ONLY,
-)
-async def diagram_current(call: ToolCall, params: NoParams) -> CurrentResult:
-    context = await read_context(call)
-    return CurrentResult(active_diagram_id=context.session_active_diagram_id, context=context)
 
 
 # -- diagram.apply_ops / diagram.propose_ops -------------------------------------------------
@@ -257,10 +203,37 @@ async def diagram_propose_ops(call: ToolCall, params: OpsParams) -> OpsResult:
 
 TOOLS: tuple[Tool[Any, Any], ...] = (
     diagram_list,
-    diagram_create_from_mermaid,
-    diagram_open,
-    diagram_delete,
-    diagram_current,
+    forward(
+        "diagram.create_from_mermaid",
+        "Import Mermaid text (flowchart/graph, sequenceDiagram, stateDiagram) as a new diagram "
+        "at rev 0; the id defaults to flow / seq (then -2, -3, ...).",
+        CreateDiagramFromMermaid,
+        result=CreateResult,
+        hints=ADDITIVE,
+        mutates=True,
+    ),
+    forward(
+        "diagram.open",
+        "Make a diagram the active one (the default target of diagram-scoped tools).",
+        OpenDiagram,
+        hints=SET_STATE,
+        mutates=True,
+    ),
+    forward(
+        "diagram.delete",
+        "Delete a diagram and its files; xrefs into it go dangling, and an active diagram is "
+        "re-targeted to the first remaining id.",
+        DeleteDiagram,
+        hints=DESTRUCTIVE,
+        mutates=True,
+    ),
+    forward(
+        "diagram.current",
+        "The active diagram id (or null).",
+        GetActive,
+        result=CurrentResult,
+        hints=READ_ONLY,
+    ),
     diagram_apply_ops,
     diagram_propose_ops,
 )

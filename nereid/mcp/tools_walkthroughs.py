@@ -13,12 +13,12 @@ from typing import Any, Final
 
 import msgspec
 
-from nereid.actors.persister import ItemSaveState
 from nereid.actors.protocol import (
     ApplyWalkthroughOps,
     CreateWalkthrough,
     DeleteWalkthrough,
     DiffWalkthrough,
+    GetActive,
     GetWalkthrough,
     GetWalkthroughNode,
     ListWalkthroughs,
@@ -26,13 +26,11 @@ from nereid.actors.protocol import (
     StatWalkthrough,
     WalkthroughSummary,
 )
-from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
-from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode
+from nereid.model import Walkthrough, WalkthroughEdge
 from nereid.offload.dispatch import render_walkthrough_text
 from nereid.ops import WalkthroughOp
-from nereid.query.objects import project
 from nereid.render import RenderError, TooLargeToRender
 
 from .op_schema import WALKTHROUGH_OP_FIELDS, ops_schema
@@ -40,23 +38,18 @@ from .reply_size import WALKTHROUGH_PARTS, too_large_to_render
 from .schema import U64
 from .session_calls import (
     ReadContext,
-    active_ids,
-    ask_session,
     ask_walkthrough,
     forward,
+    joined,
     note_mutation,
-    read_context,
-    save_states,
+    saved_state,
     to_walkthrough,
 )
-from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
+from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, SET_STATE, Tool, ToolCall, tool
 from .tools_diagram_reads import RenderResult
-from .tools_diagrams import FileError, OpsResult, file_error, ops_result
+from .tools_diagrams import FileError, OpsResult, ops_result
 
 __all__ = ["TOOLS", "WALKTHROUGH_OPS_SCHEMA"]
-
-
-# -- lifecycle -----------------------------------------------------------------------------
 
 
 class ListResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -66,71 +59,11 @@ class ListResult(msgspec.Struct, frozen=True, kw_only=True):
     context: ReadContext
 
 
-@tool(
-    "walkthrough.list",
-    "List walkthroughs (sorted by id) with revision and node / edge counts.",
-    params=NoParams,
-    result=ListResult,
-    hints=READ_ONLY,
-)
-async def walkthrough_list(call: ToolCall, params: NoParams) -> ListResult:
-    reply = await ask_session(call, ListWalkthroughs())
-    context = await read_context(call)
-    ordered = sorted(reply.walkthroughs, key=lambda w: w.walkthrough_id)
-    return ListResult(walkthroughs=ordered, context=context)
-
-
-walkthrough_open = forward(
-    "walkthrough.open",
-    "Mark a walkthrough as the active one (informational: no tool defaults to it).",
-    OpenWalkthrough,
-    to=ask_session,
-    hints=SET_STATE,
-    mutates=True,
-)
-
-
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
     """The active walkthrough id (or null) and the read context."""
 
     active_walkthrough_id: str | None
     context: ReadContext
-
-
-@tool(
-    "walkthrough.current",
-    "The active walkthrough id (or null).",
-    params=NoParams,
-    result=CurrentResult,
-    hints=READ_ONLY,
-)
-async def walkthrough_current(call: ToolCall, params: NoParams) -> CurrentResult:
-    active = await active_ids(call)
-    context = await read_context(call)
-    return CurrentResult(active_walkthrough_id=active.active_walkthrough_id, context=context)
-
-
-walkthrough_create = forward(
-    "walkthrough.create",
-    "Create an empty walkthrough at rev 0 (the id defaults to wt, then wt-2, ...); "
-    "fill it with walkthrough.apply_ops.",
-    CreateWalkthrough,
-    to=ask_session,
-    hints=ADDITIVE,
-    mutates=True,
-)
-walkthrough_delete = forward(
-    "walkthrough.delete",
-    "Delete a walkthrough and its file; an active walkthrough is re-targeted to the first "
-    "remaining id.",
-    DeleteWalkthrough,
-    to=ask_session,
-    hints=DESTRUCTIVE,
-    mutates=True,
-)
-
-
-# -- reads ---------------------------------------------------------------------------------
 
 
 class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -142,10 +75,6 @@ class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
     refs: list[str]
     tags: list[str]
     status: str | None
-
-
-def _node_out(node: WalkthroughNode) -> NodeOut:
-    return project(node, NodeOut, refs=[str(ref) for ref in node.refs])
 
 
 class WalkthroughOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -165,39 +94,11 @@ class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
     context: ReadContext
 
 
-@tool(
-    "walkthrough.read",
-    "A walkthrough's whole content: title, rev, nodes and edges in stored order.",
-    params=GetWalkthrough,
-    result=ReadResult,
-    hints=READ_ONLY,
-)
-async def walkthrough_read(call: ToolCall, params: GetWalkthrough) -> ReadResult:
-    walkthrough = await to_walkthrough(call, params)
-    nodes = [_node_out(node) for node in walkthrough.nodes]
-    out = project(walkthrough, WalkthroughOut, nodes=nodes)
-    return ReadResult(walkthrough=out, context=await read_context(call))
-
-
 class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
     """One node (refs as text) and the read context."""
 
     node: NodeOut
     context: ReadContext
-
-
-@tool(
-    "walkthrough.get_node",
-    "One node of a walkthrough.",
-    params=GetWalkthroughNode,
-    result=NodeResult,
-    hints=READ_ONLY,
-)
-async def walkthrough_get_node(call: ToolCall, params: GetWalkthroughNode) -> NodeResult:
-    check_id_param("walkthrough_id", params.walkthrough_id)
-    check_id_param("node_id", params.node_id)
-    node = await to_walkthrough(call, params)
-    return NodeResult(node=_node_out(node), context=await read_context(call))
 
 
 class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -208,7 +109,7 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     context: ReadContext
     saved_rev: U64 | None = None
     save_error: str | None = None
-    file_error: FileError | None = None
+    file_problem: FileError | None = msgspec.field(default=None, name="file_error")
 
 
 @tool(
@@ -220,17 +121,8 @@ class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 )
 async def walkthrough_stat(call: ToolCall, params: StatWalkthrough) -> StatResult:
     stat = await to_walkthrough(call, params)
-    context = await read_context(call)
-    digest = stat.to_json()
-    key = walkthrough_actor_name(params.walkthrough_id)
-    saved = (await save_states(call, [key]) or {}).get(key, ItemSaveState())
-    return StatResult(
-        digest=digest,
-        context=context,
-        saved_rev=saved.saved_rev,
-        save_error=saved.save_error,
-        file_error=file_error(stat.file_problem),
-    )
+    saved = await saved_state(call, walkthrough_actor_name(params.walkthrough_id))
+    return await joined(call, StatResult, {"digest": stat.to_json()}, stat, saved)
 
 
 @tool(
@@ -252,21 +144,7 @@ async def walkthrough_render_text(call: ToolCall, params: GetWalkthrough) -> Ren
         raise InvalidRequest(
             f"render error: {err.message}", data={"walkthrough_id": params.walkthrough_id}
         ) from err
-    context = await read_context(call)
-    return RenderResult(text=text, context=context)
-
-
-walkthrough_diff = forward(
-    "walkthrough.diff",
-    "What changed in a walkthrough since since_rev (from recent history); if the window "
-    "is exhausted, take a snapshot with walkthrough.read.",
-    DiffWalkthrough,
-    to=to_walkthrough,
-    hints=READ_ONLY,
-)
-
-
-# -- walkthrough.apply_ops -----------------------------------------------------------------
+    return await joined(call, RenderResult, {"text": text})
 
 
 class OpsParams(msgspec.Struct, frozen=True, kw_only=True):
@@ -295,26 +173,75 @@ WALKTHROUGH_OPS_SCHEMA: Final = ops_schema(
     schema_overrides={"ops": WALKTHROUGH_OPS_SCHEMA},
 )
 async def walkthrough_apply_ops(call: ToolCall, params: OpsParams) -> OpsResult:
-    reply = await ask_walkthrough(
-        call,
-        params.walkthrough_id,
-        ApplyWalkthroughOps(base_rev=params.base_rev, ops=tuple(params.ops)),
-    )
+    request = ApplyWalkthroughOps(base_rev=params.base_rev, ops=tuple(params.ops))
+    reply = await ask_walkthrough(call, params.walkthrough_id, request)
     if params.ops:
         await note_mutation(call)
     return ops_result(reply, call, WalkthroughOp)
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (
-    walkthrough_list,
-    walkthrough_open,
-    walkthrough_current,
-    walkthrough_create,
-    walkthrough_delete,
-    walkthrough_read,
-    walkthrough_get_node,
+    forward(
+        "walkthrough.list",
+        "List walkthroughs (sorted by id) with revision and node / edge counts.",
+        ListWalkthroughs,
+        result=ListResult,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "walkthrough.open",
+        "Mark a walkthrough as the active one (informational: no tool defaults to it).",
+        OpenWalkthrough,
+        hints=SET_STATE,
+        mutates=True,
+    ),
+    forward(
+        "walkthrough.current",
+        "The active walkthrough id (or null).",
+        GetActive,
+        result=CurrentResult,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "walkthrough.create",
+        "Create an empty walkthrough at rev 0 (the id defaults to wt, then wt-2, ...); "
+        "fill it with walkthrough.apply_ops.",
+        CreateWalkthrough,
+        hints=ADDITIVE,
+        mutates=True,
+    ),
+    forward(
+        "walkthrough.delete",
+        "Delete a walkthrough and its file; an active walkthrough is re-targeted to the first "
+        "remaining id.",
+        DeleteWalkthrough,
+        hints=DESTRUCTIVE,
+        mutates=True,
+    ),
+    forward(
+        "walkthrough.read",
+        "A walkthrough's whole content: title, rev, nodes and edges in stored order.",
+        GetWalkthrough,
+        result=ReadResult,
+        reply_as="walkthrough",
+        hints=READ_ONLY,
+    ),
+    forward(
+        "walkthrough.get_node",
+        "One node of a walkthrough.",
+        GetWalkthroughNode,
+        result=NodeResult,
+        reply_as="node",
+        hints=READ_ONLY,
+    ),
     walkthrough_stat,
     walkthrough_render_text,
-    walkthrough_diff,
+    forward(
+        "walkthrough.diff",
+        "What changed in a walkthrough since since_rev (from recent history); if the window "
+        "is exhausted, take a snapshot with walkthrough.read.",
+        DiffWalkthrough,
+        hints=READ_ONLY,
+    ),
     walkthrough_apply_ops,
 )

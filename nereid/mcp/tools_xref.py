@@ -8,89 +8,55 @@ session, and other agents and the TUI must not wait for it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
-import trio
 
 from nereid.actors.protocol import AddXref, ListXrefs, RemoveXref, XrefNeighbors
-from nereid.query import RoutesResult, route_find
-from nereid.query.params import check_choice, check_param_ref
+from nereid.query import QueryScope, RoutesResult, route_find
 
-from .schema import U64, param
-from .session_calls import ask_xref, forward
+from .session_calls import forward
 from .snapshots import all_diagrams
-from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Tool, ToolCall, tool
+from .tools import ADDITIVE, DESTRUCTIVE, READ_ONLY, Tool, ToolCall
+from .tools_queries import query_tool
 
 __all__ = ["TOOLS"]
 
-_ORDERINGS = ("fewest_hops", "lexicographic")
+
+async def _all_once_checked(call: ToolCall, params: Any) -> QueryScope:
+    """Every diagram and xref, asked for only after the contract's checks (mcp-tools.md §9.1):
+    on the empty scope the query refuses bad params as it would on any other."""
+    route_find(QueryScope(), **msgspec.structs.asdict(params))
+    return QueryScope() if params.limit == 0 else await all_diagrams(call)
 
 
-class RouteFindParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Both ends (object refs), how many routes, how long, in which order."""
-
-    from_ref: Annotated[str, param("Object ref the route starts at.")]
-    to_ref: Annotated[str, param("Object ref the route ends at.")]
-    limit: Annotated[U64, param("Most routes to return.")] = 1
-    max_hops: Annotated[
-        U64 | None, param("Longest route, in hops (absent: the default bound).")
-    ] = None
-    ordering: Annotated[
-        str | None,
-        param("Route order (default fewest_hops).", choices=("fewest_hops", "lexicographic")),
-    ] = None
-
-
-@tool(
+route_find_tool = query_tool(
     "route.find",
     "Paths between two objects across all diagrams (structure plus xrefs), fewest hops first.",
-    params=RouteFindParams,
+    route_find,
     result=RoutesResult,
-    hints=READ_ONLY,
+    scope=_all_once_checked,
+    internal=("graph", "expansion_budget"),
+    offload=lambda params: params.limit > 0,
 )
-async def route_find_tool(call: ToolCall, params: RouteFindParams) -> RoutesResult:
-    # The contract's validation order, before any actor is asked (mcp-tools.md §9.1).
-    check_param_ref("from_ref", params.from_ref)
-    check_param_ref("to_ref", params.to_ref)
-    if params.limit == 0:
-        return RoutesResult(routes=[])
-    if params.ordering not in (None, ""):
-        check_choice("ordering", params.ordering, _ORDERINGS)
-    scope = await all_diagrams(call)
-
-    def search() -> RoutesResult:
-        return route_find(
-            scope,
-            from_ref=params.from_ref,
-            to_ref=params.to_ref,
-            limit=params.limit,
-            max_hops=params.max_hops,
-            ordering=params.ordering,
-        )
-
-    return await trio.to_thread.run_sync(search)
 
 
 xref_list_tool = forward(
     "xref.list",
     "Cross-references, filtered by status, kind, endpoints or label; sorted by xref_id.",
     ListXrefs,
-    to=ask_xref,
     hints=READ_ONLY,
 )
 xref_neighbors_tool = forward(
     "xref.neighbors",
     "Objects linked to an object by xrefs (direction out, in or both), in string order.",
     XrefNeighbors,
-    to=ask_xref,
     hints=READ_ONLY,
 )
 xref_add_tool = forward(
     "xref.add",
     "Record a cross-reference between two objects; dangling endpoints are allowed.",
     AddXref,
-    to=ask_xref,
     hints=ADDITIVE,
     mutates=True,
 )
@@ -98,7 +64,6 @@ xref_remove_tool = forward(
     "xref.remove",
     "Delete a cross-reference by id.",
     RemoveXref,
-    to=ask_xref,
     hints=DESTRUCTIVE,
     mutates=True,
 )

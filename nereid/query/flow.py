@@ -20,10 +20,11 @@ composite (into its `[*]` starts; from its `[*]` ends along its own outgoing tra
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Annotated, Final
 
 from nereid.model import FLOW_NODE, FLOW_SUBGRAPH, STATE_STATE, Diagram, FlowchartAst, StateAst
 from nereid.model.state_flow import state_as_flowchart
+from nereid.model.wire import U64, param
 from nereid.query.errors import not_found
 from nereid.query.graph import (
     StepBudget,
@@ -149,8 +150,14 @@ def ref_sort(ref: str) -> tuple[bool, str]:
 def flow_reachable(
     scope: QueryScope,
     *,
-    from_node_id: str,
-    direction: str = "out",
+    from_node_id: Annotated[str, param("Node id to start from (not a ref).")],
+    direction: Annotated[
+        str,
+        param(
+            "out follows edges forward, in backward, both either way.",
+            choices=("out", "in", "both"),
+        ),
+    ] = "out",
     diagram_id: str | None = None,
 ) -> NodesResult:
     """`flow.reachable`: the out-closure, in-closure, or their union (`both`), start included.
@@ -179,8 +186,10 @@ def flow_paths(
     *,
     from_node_id: str,
     to_node_id: str,
-    limit: int = 10,
-    max_extra_hops: int = 0,
+    limit: Annotated[U64, param("Most paths to return (shortest first).")] = 10,
+    max_extra_hops: Annotated[
+        U64, param("Also return paths up to this many hops longer than the shortest.")
+    ] = 0,
     diagram_id: str | None = None,
     step_budget: int = PATHS_STEP_BUDGET,
 ) -> PathsResult:
@@ -249,8 +258,13 @@ def flow_dead_ends(scope: QueryScope, *, diagram_id: str | None = None) -> Nodes
 def flow_degrees(
     scope: QueryScope,
     *,
-    top: int = 10,
-    sort_by: str | None = "out",
+    top: Annotated[U64, param("How many nodes to return, highest score first.")] = 10,
+    sort_by: Annotated[
+        str | None,
+        param(
+            "Score: out-degree (default), in-degree or their total.", choices=("out", "in", "total")
+        ),
+    ] = None,
     diagram_id: str | None = None,
 ) -> DegreesResult:
     """`flow.degrees`: fan-in/fan-out, by score descending then node ref; the first `top`.
@@ -295,7 +309,10 @@ def flow_degrees(
 def flow_unreachable(
     scope: QueryScope,
     *,
-    start_node_id: str | None = None,
+    start_node_id: Annotated[
+        str | None,
+        param("Node id the search starts from; absent: every node without incoming edges."),
+    ] = None,
     diagram_id: str | None = None,
 ) -> NodesResult:
     """`flow.unreachable`: nodes no walk from the start(s) reaches.

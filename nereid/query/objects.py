@@ -10,7 +10,7 @@ added categories (docs/model.md) read as three more types: `seq_note`, `seq_acti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final, TypeVar
+from typing import Annotated, Final, TypeVar
 
 import msgspec
 
@@ -35,6 +35,7 @@ from nereid.model import (
     iter_blocks,
 )
 from nereid.model.state import StateLink, StateNote
+from nereid.model.wire import param
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_param_ref
 from nereid.query.scope import KIND_NAMES, QueryScope
@@ -310,8 +311,10 @@ class ObjectReadResult(msgspec.Struct, frozen=True, kw_only=True):
 def object_read(
     scope: QueryScope,
     *,
-    object_ref: str | None = None,
-    object_refs: list[str] | None = None,
+    object_ref: Annotated[str | None, param("One object ref (give this or object_refs).")] = None,
+    object_refs: Annotated[
+        list[str] | None, param("Several object refs, answered in this order.")
+    ] = None,
 ) -> ObjectReadResult:
     """`object.read` for exactly one of `object_ref` / `object_refs`; all or nothing."""
     if object_ref is not None and object_refs is not None:

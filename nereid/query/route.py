@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Annotated, Final
 
 from nereid.model import (
     FLOW_EDGE,
@@ -48,6 +48,7 @@ from nereid.model import (
     StateAst,
     XRef,
 )
+from nereid.model.wire import U64, param
 from nereid.query.graph import StepBudget, bfs_distances
 from nereid.query.params import check_choice, check_count, check_param_ref
 from nereid.query.results import RoutesResult
@@ -251,11 +252,16 @@ def _format(key: RouteKey) -> str:
 def route_find(
     scope: QueryScope,
     *,
-    from_ref: str,
-    to_ref: str,
-    limit: int = 1,
-    max_hops: int | None = None,
-    ordering: str | None = "fewest_hops",
+    from_ref: Annotated[str, param("Object ref the route starts at.")],
+    to_ref: Annotated[str, param("Object ref the route ends at.")],
+    limit: Annotated[U64, param("Most routes to return.")] = 1,
+    max_hops: Annotated[
+        U64 | None, param("Longest route, in hops (absent: the default bound).")
+    ] = None,
+    ordering: Annotated[
+        str | None,
+        param("Route order (default fewest_hops).", choices=("fewest_hops", "lexicographic")),
+    ] = None,
     graph: RouteGraph | None = None,
     expansion_budget: int = EXPANSION_BUDGET,
 ) -> RoutesResult:

@@ -8,7 +8,10 @@ block headers are not messages and are never returned or searched.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from nereid.model import SEQ_MESSAGE, SeqMessage, SequenceAst
+from nereid.model.wire import U64, param
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.params import check_choice, check_count, check_param_id
 from nereid.query.regex_guard import (
@@ -38,8 +41,12 @@ def _message_refs(diagram_id: str, messages: list[SeqMessage]) -> MessagesResult
 def seq_messages(
     scope: QueryScope,
     *,
-    from_participant_id: str | None = None,
-    to_participant_id: str | None = None,
+    from_participant_id: Annotated[
+        str | None, param("Only messages sent by this participant id.")
+    ] = None,
+    to_participant_id: Annotated[
+        str | None, param("Only messages received by this participant id.")
+    ] = None,
     diagram_id: str | None = None,
 ) -> MessagesResult:
     """`seq.messages`: messages from and/or to a participant (unknown ids match nothing)."""
@@ -60,9 +67,13 @@ def seq_messages(
 def seq_search(
     scope: QueryScope,
     *,
-    needle: str,
-    mode: str = "substring",
-    case_insensitive: bool = True,
+    needle: Annotated[
+        str, param("Text (substring mode) or Python regex (regex mode) to find in message texts.")
+    ],
+    mode: Annotated[
+        str, param("How needle matches.", choices=("substring", "regex"))
+    ] = "substring",
+    case_insensitive: Annotated[bool, param("Ignore case (default true).")] = True,
     diagram_id: str | None = None,
     time_limit: float = SEARCH_TIME_LIMIT,
     matcher: RegexMatcher = match_all,
@@ -98,9 +109,18 @@ def seq_search(
 def seq_trace(
     scope: QueryScope,
     *,
-    from_message_id: str | None = None,
-    direction: str = "after",
-    limit: int = 25,
+    from_message_id: Annotated[
+        str | None,
+        param("Anchor message id (not a ref), never included; absent: from the start or end."),
+    ] = None,
+    direction: Annotated[
+        str,
+        param(
+            "after: messages following the anchor; before: preceding it.",
+            choices=("after", "before"),
+        ),
+    ] = "after",
+    limit: Annotated[U64, param("Most messages to return.")] = 25,
     diagram_id: str | None = None,
 ) -> MessagesResult:
     """`seq.trace`: up to `limit` messages after / before an anchor, oldest first.

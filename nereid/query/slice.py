@@ -19,6 +19,7 @@ statement to its participant, and either can be the center (`objects` holds them
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 
 import msgspec
 
@@ -47,6 +48,7 @@ from nereid.model.state_flow import (
     region_owner,
     state_as_flowchart,
 )
+from nereid.model.wire import U64, param
 from nereid.query.errors import invalid_params, not_found
 from nereid.query.graph import within_hops
 from nereid.query.params import check_count, check_param_id, check_param_ref
@@ -68,11 +70,18 @@ class SliceFilters(msgspec.Struct, frozen=True, kw_only=True):
 def diagram_get_slice(
     scope: QueryScope,
     *,
-    center_ref: str,
+    center_ref: Annotated[str, param("Object ref at the centre of the slice.")],
     diagram_id: str | None = None,
-    depth: int | None = None,
-    radius: int | None = None,
-    filters: SliceFilters | None = None,
+    depth: Annotated[U64 | None, param("Hops to include (overrides radius).")] = None,
+    radius: Annotated[
+        U64 | None, param("Hops to include when depth is absent (default 1).")
+    ] = None,
+    filters: Annotated[
+        SliceFilters | None,
+        param(
+            "{include_categories, exclude_categories}: lists of ref categories (e.g. node, edge, message)."
+        ),
+    ] = None,
 ) -> SliceResult:
     """`diagram.get_slice` around `center_ref`, in the center's diagram (never the active one)."""
     if diagram_id is not None:

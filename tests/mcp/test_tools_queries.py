@@ -11,10 +11,12 @@ import sys
 import time
 from typing import Any
 
+import msgspec
 import pytest
 import trio
 
 from nereid.actors.protocol import CreateDiagramFromMermaid
+from nereid.mcp.tools_queries import TOOLS
 from nereid.query import MAX_PATTERN_LENGTH, SEARCH_TIME_LIMIT
 from tests.mcp.mcp_testkit import memory_client
 from tests.mcp.tools_testkit import demo_endpoint, error_of, structured
@@ -487,3 +489,16 @@ async def test_queries_without_an_active_diagram_need_a_diagram_id() -> None:
                 None,
             )
         assert await structured(client, "flow.cycles", {"diagram_id": "g"}) != {"cycles": []}
+
+
+def test_query_tool_params_are_the_query_keyword_parameters() -> None:
+    """One definition: a query tool's params are its query's keyword-only parameters (names,
+    defaults and order), without the internal ones (budgets, the injected regex matcher)."""
+    tools = {tool.name: tool for tool in TOOLS}
+    paths = msgspec.structs.fields(tools["flow.paths"].params)
+    assert [f.name for f in paths if f.required] == ["from_node_id", "to_node_id"]
+    optional = {f.name: f.default for f in paths if not f.required}
+    assert optional == {"limit": 10, "max_extra_hops": 0, "diagram_id": None}
+    search = [f.name for f in msgspec.structs.fields(tools["seq.search"].params)]
+    assert search == ["needle", "mode", "case_insensitive", "diagram_id"]
+    assert (tools["seq.trace"].params.__doc__ or "").startswith("The parameters of `seq.trace`")
