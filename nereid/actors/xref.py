@@ -89,23 +89,12 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
 
     @on(ListXrefs)
     async def _list(self, message: ListXrefs) -> XRefListResult:
-        return xref_list(
-            self._scope(),
-            dangling_only=message.dangling_only,
-            status=message.status,
-            kind=message.kind,
-            from_ref=message.from_ref,
-            to_ref=message.to_ref,
-            involves_ref=message.involves_ref,
-            label_contains=message.label_contains,
-            limit=message.limit,
-        )
+        # The request's fields are the query's keyword parameters: the call is derived.
+        return xref_list(self._scope(), **msgspec.structs.asdict(message))
 
     @on(XrefNeighbors)
     async def _neighbors(self, message: XrefNeighbors) -> NeighborsResult:
-        return xref_neighbors(
-            self._scope(), object_ref=message.object_ref, direction=message.direction
-        )
+        return xref_neighbors(self._scope(), **msgspec.structs.asdict(message))
 
     @on(CheckRefs)
     async def _check(self, message: CheckRefs) -> RefsExistence:

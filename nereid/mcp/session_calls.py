@@ -75,11 +75,11 @@ __all__ = [
     "ForWalkthrough",
     "as_request",
     "forward",
+    "joined",
     "kind_name",
     "note_mutation",
-    "joined",
-    "read_from",
     "read_context",
+    "read_from",
     "reply_type",
     "resolve_diagram",
     "route_of",
@@ -262,8 +262,8 @@ async def ask_attention(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
 
 def as_request(request: type[RequestT]) -> Callable[[ToolCall, msgspec.Struct], RequestT]:
     """What makes `request` from params that hold refs as text and do not say who
-    calls: each ref is parsed (`invalid object_ref: ...`, a list's refs each under the
-    singular name, in order), and the caller's `agent_id` / `agent_name` are filled in where
+    calls: each ref (an `ObjectRef` or `tuple[ObjectRef, ...]` field of `request`) is parsed
+    (`invalid object_ref: ...`, a list's refs each under the singular name, in order), and the caller's `agent_id` / `agent_name` are filled in where
     `request` has them (each MCP session is its own agent, decision 13)."""
     fields = msgspec.structs.fields(request)
     refs = {f.name for f in fields if f.type in (ObjectRef, tuple[ObjectRef, ...])}
@@ -297,9 +297,10 @@ class _Source:
         if name in self._extra:
             return self._extra[name]
         for part in self._parts:
-            if isinstance(part, Mapping) and name in part:
-                return _as_text(part[name])
-            if hasattr(part, name):
+            if isinstance(part, Mapping):
+                if name in part:
+                    return _as_text(part[name])
+            elif hasattr(part, name):
                 return _as_text(getattr(part, name))
         raise AttributeError(name)
 
@@ -346,7 +347,7 @@ async def joined(
     asked for when `result` has that field)."""
     extra: dict[str, Any] = {"caller_agent_id": call.agent.agent_id}
     if "context" in result.__struct_fields__:
-        extra["context"] = context or await read_context(call)
+        extra["context"] = context if context is not None else await read_context(call)
     return msgspec.convert(_Source(extra, *parts), result, from_attributes=True)
 
 
