@@ -29,6 +29,7 @@ __all__ = [
     "ObjectItem",
     "XRefItem",
     "changed_objects",
+    "find_object",
     "selectable_objects",
     "xref_items",
 ]
@@ -103,11 +104,22 @@ def changed_objects(
     patched = list(items)
     for node_id in changed:
         item = _node_item(after.diagram_id, node_id, new.nodes[node_id])
-        at = bisect.bisect_left(patched, item.ref.sort_key(), key=lambda i: i.ref.sort_key())
-        if at == len(patched) or patched[at].ref != item.ref:
+        at = _index(patched, item.ref)
+        if at is None:
             return None
         patched[at] = item
     return patched
+
+
+def find_object(items: list[ObjectItem], ref: ObjectRef) -> ObjectItem | None:
+    """The item of `ref` in a list sorted by ref (as `selectable_objects` makes it)."""
+    at = _index(items, ref)
+    return None if at is None else items[at]
+
+
+def _index(items: list[ObjectItem], ref: ObjectRef) -> int | None:
+    at = bisect.bisect_left(items, ref.sort_key(), key=lambda item: item.ref.sort_key())
+    return at if at < len(items) and items[at].ref == ref else None
 
 
 _FEW_CHANGED: Final = 64

@@ -12,6 +12,7 @@ from nereid.ui.highlight import Marks, styled_row
 from nereid.ui.keys import help_sections
 from nereid.ui.mirror import spotlight_title
 from nereid.ui.modes import Focus
+from nereid.ui.objects import find_object
 from nereid.ui.pane_state import scrolled
 from nereid.ui.viewmodel import ViewModel
 
@@ -280,8 +281,7 @@ def inspector_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], R
         title = [(border, f"[4]─ Inspector — XRef {item.xref_id} ({item.status}) ")]
     else:
         cursor = vm.cursor
-        items = {item.ref: item for item in (vm.objects() if vm.active else [])}
-        obj = items.get(cursor) if cursor is not None else None
+        obj = find_object(vm.objects(), cursor) if cursor is not None and vm.active else None
         if cursor is None or obj is None:
             return [(border, "[4]─ Inspector ")], [[("inspector", "No selection")]]
         lines = [
