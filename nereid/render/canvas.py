@@ -46,9 +46,15 @@ _ARM_COUNT = tuple(bin(mask).count("1") for mask in range(16))
 _CORNERS = frozenset({RIGHT | DOWN, LEFT | DOWN, RIGHT | UP, LEFT | UP})
 _MASK: Final = 0x0F
 _STYLE_SHIFT: Final = 4
+_STYLE_BITS: Final = 0x07
 _TEXT: Final = 0x80
 """A cell holding text (its string is in the row's text dict); never has arms."""
+_JUNCTION: Final = 0x80
+"""On a line cell (one with arms): its glyph depends on its neighbours (an end, a corner, a
+crossing); a straight line's interior cells show their own glyph as they are."""
 _OCCUPIED: Final = re.compile(rb"[^\x00]")
+_TEXT_CELLS: Final = re.compile(rb"\x80")
+_JUNCTIONS: Final = re.compile(rb"[\x81-\xff]")
 _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
 _PATCH_SPAN: Final = 16
@@ -58,9 +64,10 @@ from slices between the patches (both give the same text)."""
 
 @cache
 def _fresh_table(style: int, arms: int) -> bytes:
-    """Line cells gain `arms`; any other cell becomes a `style` line cell with `arms`."""
+    """Line cells gain `arms` and become junctions; any other cell becomes a `style` line cell
+    with `arms` (text under a line is erased before the table is applied)."""
     fresh = (style << _STYLE_SHIFT) | arms
-    return bytes((code | arms) if code & _MASK else fresh for code in range(256))
+    return bytes((code | arms | _JUNCTION) if code & _MASK else fresh for code in range(256))
 
 
 @cache
@@ -68,8 +75,8 @@ def _decode_table(lines: tuple[tuple[str, ...], ...]) -> str:
     """The glyph every cell code shows before neighbours are looked at (text: a blank)."""
     table = []
     for code in range(256):
-        style, mask = code >> _STYLE_SHIFT, code & _MASK
-        if code & _TEXT or not mask or style >= len(lines):
+        style, mask = (code >> _STYLE_SHIFT) & _STYLE_BITS, code & _MASK
+        if not mask or style >= len(lines):
             table.append(" ")
         else:
             table.append(lines[style][mask])
@@ -87,9 +94,8 @@ class Canvas:
     """
 
     __slots__ = (
-        "_codes",
+        "_cells",
         "_joins",
-        "_junctions",
         "_text",
         "_wide",
         "glyphs",
@@ -106,12 +112,10 @@ class Canvas:
         self.height = height
         self.glyphs = glyphs
         self.spans = SpanRecorder()
-        self._codes: list[bytearray] = [bytearray(width) for _ in range(height)]
+        # One code per cell, row after row: a column is a slice with step `width`.
+        self._cells = bytearray(width * height)
         self._text: list[dict[int, str]] = [{} for _ in range(height)]
         self._joins: dict[tuple[int, int], int] = {}
-        # Line cells whose glyph depends on their neighbours (ends, corners, crossings);
-        # a straight line's interior cells show their code's glyph as they are.
-        self._junctions: list[set[int]] = [set() for _ in range(height)]
         self._wide = False
 
     # -- size -------------------------------------------------------------------------------
@@ -122,15 +126,18 @@ class Canvas:
             "canvas cells", max(width, self.width) * max(height, self.height), MAX_CANVAS_CELLS
         )
         if width > self.width:
-            extra = bytes(width - self.width)
-            for codes in self._codes:
-                codes.extend(extra)
+            old, cells = self.width, self._cells
+            extra = bytes(width - old)
+            grown = bytearray()
+            for row in range(self.height):
+                grown += cells[row * old : (row + 1) * old]
+                grown += extra
+            self._cells = grown
             self.width = width
-        while self.height < height:
-            self._codes.append(bytearray(self.width))
-            self._text.append({})
-            self._junctions.append(set())
-            self.height += 1
+        if height > self.height:
+            self._cells.extend(bytes(self.width * (height - self.height)))
+            self._text.extend({} for _ in range(height - self.height))
+            self.height = height
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -141,20 +148,21 @@ class Canvas:
         """True if nothing was drawn in the cell (out-of-bounds cells are not blank)."""
         if not self.in_bounds(row, col):
             return False
-        return not self._codes[row][col]
+        return not self._cells[row * self.width + col]
 
     def arms(self, row: int, col: int) -> int:
         """The raw arm mask of a cell (0 for text or blank cells)."""
-        return self._codes[row][col] & _MASK
+        return self._cells[row * self.width + col] & _MASK
 
     def line_runs(self, col: int, top: int, bottom: int) -> list[tuple[int, int]]:
         """Runs (first, last) of the rows `top..bottom` of column `col` whose cell is a
         line cell (has arms)."""
         runs: list[tuple[int, int]] = []
         first = -1
-        codes_rows = self._codes
-        for row in range(top, bottom + 1):
-            if codes_rows[row][col] & _MASK:
+        width = self.width
+        column = self._cells[top * width + col : bottom * width + col + 1 : width]
+        for row, code in enumerate(column, top):
+            if code & _MASK:
                 if first < 0:
                     first = row
             elif first >= 0:
@@ -167,7 +175,7 @@ class Canvas:
     def char_at(self, row: int, col: int) -> str:
         """What the cell shows: its text, its resolved line glyph, or "" for a continuation."""
         self._check(row, col)
-        if self._codes[row][col] & _MASK:
+        if self._cells[row * self.width + col] & _MASK:
             return self._glyph(row, col)
         return self._text[row].get(col, " ")
 
@@ -184,13 +192,16 @@ class Canvas:
             # One cell per character: onto blank cells (nothing to erase or split), write
             # the characters straight into the row.
             count = min(len(text), self.width - col)
-            codes = self._codes[row]
-            if codes.count(0, col, col + count) == count:
-                cells = self._text[row]
+            cells = self._cells
+            base = row * self.width + col
+            if cells.count(0, base, base + count) == count:
+                row_text = self._text[row]
                 for match in _WORDS.finditer(text, 0, count):
                     start, end = match.span()
-                    cells.update(zip(range(col + start, col + end), text[start:end], strict=True))
-                    codes[col + start : col + end] = _TEXT_CELL * (end - start)
+                    row_text.update(
+                        zip(range(col + start, col + end), text[start:end], strict=True)
+                    )
+                    cells[base + start : base + end] = _TEXT_CELL * (end - start)
                     if owner is not None:
                         self.spans.add(owner, row, col + start, col + end - 1)
                 return count
@@ -266,22 +277,21 @@ class Canvas:
             self.add_arms(row, col_start, LEFT | RIGHT, style, owner)
             return
         if col_end - col_start > 1:
-            codes = self._codes[row]
-            first, stop = col_start + 1, col_end
-            run = codes[first:stop]
+            cells = self._cells
+            base = row * self.width
+            first, stop = base + col_start + 1, base + col_end
+            run = cells[first:stop]
             if run.count(0) != len(run):
-                # Something is already there: crossings and merges become junctions
-                # (resolved at output time), text under the line is erased.
-                junctions = self._junctions[row]
-                for match in _OCCUPIED.finditer(run):
-                    col = first + match.start()
-                    code = codes[col]
-                    if code & _MASK:
-                        junctions.add(col)
-                    elif code:
-                        self._set_char(row, col, " ", 1)
-                run = codes[first:stop]
-            codes[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
+                # Something is already there: line cells become junctions (the table),
+                # text under the line is erased.
+                texts = [match.start() for match in _TEXT_CELLS.finditer(run)]
+                if texts:
+                    for at in texts:
+                        self._set_char(row, col_start + 1 + at, " ", 1)
+                    run = cells[first:stop]
+                cells[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
+            else:
+                cells[first:stop] = _fresh_run(style, LEFT | RIGHT, stop - first)
         self._add_arms(row, col_start, RIGHT, style, False)
         self._add_arms(row, col_end, LEFT, style, False)
         if owner is not None:
@@ -304,19 +314,19 @@ class Canvas:
         if row_start == row_end:
             self.add_arms(row_start, col, UP | DOWN, style, owner)
             return
-        rows, junctions = self._codes, self._junctions
-        fresh = (style << _STYLE_SHIFT) | UP | DOWN
-        for row in range(row_start + 1, row_end):
-            codes = rows[row]
-            code = codes[col]
-            if not code:
-                codes[col] = fresh
-            elif code & _MASK:
-                junctions[row].add(col)  # crossing or merging: resolved at output time
-                codes[col] = code | UP | DOWN
+        if row_end - row_start > 1:
+            cells, width = self._cells, self.width
+            first, stop = (row_start + 1) * width + col, row_end * width + col
+            run = cells[first:stop:width]
+            if run.count(0) != len(run):
+                texts = [match.start() for match in _TEXT_CELLS.finditer(run)]
+                if texts:
+                    for at in texts:
+                        self._set_char(row_start + 1 + at, col, " ", 1)
+                    run = cells[first:stop:width]
+                cells[first:stop:width] = run.translate(_fresh_table(style, UP | DOWN))
             else:
-                self._set_char(row, col, " ", 1)
-                codes[col] = fresh
+                cells[first:stop:width] = _fresh_run(style, UP | DOWN, len(run))
         self._add_arms(row_start, col, DOWN, style, False)
         self._add_arms(row_end, col, UP, style, False)
         if owner is not None:
@@ -354,10 +364,11 @@ class Canvas:
         patched in.
         """
         lines: list[str] = []
-        codes_rows, tables = self._codes, self.glyphs.lines
+        cells, tables = self._cells, self.glyphs.lines
         decode_table = _decode_table(tables)
         charmap_decode = codecs.charmap_decode
         width, height = self.width, self.height
+        rows = [cells[row * width : (row + 1) * width] for row in range(height)]
         from_bytes = int.from_bytes
         ones = from_bytes(b"\x01" * width, "little")
         has_left, has_right, has_up, has_down = ones * LEFT, ones * RIGHT, ones * UP, ones * DOWN
@@ -366,42 +377,46 @@ class Canvas:
         seen_rows: dict[int, bytearray] = {}
         for (row, col), arms in self._joins.items():
             if row not in seen_rows:
-                seen_rows[row] = bytearray(codes_rows[row])
+                seen_rows[row] = bytearray(rows[row])
             seen_rows[row][col] |= arms
-        as_int: list[int] = []  # each row as neighbours see it, as an integer (byte = cell)
+        as_int: list[int | None] = [None] * height  # rows as neighbours see them, as integers
+
+        def seen_int(row: int) -> int:
+            value = as_int[row]
+            if value is None:
+                seen = seen_rows.get(row)
+                value = as_int[row] = from_bytes(rows[row] if seen is None else seen, "little")
+            return value
+
+        junction_search = _JUNCTIONS.search
         for row in range(height):
-            seen = seen_rows.get(row)
-            as_int.append(from_bytes(codes_rows[row] if seen is None else seen, "little"))
-        for row in range(height):
-            codes = codes_rows[row]
-            masked = self._junctions[row]
+            codes = rows[row]
             text = self._text[row]
             line = charmap_decode(codes, "strict", decode_table)[0]
-            if not (masked or text):
+            junctions = junction_search(codes) is not None
+            if not (junctions or text):
                 lines.append(line.rstrip(" "))
                 continue
             patches: dict[int, str] = dict(text)
-            if masked:
+            if junctions:
                 here = from_bytes(codes, "little")
-                seen_int = as_int[row]
-                above = as_int[row - 1] if row > 0 else 0
-                below = as_int[row + 1] if row + 1 < height else 0
+                above = seen_int(row - 1) if row > 0 else 0
+                below = seen_int(row + 1) if row + 1 < height else 0
+                seen_here = seen_int(row)
                 connected_all = (
-                    (here & has_left & ((seen_int << 8) >> 1))
-                    | (here & has_right & ((seen_int >> 8) << 1))
+                    (here & has_left & ((seen_here << 8) >> 1))
+                    | (here & has_right & ((seen_here >> 8) << 1))
                     | (here & has_up & (above >> 1))
                     | (here & has_down & (below << 1))
                 )
-                loose = ((here & low) ^ connected_all).to_bytes(width, "little")
+                # Junction cells (flag bit set) with an arm no neighbour connects to.
+                junction_arms = ((here >> 7) & ones) * _MASK
+                loose = (((here & low) ^ connected_all) & junction_arms).to_bytes(width, "little")
                 seen = seen_rows.get(row) or codes
-                above_row = (seen_rows.get(row - 1) or codes_rows[row - 1]) if row > 0 else None
-                below_row = (
-                    (seen_rows.get(row + 1) or codes_rows[row + 1]) if row + 1 < height else None
-                )
+                above_row = (seen_rows.get(row - 1) or rows[row - 1]) if row > 0 else None
+                below_row = (seen_rows.get(row + 1) or rows[row + 1]) if row + 1 < height else None
                 for match in _OCCUPIED.finditer(loose):
                     col = match.start()
-                    if col not in masked:
-                        continue  # a straight run's cell shows its own glyph
                     code = codes[col]
                     mask = code & _MASK
                     connected = 0
@@ -415,14 +430,15 @@ class Canvas:
                         connected |= DOWN
                     if connected != mask and _ARM_COUNT[connected] < 2 and mask in _CORNERS:
                         connected = mask
-                    patches[col] = tables[code >> _STYLE_SHIFT][connected or mask]
+                    style = (code >> _STYLE_SHIFT) & _STYLE_BITS
+                    patches[col] = tables[style][connected or mask]
             if patches:
                 if len(patches) * _PATCH_SPAN > width:
                     # Many patches on a short row: one list of cells, patched by index.
-                    cells = list(line)
+                    chars = list(line)
                     for col, glyph in patches.items():
-                        cells[col] = glyph
-                    line = "".join(cells)
+                        chars[col] = glyph
+                    line = "".join(chars)
                 else:
                     pieces: list[str] = []
                     done = 0
@@ -454,80 +470,79 @@ class Canvas:
             raise CanvasError(f"out of bounds: ({col},{row}) for {self.width}x{self.height} canvas")
 
     def _add_arms(self, row: int, col: int, arms: int, style: int, force_style: bool) -> None:
-        codes = self._codes[row]
-        code = codes[col]
+        at = row * self.width + col
+        cells = self._cells
+        code = cells[at]
         if not code & _MASK:
             if code:
                 self._set_char(row, col, " ", 1)
             code = style << _STYLE_SHIFT
         elif force_style:
             code = (style << _STYLE_SHIFT) | (code & _MASK)
-        codes[col] = code | arms
-        self._junctions[row].add(col)
+        cells[at] = code | arms | _JUNCTION
 
     def _set_char(self, row: int, col: int, char: str, width: int) -> None:
-        codes, text = self._codes[row], self._text[row]
+        cells, text = self._cells, self._text[row]
+        base = row * self.width
         # Never leave half a wide character behind.
         if col > 0 and text.get(col) == _CONTINUATION:
             text.pop(col - 1, None)
-            codes[col - 1] = 0
+            cells[base + col - 1] = 0
         last = col + width - 1
         if last + 1 < self.width and text.get(last + 1) == _CONTINUATION:
             del text[last + 1]
-            codes[last + 1] = 0
-        if width == 1:
-            if self._joins:
-                self._joins.pop((row, col), None)
-            if codes[col] & _MASK:
-                self._junctions[row].discard(col)
-        else:
+            cells[base + last + 1] = 0
+        if self._joins:
             for c in range(col, last + 1):
-                if self._joins:
-                    self._joins.pop((row, c), None)
-                if codes[c] & _MASK:
-                    self._junctions[row].discard(c)
+                self._joins.pop((row, c), None)
         if char == " ":
             text.pop(col, None)
-            codes[col] = 0
+            cells[base + col] = 0
         else:
             text[col] = char
-            codes[col] = _TEXT
+            cells[base + col] = _TEXT
         if width != 1 or len(char) != 1:
             self._wide = True
         if width == 2:
             text[col + 1] = _CONTINUATION
-            codes[col + 1] = _TEXT
+            cells[base + col + 1] = _TEXT
 
     def _glyph(self, row: int, col: int) -> str:
-        codes = self._codes[row]
-        code = codes[col]
+        cells, width = self._cells, self.width
+        at = row * width + col
+        code = cells[at]
         mask = code & _MASK
         joins = self._joins
         connected = 0
         if (
             mask & LEFT
             and col > 0
-            and (codes[col - 1] & RIGHT or joins.get((row, col - 1), 0) & RIGHT)
+            and (cells[at - 1] & RIGHT or joins.get((row, col - 1), 0) & RIGHT)
         ):
             connected |= LEFT
         if (
             mask & RIGHT
-            and col + 1 < self.width
-            and (codes[col + 1] & LEFT or joins.get((row, col + 1), 0) & LEFT)
+            and col + 1 < width
+            and (cells[at + 1] & LEFT or joins.get((row, col + 1), 0) & LEFT)
         ):
             connected |= RIGHT
         if (
             mask & UP
             and row > 0
-            and (self._codes[row - 1][col] & DOWN or joins.get((row - 1, col), 0) & DOWN)
+            and (cells[at - width] & DOWN or joins.get((row - 1, col), 0) & DOWN)
         ):
             connected |= UP
         if (
             mask & DOWN
             and row + 1 < self.height
-            and (self._codes[row + 1][col] & UP or joins.get((row + 1, col), 0) & UP)
+            and (cells[at + width] & UP or joins.get((row + 1, col), 0) & UP)
         ):
             connected |= DOWN
         if connected != mask and _ARM_COUNT[connected] < 2 and mask in _CORNERS:
             connected = mask  # a frame corner next to a marker or title keeps its shape
-        return self.glyphs.lines[code >> _STYLE_SHIFT][connected or mask]
+        return self.glyphs.lines[(code >> _STYLE_SHIFT) & _STYLE_BITS][connected or mask]
+
+
+def _fresh_run(style: int, arms: int, length: int) -> bytes:
+    """`length` fresh line cells (a line over blank cells)."""
+    return bytes(((style << _STYLE_SHIFT) | arms,)) * length

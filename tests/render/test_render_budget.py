@@ -53,11 +53,23 @@ def test_dense_flowchart_is_refused_before_layout() -> None:
 
 
 def test_many_long_lines_are_refused_before_drawing() -> None:
-    ast = _flow(dense_flowchart(100, 2000))
+    # One node fanning out to 2600: each line runs across a 28 000-column drawing.
+    ast = _flow("flowchart TD\n" + "\n".join(f"  s --> t{i}" for i in range(2600)) + "\n")
     with pytest.raises(TooLargeToRender) as info:
         render_flowchart(ast, "d")
     assert info.value.measure == "line cells"
     assert info.value.value > MAX_LINE_CELLS
+
+
+def test_the_ten_thousand_node_benchmark_flowchart_is_within_budget() -> None:
+    # Counted before layout, so this costs no drawing: the 10 000-node flowchart of the
+    # benchmark (49 862 items drawn in full) must fit, the dense graph above must not.
+    from nereid.render.flowchart.items import rank
+    from nereid.render.flowchart.prepare import prepare
+    from nereid.render.options import RenderOptions
+
+    ranked = rank(prepare(_flow(flowchart(10_000)), RenderOptions(), {}))
+    assert ranked.full_span is not None  # its long edges are drawn as stubs
 
 
 def test_thousand_node_flowchart_is_within_budget() -> None:

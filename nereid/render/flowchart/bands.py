@@ -4,7 +4,7 @@ layers (`v`) of every layer's band, channel and frame border."""
 from __future__ import annotations
 
 from nereid.render.flowchart.channels import assign_tracks
-from nereid.render.flowchart.stages import Placed, Routed
+from nereid.render.flowchart.stages import STUB, Placed, Routed
 
 __all__ = ["route"]
 
@@ -27,7 +27,7 @@ def route(placed: Placed) -> Routed:
     ends: dict[tuple[int, int], tuple[int, int]] = {}
     cut_ends = [False] * layer_count  # channels an edge to or from a subgraph runs in
     subgraphs = graph.ast.subgraphs
-    x, breadth, port = placed.x, items.breadth, placed.port
+    x, breadth, port, kind = placed.x, items.breadth, placed.port, items.kind
     for i, chain in enumerate(items.chains):
         if not chain:
             continue
@@ -46,6 +46,9 @@ def route(placed: Placed) -> Routed:
         for j in range(last):
             q = chain[j + 1]
             b = port[(i, "up")] if j + 1 == last else x[q] + breadth[q] // 2
+            if kind[q] == STUB and kind[chain[j]] == STUB:
+                a = b  # a stubbed edge's two connectors: no segment between them
+                continue
             per_channel[item_layer[chain[j]]].append((i, j, a, b))
             ends[(i, j)] = (chain[j], q)
             a = b

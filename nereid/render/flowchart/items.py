@@ -8,15 +8,27 @@ import msgspec
 from nereid.render.budget import MAX_LAYOUT_ITEMS, check_budget
 from nereid.render.display import display_text
 from nereid.render.flowchart.cluster_ranks import ClusterEnd, rank_edges
-from nereid.render.flowchart.stages import DUMMY, FILLER, LABEL, NODE, Graph, Items, Ranked
+from nereid.render.flowchart.stages import (
+    DUMMY,
+    FILLER,
+    LABEL,
+    NODE,
+    STUB,
+    Graph,
+    Items,
+    Ranked,
+)
+from nereid.render.flowchart.stubs import end_names, stub_span
+from nereid.render.glyphs import glyph_set
 from nereid.render.text import text_width, wrap_text
 
 __all__ = ["build_items", "rank"]
 
 
 def rank(graph: Graph) -> Ranked:
-    """Layers (cycles broken, subgraph ends resolved to members). Refuses, before any
-    waypoint exists, a graph whose nodes, edges and waypoints are too many."""
+    """Layers (cycles broken, subgraph ends resolved to members), and the longest edge drawn
+    in full (stubs.py). Refuses, before any waypoint exists, a graph whose nodes, edges and
+    waypoints are too many."""
     members: dict[str, ClusterEnd] = {}
     for n, c in enumerate(graph.node_cluster):
         for p in graph.cluster_path[c] if c != -1 else ():
@@ -45,7 +57,10 @@ def rank(graph: Graph) -> Ranked:
         for e, (a, b) in zip(written, ranked.ends, strict=True)
     ]
     layer = ranked.layers
-    waypoints = sum(abs(layer[a] - layer[b]) - 1 for a, b in ranked.ends if a != b)
+    spans = [abs(layer[a] - layer[b]) for a, b in ranked.ends]
+    # What the graph would cost drawn in full: a waypoint per layer an edge crosses (the
+    # long edges of a big graph are drawn as stubs, but the count is the graph's size).
+    waypoints = sum(span - 1 for span in spans if span > 1)
     items = len(node_ids) + len(edges) + waypoints
     check_budget("layout items (nodes, edges, edge waypoints)", items, MAX_LAYOUT_ITEMS)
     return Ranked(
@@ -54,6 +69,7 @@ def rank(graph: Graph) -> Ranked:
         reversed=ranked.reversed,
         pairs=ranked.ends,
         edges=edges,
+        full_span=stub_span(spans),
     )
 
 
@@ -91,6 +107,9 @@ def build_items(ranked: Ranked) -> Items:
     chains: list[list[int]] = []
     label_item: dict[int, int] = {}
     self_loops: dict[int, list[int]] = {}
+    stub_lines: dict[int, list[str]] = {}
+    longest = ranked.full_span if ranked.full_span is not None else 1 << 30
+    names = end_names(graph, glyph_set(graph.options.ascii).ellipsis) if longest < 1 << 30 else {}
     for i, (src, dst) in enumerate(ranked.pairs):
         if src == dst:
             self_loops.setdefault(src, []).append(i)
@@ -98,8 +117,11 @@ def build_items(ranked: Ranked) -> Items:
             continue
         upper, lower = (dst, src) if ranked.reversed[i] else (src, dst)
         cluster = graph.common_cluster(graph.node_cluster[upper], graph.node_cluster[lower])
-        chain = [upper]
         top, bottom = ranked.node_layer[upper], ranked.node_layer[lower]
+        if bottom - top > longest:
+            chains.append(_stubs(ranked, lists, i, (upper, lower), cluster, names, stub_lines))
+            continue
+        chain = [upper]
         label_layer = top + (bottom - top) // 2 if ranked.edges[i].label else -1
         for layer in range(top + 1, bottom):
             kind = LABEL if layer == label_layer else DUMMY
@@ -133,6 +155,7 @@ def build_items(ranked: Ranked) -> Items:
         chains=chains,
         label_item=label_item,
         label_lines=label_lines,
+        stub_lines=stub_lines,
         self_loops=self_loops,
         layer_count=layer_count,
         cluster_span=cluster_span,
@@ -140,6 +163,45 @@ def build_items(ranked: Ranked) -> Items:
         box_h=box_h,
         layers=layers,
     )
+
+
+def _stubs(
+    ranked: Ranked,
+    lists: _Lists,
+    edge: int,
+    ends: tuple[int, int],
+    cluster: int,
+    names: dict[str, str],
+    stub_lines: dict[int, list[str]],
+) -> list[int]:
+    """A long edge as two connectors (stubs.py): one in the layer under its upper end naming
+    the lower end (under the edge's label), one in the layer over its lower end naming the
+    upper end. Returns the chain: upper node, both connectors, lower node."""
+    graph = ranked.graph
+    upper, lower = ends
+    written = graph.ast.edges[graph.edge_ids[edge]]
+    source, target = written.from_node_id, written.to_node_id
+    # The upper end is the written target when the edge runs against the layers.
+    towards, back = (source, target) if ranked.reversed[edge] else (target, source)
+    word_down, word_up = ("from", "to") if ranked.reversed[edge] else ("to", "from")
+    label = written.label
+    above = wrap_text(display_text(label), graph.options.max_label_width) if label else []
+    first = lists.new(STUB, ranked.node_layer[upper] + 1, cluster)
+    second = lists.new(STUB, ranked.node_layer[lower] - 1, cluster)
+    stub_lines[first] = [*above, f"{word_down} {names[towards]}"]
+    stub_lines[second] = [f"{word_up} {names[back]}"]
+    for item in (first, second):
+        lines = stub_lines[item]
+        width = max(text_width(line) for line in lines)
+        if graph.horizontal:
+            lists.breadth[item], lists.depth[item] = len(lines), width + 2
+        else:
+            lists.breadth[item], lists.depth[item] = width, len(lines)
+    lists.down[upper].append(first)
+    lists.up[first].append(upper)
+    lists.down[second].append(lower)
+    lists.up[lower].append(second)
+    return [upper, first, second, lower]
 
 
 def _label_sizes(ranked: Ranked, lists: _Lists, label_item: dict[int, int]) -> dict[int, list[str]]:

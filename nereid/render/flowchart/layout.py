@@ -40,6 +40,7 @@ from nereid.render.flowchart.screen import draw
 from nereid.render.flowchart.stages import (
     NODE,
     PORT_GAP,
+    STUB,
     Items,
     Ordered,
     Placed,
@@ -165,6 +166,8 @@ def place(ordered: Ordered, fit: TitleFit) -> Placed:
     weighted_down: list[list[tuple[int, int, int, int]]] = [[] for _ in kind]
     for i, chain in enumerate(items.chains):
         for a, b in zip(chain, chain[1:], strict=False):
+            if kind[a] == STUB and kind[b] == STUB:
+                continue  # a stubbed edge's two connectors: nothing joins them
             weight = _weight(kind[a], kind[b])
             own = 2 * ordered.attach_offset(i, a, "down")
             their = 2 * ordered.attach_offset(i, b, "up")
@@ -220,6 +223,8 @@ def _straighten(placed: Placed) -> None:
             continue
         col = placed.port[(i, "down")]
         for item in chain[1:-1]:
+            if item == chain[-2] and items.kind[item] == STUB and len(chain) == 4:
+                col = placed.port[(i, "up")]  # a stub over its lower end: under that port
             half = items.breadth[item] // 2
             low, high = _room(placed, item, position)
             target = min(max(col - half, low), high)

@@ -17,7 +17,7 @@ from nereid.render.flowchart.geometry import (
     NodeDraw,
     title_place,
 )
-from nereid.render.flowchart.stages import LABEL, Drawn, Routed
+from nereid.render.flowchart.stages import LABEL, STUB, Drawn, Routed
 from nereid.render.text import text_width, wrap_text
 
 __all__ = ["draw"]
@@ -121,13 +121,18 @@ def _edge_draw(routed: Routed, i: int, chain: list[int], box_rect: list[Rect]) -
         if q == lower:
             current.append((placed.port[(i, "up")], box_rect[lower][1]))
             pieces.append(current)
-        elif kind[q] == LABEL:
+        elif kind[q] == LABEL or kind[q] == STUB:
             b = x[q] + breadth[q] // 2  # a waypoint's centre
             lv0 = routed.item_v0(q)
-            current.append((b, lv0 - 1))
-            pieces.append(current)
-            current = [(b, lv0 + items.depth[q])]
-            labels.extend(_label_draws(routed, i, q, lv0))
+            if kind[p] != STUB:  # the line runs into the label (or connector) from above
+                current.append((b, lv0 - 1))
+                pieces.append(current)
+            if kind[q] == LABEL:
+                labels.extend(_label_draws(routed, items.label_lines[i], q, lv0))
+            else:
+                labels.extend(_label_draws(routed, items.stub_lines[q], q, lv0))
+            # ... and on from under it, except out of a stubbed edge's first connector.
+            current = [(b, lv0 + items.depth[q])] if kind[q] == LABEL or kind[p] == STUB else []
     heads: list[tuple[int, int, str, Head]] = []
     end_u = pieces[-1][-1][0]
     start_u = pieces[0][0][0]
@@ -159,12 +164,12 @@ def _to_screen(
     return [(v, u) for u, v in piece]
 
 
-def _label_draws(routed: Routed, edge: int, item: int, lv0: int) -> list[LabelDraw]:
+def _label_draws(routed: Routed, lines: list[str], item: int, lv0: int) -> list[LabelDraw]:
     placed = routed.placed
     items = placed.ordered.items
     horizontal = items.ranked.graph.horizontal
     draws = []
-    for k, line in enumerate(items.label_lines[edge]):
+    for k, line in enumerate(lines):
         w = text_width(line)
         if horizontal:
             u, v = placed.x[item] + k, lv0 + 1 + (items.depth[item] - 2 - w) // 2

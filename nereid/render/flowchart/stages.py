@@ -25,6 +25,7 @@ __all__ = [
     "FILLER",
     "LABEL",
     "NODE",
+    "STUB",
     "Box",
     "Drawn",
     "Graph",
@@ -37,11 +38,12 @@ __all__ = [
 ]
 
 # Item kinds: a node's box, a long edge's waypoint, an edge label, a subgraph's stand-in in a
-# layer it spans without a member there.
+# layer it spans without a member there, a long edge's connector naming its other end (stubs.py).
 NODE: Final = 0
 DUMMY: Final = 1
 LABEL: Final = 2
 FILLER: Final = 3
+STUB: Final = 4
 
 #: Ports sit two cells apart: the items between layers (dummies, labels) need a cell between
 #: them too, so edges leaving one side run straight instead of jogging a row.
@@ -105,6 +107,7 @@ class Ranked(NamedTuple):
     reversed: list[bool]
     pairs: list[tuple[int, int]]  # (from, to) node per edge
     edges: list[FlowEdge]  # edges with the ends ranking picked
+    full_span: int | None  # edges spanning more layers are drawn as stubs (None: no stubs)
 
     def heads(self, edge: int) -> tuple[Head, Head]:
         """(head at the upper end, head at the lower end) in layout order."""
@@ -127,9 +130,13 @@ class Items(NamedTuple):
     depth: list[int]  # size along the layers
     up: list[list[int]]  # neighbours in the layer above
     down: list[list[int]]  # neighbours in the layer below
-    chains: list[list[int]]  # per edge: upper node, waypoints, lower node ([] for self-loops)
+    # Per edge: upper node, waypoints, lower node ([] for self-loops); a stubbed edge's chain
+    # is upper node, its connector, the other connector, lower node: the middle pair is no
+    # segment (nothing joins the two connectors).
+    chains: list[list[int]]
     label_item: dict[int, int]  # edge -> its label item
     label_lines: dict[int, list[str]]  # edge -> wrapped label
+    stub_lines: dict[int, list[str]]  # connector item -> its text (the edge label, then the name)
     self_loops: dict[int, list[int]]  # node -> its self-loop edges
     layer_count: int
     cluster_span: list[tuple[int, int]]  # first and last layer per subgraph
