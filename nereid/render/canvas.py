@@ -57,6 +57,8 @@ _TEXT_CELLS: Final = re.compile(rb"\x80")
 _JUNCTIONS: Final = re.compile(rb"[\x81-\xff]")
 _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
+_CELL: Final = tuple(bytes((code,)) for code in range(256))
+"""Every code as a one-cell run (a line over blank cells is one of these times its length)."""
 _PATCH_SPAN: Final = 16
 """Cells per patched cell below which a row is rebuilt from a list of its cells rather than
 from slices between the patches (both give the same text)."""
@@ -291,7 +293,7 @@ class Canvas:
                     run = cells[first:stop]
                 cells[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
             else:
-                cells[first:stop] = _fresh_run(style, LEFT | RIGHT, stop - first)
+                cells[first:stop] = _CELL[(style << _STYLE_SHIFT) | LEFT | RIGHT] * (stop - first)
         self._add_arms(row, col_start, RIGHT, style, False)
         self._add_arms(row, col_end, LEFT, style, False)
         if owner is not None:
@@ -318,7 +320,7 @@ class Canvas:
             cells, width = self._cells, self.width
             first, stop = (row_start + 1) * width + col, row_end * width + col
             run = cells[first:stop:width]
-            if run.count(0) != len(run):
+            if run.count(0) != row_end - row_start - 1:
                 texts = [match.start() for match in _TEXT_CELLS.finditer(run)]
                 if texts:
                     for at in texts:
@@ -326,7 +328,9 @@ class Canvas:
                     run = cells[first:stop:width]
                 cells[first:stop:width] = run.translate(_fresh_table(style, UP | DOWN))
             else:
-                cells[first:stop:width] = _fresh_run(style, UP | DOWN, len(run))
+                cells[first:stop:width] = _CELL[(style << _STYLE_SHIFT) | UP | DOWN] * (
+                    row_end - row_start - 1
+                )
         self._add_arms(row_start, col, DOWN, style, False)
         self._add_arms(row_end, col, UP, style, False)
         if owner is not None:
@@ -541,8 +545,3 @@ class Canvas:
         if connected != mask and _ARM_COUNT[connected] < 2 and mask in _CORNERS:
             connected = mask  # a frame corner next to a marker or title keeps its shape
         return self.glyphs.lines[(code >> _STYLE_SHIFT) & _STYLE_BITS][connected or mask]
-
-
-def _fresh_run(style: int, arms: int, length: int) -> bytes:
-    """`length` fresh line cells (a line over blank cells)."""
-    return bytes(((style << _STYLE_SHIFT) | arms,)) * length
