@@ -28,7 +28,6 @@ from nereid.actors.protocol import (
     ApplyWalkthroughOpsReply,
     CreateDiagramFromMermaid,
     DeleteDiagram,
-    GetActive,
     ListDiagrams,
     OpenDiagram,
 )
@@ -44,6 +43,7 @@ from .session_calls import (
     forward,
     joined,
     note_mutation,
+    read_context,
     read_from,
     resolve_diagram,
     save_states,
@@ -122,6 +122,20 @@ class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
 
     active_diagram_id: str | None
     context: ReadContext
+
+
+@tool(
+    "diagram.current",
+    "The active diagram id (or null).",
+    params=NoParams,
+    result=CurrentResult,
+    hints=READ_ONLY,
+)
+async def diagram_current(call: ToolCall, params: NoParams) -> CurrentResult:
+    """One read of the context: the id and `context.session_active_diagram_id` always agree
+    (asking for the active ids and the context apart could straddle an `diagram.open`)."""
+    context = await read_context(call)
+    return CurrentResult(active_diagram_id=context.session_active_diagram_id, context=context)
 
 
 # -- diagram.apply_ops / diagram.propose_ops -------------------------------------------------
@@ -227,13 +241,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         hints=DESTRUCTIVE,
         mutates=True,
     ),
-    forward(
-        "diagram.current",
-        "The active diagram id (or null).",
-        GetActive,
-        result=CurrentResult,
-        hints=READ_ONLY,
-    ),
+    diagram_current,
     diagram_apply_ops,
     diagram_propose_ops,
 )
