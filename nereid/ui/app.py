@@ -24,6 +24,7 @@ from typing import Any, cast
 import trio
 import urwid
 
+from nereid.actors import protocol as p
 from nereid.errors import NereidError
 from nereid.model.diagram import Diagram
 from nereid.offload.dispatch import bounded_regex_matcher, render_diagram_drawing
@@ -116,7 +117,7 @@ class TuiApp:
         vm.drawings.listen(self._layout_wanted.set)
         self._search_wanted = trio.Event()
         vm.modes.listen(self._search_wanted.set)
-        self._reported_human: fx.ReportHuman | None = None
+        self._reported_human: p.ReportHumanAttention | None = None
         self._stale = False  # a resync failed: re-read the session with the next event
 
     def on_effects(self, effects: list[fx.Effect]) -> None:
@@ -129,11 +130,11 @@ class TuiApp:
         self._follow_check.set()  # a key or a frame may have started or ended a pause
         human = self.vm.human_report()
         if human != self._reported_human and not any(
-            isinstance(effect, fx.ReportHuman) for effect in effects
+            isinstance(effect, p.ReportHumanAttention) for effect in effects
         ):
             effects = [*effects, human]
         for effect in effects:
-            if isinstance(effect, fx.ReportHuman):
+            if isinstance(effect, p.ReportHumanAttention):
                 self._reported_human = effect
             if isinstance(effect, fx.Quit):
                 self.exit_code = effect.code

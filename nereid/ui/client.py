@@ -30,9 +30,9 @@ from nereid.ops.merge3 import MergeConflict, merge_asts
 from nereid.runtime import EventBus, Registry, Subscription
 from nereid.ui import effects as fx
 from nereid.ui.conflict_marks import mark_conflicts
-from nereid.ui.session_state import EVENTS, EditRejected, SessionState, ViewReport
+from nereid.ui.session_state import EVENTS, EditRejected, SessionState
 
-__all__ = ["CALL_TIMEOUT", "ActorClient", "export_text", "report_view_request"]
+__all__ = ["CALL_TIMEOUT", "ActorClient", "export_text"]
 
 CALL_TIMEOUT = 5.0
 
@@ -44,47 +44,6 @@ def export_text(diagram: Diagram) -> str:
 
 def export_ast(ast: Any) -> str:
     return export_any(ast)
-
-
-def report_view_request(report: ViewReport) -> p.ReportView:
-    """The attention actor's `ReportView` for what the view model computed."""
-    panes = {name: name in report.panes for name in ("diagram", "objects", "xrefs", "inspector")}
-    search = None
-    if report.search_mode is not None:
-        search = p.SearchDetails(
-            mode="fuzzy" if report.search_mode == "fuzzy" else "regex",
-            query=report.search_query,
-            editing=report.search_editing,
-            results=report.search_results,
-            index=report.search_index,
-        )
-    walkthrough = None
-    if report.walkthrough_id is not None:
-        walkthrough = p.WalkthroughView(
-            walkthrough_id=report.walkthrough_id, node_id=report.walkthrough_node_id
-        )
-    hint: Any = report.hint_mode if report.hint_mode in ("jump", "chain") else None
-    view = p.ViewDetails(
-        diagram_id=report.active_diagram_id,
-        cursor_ref=report.cursor,
-        viewport_width=report.viewport_width,
-        viewport_height=report.viewport_height,
-        diagram_width=report.diagram_width,
-        diagram_height=report.diagram_height,
-        focus=report.focus,
-        focus_owner="agent" if report.focus_owner == "agent" else "human",
-        search=search,
-        hint_mode=hint,
-        show_notes=report.show_notes,
-        help_open=report.help_open,
-        mouse=report.mouse,
-        follow_paused=report.follow_paused,
-        walkthrough=walkthrough,
-        mcp_url=report.mcp_url,
-    )
-    return p.ReportView(
-        scroll_x=float(report.pan_x), scroll_y=float(report.pan_y), panes=panes, view=view
-    )
 
 
 class ActorClient:
@@ -195,20 +154,12 @@ class ActorClient:
         await self._call("attention", p.DetachUi())
 
     async def perform(self, effect: fx.Effect) -> None:
-        """Send one view-model effect to the actor that owns that state."""
+        """Send one view-model effect (an actor request) to the actor that owns that state."""
         match effect:
-            case fx.SetSelection(refs=refs):
-                await self._call("session", p.UpdateSelection(object_refs=refs, mode="replace"))
-            case fx.SetActiveDiagram(diagram_id=diagram_id):
-                await self._call("session", p.OpenDiagram(diagram_id=diagram_id))
-            case fx.ReportHuman(diagram_id=diagram_id, ref=ref):
-                await self._call(
-                    "attention", p.ReportHumanAttention(diagram_id=diagram_id, object_ref=ref)
-                )
-            case fx.ReportView(report=report):
-                await self._call("attention", report_view_request(report))
-            case fx.SetFollowAi(enabled=enabled):
-                await self._call("attention", p.SetFollowAi(enabled=enabled))
+            case p.UpdateSelection() | p.OpenDiagram():
+                await self._call("session", effect)
+            case p.ReportHumanAttention() | p.ReportView() | p.SetFollowAi():
+                await self._call("attention", effect)
             case _:
                 raise ValueError(f"not an actor request: {effect!r}")
 

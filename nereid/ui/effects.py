@@ -1,4 +1,5 @@
-"""Requests the view model hands to the app task, which sends them to the actors.
+"""What the view model hands to the app task: actor requests (the protocol's own, which the
+app sends as they are) and what only the app can do (editor, mouse, clipboard, quit).
 
 The view model stays synchronous and actor-free; the app (`nereid/ui/app.py`) performs these.
 """
@@ -7,47 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nereid.model.refs import ObjectRef
-from nereid.ui.session_state import ViewReport
+from nereid.actors import protocol as p
 
 __all__ = [
+    "ActorRequest",
     "Effect",
     "Quit",
-    "ReportHuman",
-    "ReportView",
     "RunEditor",
-    "SetActiveDiagram",
-    "SetFollowAi",
     "SetMouse",
-    "SetSelection",
     "Yank",
 ]
 
-
-@dataclass(frozen=True)
-class SetSelection:
-    refs: tuple[ObjectRef, ...]
-
-
-@dataclass(frozen=True)
-class SetActiveDiagram:
-    diagram_id: str
-
-
-@dataclass(frozen=True)
-class ReportHuman:
-    diagram_id: str | None
-    ref: ObjectRef | None
-
-
-@dataclass(frozen=True)
-class ReportView:
-    report: ViewReport
-
-
-@dataclass(frozen=True)
-class SetFollowAi:
-    enabled: bool
+ActorRequest = (
+    p.UpdateSelection | p.OpenDiagram | p.ReportHumanAttention | p.ReportView | p.SetFollowAi
+)
+"""What the view model asks of the actors: their own requests, sent as they are."""
 
 
 @dataclass(frozen=True)
@@ -72,14 +47,4 @@ class Quit:
     code: int = 0
 
 
-Effect = (
-    SetSelection
-    | SetActiveDiagram
-    | ReportHuman
-    | ReportView
-    | SetFollowAi
-    | SetMouse
-    | RunEditor
-    | Yank
-    | Quit
-)
+Effect = ActorRequest | SetMouse | RunEditor | Yank | Quit

@@ -15,7 +15,6 @@ from nereid.actors import protocol as p
 from nereid.actors.persister import SaveStatusChanged
 from nereid.model.diagram import Diagram
 from nereid.model.file_problem import FileProblem
-from nereid.model.refs import ObjectRef
 from nereid.model.session import Session
 
 __all__ = [
@@ -24,7 +23,6 @@ __all__ = [
     "EditRejected",
     "SessionState",
     "SessionUpdate",
-    "ViewReport",
 ]
 
 SessionUpdate = p.SessionEvent | SaveStatusChanged
@@ -60,36 +58,6 @@ class SessionState:
     attention: p.AttentionSnapshot = NO_ATTENTION
     save_errors: Mapping[str, str] = field(default_factory=dict)
     file_problems: Mapping[str, FileProblem] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ViewReport:
-    """The person's view, for `view.read_state` (tui.md §16.3)."""
-
-    active_diagram_id: str | None
-    cursor: ObjectRef | None
-    pan_x: int
-    pan_y: int
-    viewport_width: int
-    viewport_height: int
-    diagram_width: int
-    diagram_height: int
-    panes: tuple[str, ...]
-    focus: str
-    focus_owner: str
-    search_mode: str | None
-    hint_mode: str | None
-    show_notes: bool
-    mcp_url: str | None
-    search_query: str = ""
-    search_editing: bool = False
-    search_results: int = 0
-    search_index: int | None = None
-    help_open: bool = False
-    mouse: bool = False
-    follow_paused: bool = False
-    walkthrough_id: str | None = None
-    walkthrough_node_id: str | None = None
 
 
 class EditRejected(Exception):

@@ -48,14 +48,7 @@ from nereid.render import Rendered
 from nereid.ui.camera import Camera
 from nereid.ui.cursors import Cursors
 from nereid.ui.drawings import CellsKey, Drawings, LayoutJob
-from nereid.ui.effects import (
-    Effect,
-    ReportHuman,
-    ReportView,
-    SetActiveDiagram,
-    SetFollowAi,
-    SetSelection,
-)
+from nereid.ui.effects import Effect
 from nereid.ui.following import Following
 from nereid.ui.highlight import DiagramCells
 from nereid.ui.kept_edits import KeptEdits
@@ -64,7 +57,7 @@ from nereid.ui.modes import Focus, InputModes, SearchJob
 from nereid.ui.objects import SELECTABLE, ObjectItem, XRefItem
 from nereid.ui.pane_state import Panes
 from nereid.ui.search import SearchResult
-from nereid.ui.session_state import SessionState, SessionUpdate, ViewReport
+from nereid.ui.session_state import SessionState, SessionUpdate
 from nereid.ui.toasts import Toasts
 from nereid.ui.walkview import WalkthroughView
 
@@ -407,7 +400,7 @@ class ViewModel:
         """`a`: follow-AI on (jumping to the newest spotlight right away) or off."""
         enabled = self.following.toggle()
         self.toast("Follow AI enabled" if enabled else "Follow AI disabled")
-        effects: list[Effect] = [SetFollowAi(enabled)]
+        effects: list[Effect] = [p.SetFollowAi(enabled=enabled)]
         if enabled:
             effects += self.follow(force=True)
         return effects
@@ -423,7 +416,7 @@ class ViewModel:
         self.camera.recenter()
         self.panes.new_diagram()
         self.cursors.requested(diagram_id)
-        return [SetActiveDiagram(diagram_id)]
+        return [p.OpenDiagram(diagram_id=diagram_id)]
 
     def jump(self, ref: ObjectRef, *, by_agent: bool = False) -> list[Effect]:
         """Move the cursor to `ref` (switching diagram if needed) and bring it into view."""
@@ -476,45 +469,56 @@ class ViewModel:
 
     # ---- reports -------------------------------------------------------------------------
 
-    def human_report(self) -> ReportHuman:
-        return ReportHuman(self.active_id, self.cursor)
+    def human_report(self) -> p.ReportHumanAttention:
+        """What the person looks at, for `attention.human.read`."""
+        return p.ReportHumanAttention(diagram_id=self.active_id, object_ref=self.cursor)
 
-    def view_report(self) -> ReportView:
+    def view_report(self) -> p.ReportView:
+        """What the person sees, for `view.read_state` (tui.md §16.3, decision 11)."""
         cells = self.view_cells()
         panes = self.panes
         mode = self.modes.search
         hint = self.modes.hint
-        search = None if mode is None else ("fuzzy" if mode.fuzzy else "regex")
         walk = self.walk.walkthrough
         node = self.walk.node()
         width, height = self.camera.viewport
-        return ReportView(
-            ViewReport(
-                active_diagram_id=self.active_id,
-                cursor=self.cursor,
-                search_query=mode.query if mode else "",
-                search_editing=mode.editing if mode else False,
-                search_results=len(mode.results) if mode else 0,
-                search_index=mode.index if mode and mode.results else None,
-                help_open=panes.help_open,
-                mouse=panes.mouse,
-                follow_paused=self.following.paused(),
-                walkthrough_id=walk.walkthrough_id if walk else None,
-                walkthrough_node_id=node.node_id if node else None,
-                pan_x=self.camera.pan_x,
-                pan_y=self.camera.pan_y,
-                viewport_width=width,
-                viewport_height=height,
-                diagram_width=cells.width if cells else 0,
-                diagram_height=cells.height if cells else 0,
-                panes=panes.shown(),
-                focus=panes.focus.value,
-                focus_owner="agent" if self.cursors.by_agent else "human",
-                search_mode=search,
-                hint_mode=None if hint is None else ("chain" if hint.chain else "jump"),
-                show_notes=panes.show_notes,
-                mcp_url=self.mcp_url,
+        shown = panes.shown()
+        search = None
+        if mode is not None:
+            search = p.SearchDetails(
+                mode="fuzzy" if mode.fuzzy else "regex",
+                query=mode.query,
+                editing=mode.editing,
+                results=len(mode.results),
+                index=mode.index if mode.results else None,
             )
+        view = p.ViewDetails(
+            diagram_id=self.active_id,
+            cursor_ref=self.cursor,
+            viewport_width=width,
+            viewport_height=height,
+            diagram_width=cells.width if cells else 0,
+            diagram_height=cells.height if cells else 0,
+            focus=panes.focus.value,
+            focus_owner="agent" if self.cursors.by_agent else "human",
+            search=search,
+            hint_mode=None if hint is None else ("chain" if hint.chain else "jump"),
+            show_notes=panes.show_notes,
+            help_open=panes.help_open,
+            mouse=panes.mouse,
+            follow_paused=self.following.paused(),
+            walkthrough=None
+            if walk is None
+            else p.WalkthroughView(
+                walkthrough_id=walk.walkthrough_id, node_id=node.node_id if node else None
+            ),
+            mcp_url=self.mcp_url,
+        )
+        return p.ReportView(
+            scroll_x=float(self.camera.pan_x),
+            scroll_y=float(self.camera.pan_y),
+            panes={name: name in shown for name in _PANES},
+            view=view,
         )
 
     # ---- selection -----------------------------------------------------------------------
@@ -523,7 +527,7 @@ class ViewModel:
         """Change the selection (optimistically here; the session's echo confirms it)."""
         ordered = tuple(sorted(set(refs), key=lambda r: r.sort_key()))
         self.session.set_selection(ordered)
-        return [SetSelection(ordered)]
+        return [p.UpdateSelection(object_refs=ordered)]
 
     def toggle_select(self) -> list[Effect]:
         cur = self.cursor
@@ -612,6 +616,10 @@ class ViewModel:
         self.toast(
             f"Edit of {diagram_id} not applied: {message} (press e to fix)", error=True, sticky=True
         )
+
+
+_PANES = ("diagram", "objects", "xrefs", "inspector")
+"""The panes `view.read_state` reports shown or hidden."""
 
 
 def _connector(diagram: Diagram, previous: ObjectRef, current: ObjectRef) -> ObjectRef | None:

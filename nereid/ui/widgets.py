@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import urwid
 
+from nereid.actors.protocol import ReportView
 from nereid.model.refs import (
     FLOW_EDGE,
     FLOW_NODE,
@@ -25,7 +26,7 @@ from nereid.model.refs import (
 from nereid.render.walkthrough import node_ref
 from nereid.ui.canvas import Rows, frame, rows_canvas
 from nereid.ui.dispatch import handle_key
-from nereid.ui.effects import Effect, ReportView
+from nereid.ui.effects import Effect
 from nereid.ui.modes import Focus
 from nereid.ui.panes import (
     diagram_rows,

@@ -12,7 +12,6 @@ from nereid.actors.tree import open_session
 from nereid.ops.flow_ops import FlowUpdateNode
 from nereid.runtime import ResyncNeeded
 from nereid.store import load_demo_session
-from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient
 from nereid.ui.conflict_marks import unresolved
 from nereid.ui.session_state import EditRejected, SessionUpdate
@@ -45,7 +44,7 @@ async def test_snapshot_events_and_requests_round_trip() -> None:
             assert state.session.xrefs == load_demo_session().xrefs
             vm = ViewModel(state, mcp_url=None)
 
-            await client.perform(fx.SetSelection((ORDER,)))
+            await client.perform(p.UpdateSelection(object_refs=(ORDER,)))
             updates = await next_updates(events, p.SelectionChanged)
             for update in updates:
                 vm.apply(update)

@@ -9,12 +9,10 @@ from nereid.actors.tree import open_session
 from nereid.model.refs import ObjectRef
 from nereid.runtime import ResyncNeeded
 from nereid.store import load_demo_session
-from nereid.ui import effects as fx
-from nereid.ui.client import ActorClient, report_view_request
+from nereid.ui.client import ActorClient
 from nereid.ui.keys import help_sections
 from nereid.ui.modes import Focus
 from nereid.ui.panes import help_rows, walk_step_lines
-from nereid.ui.session_state import ViewReport
 from nereid.ui.viewmodel import ViewModel
 
 from .tui_helpers import Screen, ref, spotlights
@@ -29,11 +27,17 @@ def spots(*items: tuple[str, ObjectRef, int]) -> p.AttentionChanged:
     return spotlights(*items)
 
 
-def last_report(screen: Screen) -> ViewReport:
+def last_report(screen: Screen) -> p.ReportView:
     screen.render()
-    reports = [e.report for e in screen.effects if isinstance(e, fx.ReportView)]
+    reports = [e for e in screen.effects if isinstance(e, p.ReportView)]
     assert reports
     return reports[-1]
+
+
+def last_view(screen: Screen) -> p.ViewDetails:
+    view = last_report(screen).view
+    assert view is not None
+    return view
 
 
 # ---- follow-AI -------------------------------------------------------------------------
@@ -69,7 +73,7 @@ def test_the_persons_navigation_pauses_follow_ai_then_the_newest_is_followed() -
     screen.press("[")  # the person navigates: follow-AI pauses
     own = vm.active_id
     assert own != "order-flow" and not vm.cursors.by_agent
-    assert last_report(screen).follow_paused
+    assert last_view(screen).follow_paused
     vm.apply(spots(("agent:1", PLACED, 1), ("agent:2", PSP, 2)))
     assert vm.active_id == own  # waits during the pause ...
     due = vm.follow_resume_at()
@@ -79,8 +83,8 @@ def test_the_persons_navigation_pauses_follow_ai_then_the_newest_is_followed() -
     assert vm.follow_resume_at() is None  # the pause is over: the app's timer calls follow()
     effects = vm.follow()
     assert (vm.active_id, vm.cursor) == ("payment-seq", PSP)
-    assert fx.SetActiveDiagram("payment-seq") in effects
-    assert not [e for e in effects if isinstance(e, fx.ReportHuman)]  # not the person's move
+    assert p.OpenDiagram(diagram_id="payment-seq") in effects
+    assert not [e for e in effects if isinstance(e, p.ReportHumanAttention)]  # not the person's
     assert vm.follow_resume_at() is None and vm.follow() == []
 
 
@@ -120,25 +124,22 @@ def test_view_report_tells_search_hint_focus_and_walkthrough() -> None:
     screen = Screen()
     screen.press("2")
     report = last_report(screen)
-    assert report.focus == "objects" and report.panes == ("diagram", "objects")
-    assert report.cursor == screen.vm.cursor and report.mcp_url == "http://127.0.0.1:5555/mcp"
+    view = last_view(screen)
+    assert view.focus == "objects"
+    assert report.panes == {"diagram": True, "objects": True, "xrefs": False, "inspector": False}
+    assert view.cursor_ref == screen.vm.cursor and view.mcp_url == "http://127.0.0.1:5555/mcp"
     screen.press("\\", "p", "a", "y")
-    report = last_report(screen)
-    assert (report.search_mode, report.search_query, report.search_editing) == (
-        "fuzzy",
-        "pay",
-        True,
-    )
-    assert report.search_results > 0 and report.search_index == 0
+    search = last_view(screen).search
+    assert search is not None
+    assert (search.mode, search.query, search.editing) == ("fuzzy", "pay", True)
+    assert search.results > 0 and search.index == 0
     screen.press("esc", "1", "f")
-    assert last_report(screen).hint_mode == "jump"
+    assert last_view(screen).hint_mode == "jump"
     screen.press("esc", "w")
     report = last_report(screen)
-    assert (report.walkthrough_id, report.walkthrough_node_id) == ("wt-tour", "n:map")
-    request = report_view_request(report)
-    assert request.view is not None and request.view.walkthrough is not None
-    assert request.view.walkthrough.node_id == "n:map"
-    assert request.panes["inspector"] is True and request.view.diagram_id == "index"
+    view = last_view(screen)
+    assert view.walkthrough == p.WalkthroughView(walkthrough_id="wt-tour", node_id="n:map")
+    assert report.panes["inspector"] is True and view.diagram_id == "index"
 
 
 # ---- walkthrough view ------------------------------------------------------------------
@@ -165,7 +166,7 @@ def test_walkthrough_view_steps_and_goes_to_each_ref() -> None:
     assert vm.cursor == ref("d:order-flow/flow/node/n:placed")
     assert "Step n:order 1/3: d:order-flow/flow/node/n:placed" in screen.render()[-1]
     assert "|  |" not in screen.render()[-1]
-    assert fx.ReportHuman("order-flow", vm.cursor) in screen.effects
+    assert p.ReportHumanAttention(diagram_id="order-flow", object_ref=vm.cursor) in screen.effects
     screen.press("w", "g")  # back at the same step; g goes to its next ref
     assert vm.cursor == ref("d:order-flow/flow/node/n:authorize")
     screen.press("w", "end")

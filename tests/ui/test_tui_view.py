@@ -12,7 +12,6 @@ from nereid.model.flowchart import FlowchartAst
 from nereid.ops import Delta
 from nereid.ui import effects as fx
 from nereid.ui.modes import FOLLOW_PAUSE, Focus
-from nereid.ui.session_state import ViewReport
 
 from .tui_helpers import Screen, demo_state, ref, spotlights
 
@@ -56,7 +55,8 @@ def test_objects_pane_cursor_moves_and_reports_attention() -> None:
     screen.effects.clear()
     screen.press("j")
     assert screen.vm.cursor == ref("d:index/flow/node/n:checkout")
-    assert fx.ReportHuman("index", ref("d:index/flow/node/n:checkout")) in screen.effects
+    checkout = ref("d:index/flow/node/n:checkout")
+    assert p.ReportHumanAttention(diagram_id="index", object_ref=checkout) in screen.effects
     assert "Label: node n:checkout" not in screen.text()
     screen.press("4")
     assert "Label: node n:checkout (▴" not in screen.text()
@@ -66,10 +66,10 @@ def test_objects_pane_cursor_moves_and_reports_attention() -> None:
 def test_space_selects_and_sends_the_whole_selection() -> None:
     screen = Screen()
     screen.press(" ")
-    assert screen.effects[-1] == fx.SetSelection((BROWSE,))
+    assert screen.effects[-1] == p.UpdateSelection(object_refs=(BROWSE,))
     assert "Selected d:index/flow/node/n:browse" in screen.text()
     screen.press("d")
-    assert screen.effects[-1] == fx.SetSelection(())
+    assert screen.effects[-1] == p.UpdateSelection(object_refs=())
 
 
 def test_regex_search_jumps_and_cycles() -> None:
@@ -126,7 +126,7 @@ def test_xref_jump_switches_diagram() -> None:
     screen.press("t")
     assert screen.vm.active_id == "order-flow"
     assert screen.vm.cursor == ref("d:order-flow/flow/node/n:placed")
-    assert fx.SetActiveDiagram("order-flow") in screen.effects
+    assert p.OpenDiagram(diagram_id="order-flow") in screen.effects
 
 
 def test_someone_elses_edit_keeps_pan_and_cursor() -> None:
@@ -182,7 +182,7 @@ def test_follow_ai_is_edge_triggered_and_paused_by_the_person() -> None:
 def test_follow_ai_off_never_moves_the_view() -> None:
     screen = Screen()
     screen.press("a")
-    assert fx.SetFollowAi(False) in screen.effects
+    assert p.SetFollowAi(enabled=False) in screen.effects
     spot = ("a", ref("d:payment-seq/seq/participant/p:psp"), 1)
     screen.vm.apply(spotlights(spot, follow_ai=False))
     assert screen.vm.active_id == "index"
@@ -229,7 +229,7 @@ def test_mouse_is_opt_in_and_toggled_with_m() -> None:
     assert not screen.widget.mouse_event(screen.size, "mouse press", 1, 10, 10, True)
     screen.press("m")
     assert fx.SetMouse(True) in screen.effects and screen.vm.panes.mouse
-    assert _last_report(screen).mouse
+    assert _last_view(screen).mouse
     assert "Mouse on" in screen.render()[-1]
     screen.press("m")
     assert screen.effects.count(fx.SetMouse(False)) == 1 and not screen.vm.panes.mouse
@@ -306,12 +306,13 @@ def test_view_changes_are_reported_once_per_frame() -> None:
     screen = Screen()
     screen.effects.clear()
     screen.press("l", "l")
-    reports = [e for e in screen.effects if isinstance(e, fx.ReportView)]
-    assert reports[-1].report.pan_x == screen.vm.camera.pan_x
-    assert reports[-1].report.viewport_width == 118
+    reports = [e for e in screen.effects if isinstance(e, p.ReportView)]
+    assert reports[-1].scroll_x == screen.vm.camera.pan_x
+    view = reports[-1].view
+    assert view is not None and view.viewport_width == 118
     count = len(reports)
     screen.render()  # nothing changed: no new report
-    assert len([e for e in screen.effects if isinstance(e, fx.ReportView)]) == count
+    assert len([e for e in screen.effects if isinstance(e, p.ReportView)]) == count
 
 
 def test_an_agent_opening_a_diagram_is_announced_not_followed() -> None:
@@ -344,8 +345,8 @@ def test_following_an_agent_brings_its_object_into_view() -> None:
     assert any("Delivered" in line for line in screen.render())
 
 
-def _last_report(screen: Screen) -> ViewReport:
-    reports = [e.report for e in screen.effects if isinstance(e, fx.ReportView)]
+def _last_view(screen: Screen) -> p.ViewDetails:
+    reports = [e.view for e in screen.effects if isinstance(e, p.ReportView) and e.view]
     assert reports
     return reports[-1]
 
