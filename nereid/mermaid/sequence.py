@@ -41,19 +41,22 @@ from nereid.mermaid.preamble import take_preamble
 from nereid.mermaid.sequence_box import parse_box_header
 from nereid.mermaid.sequence_export import export_sequence
 from nereid.mermaid.sequence_grammar import (
-    DeclarationParts,
-    StatementSyntaxError,
+    FAST_MESSAGE,
     lark_note,
     parse_declaration,
     parse_message,
 )
+from nereid.mermaid.sequence_parts import DeclarationParts, StatementSyntaxError
 from nereid.mermaid.sequence_rules import (
+    KEYWORDS,
+    SPACED_KEYWORDS,
     leading_keyword,
     participant_name_problem,
     sequence_text_problem,
     split_statements,
     strip_comment,
 )
+from nereid.model.refs import SEQ_MESSAGE, SEQ_NOTE, SEQ_PARTICIPANT
 from nereid.model.sequence import (
     ARROW_KINDS,
     CANONICAL_ARROW,
@@ -69,7 +72,7 @@ from nereid.model.sequence import (
     SeqSection,
     SequenceAst,
 )
-from nereid.model.writable import link_problem, sequence_problem
+from nereid.model.writable import ObjectKey, link_problem, sequence_problem
 
 __all__ = ["MAX_BLOCK_DEPTH", "export_sequence", "parse_sequence"]
 
@@ -94,6 +97,9 @@ _UNSUPPORTED: Final = {
 }
 _ANY_ARROW: Final = re.compile(r"->|-x|-\)|-\|[\\/]|-//|-\\\\|[\\/][|\\/]-")
 _WRAP: Final = re.compile(r":?(no)?wrap:")
+#: Words a plain message's names must not be (in any case) to skip the statement path: a
+#: keyword starts another statement, or makes the name invalid.
+_NAME_KEYWORDS: Final = KEYWORDS | SPACED_KEYWORDS
 _ARROW_TOKENS_LONGEST_FIRST: Final = sorted(ARROW_KINDS, key=len, reverse=True)
 _META_KEY: Final = re.compile(r"""\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z_]+))\s*:\s*(.*?)\s*""")
 _DECL_EXPECTED: Final = '\'{kw} <name> [@{{ "type": "<type>" }}] [as <alias>]\''
@@ -191,6 +197,8 @@ class _Importer:
         #: `create ...` / `destroy X` waiting for their message: (participant id, statement).
         self.pending_create: tuple[str, _Statement] | None = None
         self.pending_destroy: tuple[str, _Statement] | None = None
+        #: Messages `plain_message` took: their names and text are writable by construction.
+        self.proven: set[str] = set()
 
     # ---- driver -------------------------------------------------------------------------
 
@@ -209,6 +217,10 @@ class _Importer:
                 expected=HEADER,
             )
         for line_no, raw, trimmed in lines:
+            if "#" not in trimmed and ";" not in trimmed:
+                match = FAST_MESSAGE.fullmatch(trimmed)
+                if match is not None and self.plain_message(match):
+                    continue
             indent = len(raw) - len(raw.lstrip())
             if ACC_START.match(trimmed):
                 self.accessibility(_Statement(trimmed, line_no, indent + 1), lines)
@@ -269,10 +281,21 @@ class _Importer:
             front_matter=preamble.front_matter,
             directives=preamble.directives,
         )
-        unwritable = sequence_problem(ast)
+        unwritable = sequence_problem(ast, self.unproven_keys())
         if unwritable is not None:  # a value no statement check refused (a bug)
             raise MermaidError("UnwritableValue", unwritable.describe(), text=unwritable.value)
         return ast
+
+    def unproven_keys(self) -> list[ObjectKey] | None:
+        """The objects `sequence_problem` still checks: all but the messages `plain_message`
+        took, whose names and text it has proven writable (None: all of them)."""
+        if not self.proven:
+            return None
+        keys: list[ObjectKey] = [(SEQ_PARTICIPANT, pid) for pid in self.participants]
+        keys += [(SEQ_NOTE, note.note_id) for note in self.notes]
+        proven = self.proven
+        keys += [(SEQ_MESSAGE, m.message_id) for m in self.messages if m.message_id not in proven]
+        return keys
 
     def statement(self, st: _Statement) -> None:
         keyword = leading_keyword(st.text)
@@ -568,6 +591,56 @@ class _Importer:
         return role, alias
 
     # ---- messages -----------------------------------------------------------------------
+
+    def plain_message(self, match: re.Match[str]) -> bool:
+        """Take a whole line that `FAST_MESSAGE` matched (no `#`, no `;`), if nothing in it
+        needs the statement path's checks, and do what `message` would do for it. False (and
+        nothing changed) sends the line down the statement path."""
+        from_name, arrow, activation, to_name, rest = match.group(1, 2, 3, 4, 5)
+        text = rest.strip()  # as fast_message reads it
+        if (
+            self.open_box is not None
+            or self.pending_create is not None
+            or self.pending_destroy is not None
+            or not text
+            or from_name.lower() in _NAME_KEYWORDS
+            or to_name.lower() in _NAME_KEYWORDS
+            or (text[0] in ":wn" and _WRAP.match(text) is not None)
+            or (not (text.isascii() and text.isprintable()) and sequence_text_problem(text))
+        ):
+            return False
+        participants = self.participants
+        from_id = "p:" + from_name
+        if from_id not in participants:
+            participants[from_id] = SeqParticipant(mermaid_name=from_name)
+        to_id = "p:" + to_name
+        if to_id not in participants:
+            participants[to_id] = SeqParticipant(mermaid_name=to_name)
+        kind = ARROW_KINDS[arrow]
+        message_id = f"m:{len(self.messages) + 1:04d}"
+        self.timeline += 1
+        self.messages.append(
+            SeqMessage(
+                message_id=message_id,
+                from_participant_id=from_id,
+                to_participant_id=to_id,
+                kind=kind,
+                text=text,
+                order_key=1000 * self.timeline,
+                arrow=None if CANONICAL_ARROW[kind] == arrow else arrow,
+                activation=cast("Literal['+', '-'] | None", activation or None),
+            )
+        )
+        self.proven.add(message_id)
+        if self.pending_numbering:
+            for change in self.pending_numbering:
+                self.autonumber_changes.append(
+                    msgspec.structs.replace(change, message_id=message_id)
+                )
+            self.pending_numbering.clear()
+        for block in self.open_blocks:
+            block.sections[-1].message_ids.append(message_id)
+        return True
 
     def message(self, st: _Statement) -> None:
         if _ANY_ARROW.search(st.text) is None:

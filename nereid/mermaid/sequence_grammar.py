@@ -4,24 +4,30 @@
 almost every real diagram (`A->>B: text`, `participant A` with plain identifiers); they
 return exactly what the grammar returns for the same statement (tests check this), and
 anything they do not recognise goes to Lark. Results are raw parts with 0-based offsets into
-the statement; `sequence.py` validates names and builds the AST.
+the statement; `sequence.py` validates names and builds the AST. The parts and the syntax error are in
+`sequence_parts`, which both this module and the Lark transformer (`sequence_transform`)
+import, so neither imports the other's module at import time.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final
+
+from nereid.mermaid.sequence_parts import (
+    DeclarationParts,
+    MessageParts,
+    NoteParts,
+    StatementSyntaxError,
+)
 
 if TYPE_CHECKING:  # Lark is imported on first use: most statements take the fast paths
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
 __all__ = [
-    "DeclarationParts",
-    "MessageParts",
-    "NoteParts",
-    "StatementSyntaxError",
+    "FAST_MESSAGE",
     "fast_declaration",
     "fast_message",
     "lark_declaration",
@@ -32,49 +38,9 @@ __all__ = [
 ]
 
 
-class MessageParts(NamedTuple):
-    from_name: str
-    from_offset: int
-    arrow: str
-    activation: str | None
-    to_name: str
-    to_offset: int
-    text: str
-    from_central: bool = False
-    to_central: bool = False
-
-
-class DeclarationParts(NamedTuple):
-    keyword: str
-    name: str
-    name_offset: int
-    meta: str | None
-    meta_offset: int
-    alias: str | None
-    has_as: bool
-
-
-class NoteParts(NamedTuple):
-    keyword: str
-    placement: str
-    names: tuple[tuple[str, int], ...]
-    text: str
-
-
-class StatementSyntaxError(Exception):
-    """A statement the grammar rejects: `offset` (0-based) of the problem, what was found there
-    and which tokens would have been accepted."""
-
-    def __init__(self, offset: int, found: str, expected: tuple[str, ...]) -> None:
-        super().__init__(f"unexpected {found!r} at offset {offset}")
-        self.offset = offset
-        self.found = found
-        self.expected = expected
-
-
 _ARROWS: Final = r"<<-->>|<<->>|-->>|->>|--\)|-\)|--x|-x|-->|->"
 # The fast path leaves half arrows and `()` to the grammar: a name never ends in `/`, `\`.
-_FAST_MESSAGE: Final = re.compile(
+FAST_MESSAGE: Final = re.compile(
     rf"([A-Za-z0-9_]+)[ \t]*({_ARROWS})[ \t]*([+-]?)[ \t]*([A-Za-z0-9_]+)[ \t]*:(.*)"
 )
 _FAST_DECLARATION: Final = re.compile(r"(participant|actor)[ \t]+([A-Za-z0-9_]+)")
@@ -101,7 +67,7 @@ _TERMINAL_NAMES: Final = {
 
 def fast_message(statement: str) -> MessageParts | None:
     """The common message form with plain identifiers, or None to ask the grammar."""
-    match = _FAST_MESSAGE.fullmatch(statement)
+    match = FAST_MESSAGE.fullmatch(statement)
     if match is None:
         return None
     return MessageParts(

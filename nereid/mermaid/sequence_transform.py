@@ -1,4 +1,4 @@
-"""Lark parse trees of sequence statements -> the raw parts tuples (`sequence_grammar`).
+"""Lark parse trees of sequence statements -> the raw parts tuples (`sequence_parts`).
 
 Apart from `sequence_grammar` so that Lark (and the `regex` module it loads) is imported only
 when a statement needs the grammar, not on every start-up.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lark import Token, Transformer
 
-from nereid.mermaid.sequence_grammar import DeclarationParts, MessageParts, NoteParts
+from nereid.mermaid.sequence_parts import DeclarationParts, MessageParts, NoteParts
 
 __all__ = ["ToParts"]
 

@@ -1,5 +1,8 @@
 """Sequence diagram rendering: draws a `SequenceLayout` on a canvas and records the span map.
 
+`render_sequence` gives the common diagrams to the row painter (`sequence_rows`), which
+builds each row as a string and draws the same; the canvas painter here draws the rest.
+
 Drawing order matters because line cells merge and text replaces: heads and lifelines first,
 then block frames (their lines cross lifelines as `┼`), message lines with their inline label
 and arrowheads, notes (which blank the lifelines they cover), activation bars (the lifeline
@@ -41,7 +44,7 @@ from nereid.render.glyphs import (
     glyph_set,
 )
 from nereid.render.options import Rendered, RenderOptions
-from nereid.render.sequence_arrows import HeadKind
+from nereid.render.sequence_arrows import draw_message_line, head_glyph, label_room
 from nereid.render.sequence_heads import draw_head
 from nereid.render.sequence_layout import (
     SELF_LOOP,
@@ -51,9 +54,10 @@ from nereid.render.sequence_layout import (
     SequenceLayout,
     layout_sequence,
 )
+from nereid.render.sequence_rows import paint_rows
 from nereid.render.text import text_width
 
-__all__ = ["render_sequence"]
+__all__ = ["paint_canvas", "render_sequence"]
 
 
 def render_sequence(ast: SequenceAst, diagram_id: str, options: RenderOptions) -> Rendered:
@@ -64,7 +68,14 @@ def render_sequence(ast: SequenceAst, diagram_id: str, options: RenderOptions) -
     layout = layout_sequence(ast, options)
     if not layout.heads and not layout.title:
         return Rendered.from_lines([], {})
-    canvas = Canvas(layout.width, layout.height, glyph_set(options.ascii))
+    glyphs = glyph_set(options.ascii)
+    return paint_rows(layout, diagram_id, glyphs) or paint_canvas(layout, diagram_id, glyphs)
+
+
+def paint_canvas(layout: SequenceLayout, diagram_id: str, glyphs: GlyphSet) -> Rendered:
+    """Draw `layout` on a canvas: everything a sequence diagram may hold (the row painter,
+    `sequence_rows`, draws the common diagrams faster and the same)."""
+    canvas = Canvas(layout.width, layout.height, glyphs)
     _Painter(canvas, layout, diagram_id).paint()
     return Rendered.from_canvas(canvas)
 
@@ -220,56 +231,25 @@ class _Painter:
 
     # -- messages ----------------------------------------------------------------------------
 
-    def _head_glyph(self, kind: HeadKind, direction: str) -> str:
-        if kind == "arrow":
-            return self.glyphs.arrow[direction]
-        if kind == "cross":
-            return self.glyphs.cross
-        if self.glyphs.name == "ascii":  # Mermaid's own async mark reads better than `>`
-            return ")" if direction == "right" else "("
-        return self.glyphs.hollow_arrow[direction]
-
     def _message_lines(self, plan: MessagePlan) -> None:
-        canvas = self.canvas
         owner = self.message_ref(plan)
+        if not plan.is_self:
+            draw_message_line(self.canvas, plan, self.layout.heads, self.glyphs, owner)
+            return
+        canvas = self.canvas
         look = plan.look
         style = STYLE_DOTTED if look.dashed else STYLE_LIGHT
         row = plan.arrow_row
-        if plan.is_self:
-            x = plan.from_x
-            corner = x + SELF_LOOP
-            bottom = plan.head_row
-            canvas.hline(row, x + 1 if look.tail != "none" else x, corner, style, owner)
-            canvas.vline(corner, row, bottom, style, owner)
-            canvas.hline(bottom, x + 1 if look.head != "none" else x, corner, style, owner)
-            if look.head != "none":
-                canvas.put_char(bottom, x + 1, self._head_glyph(look.head, "left"), owner)
-            if look.tail != "none":
-                canvas.put_char(row, x + 1, self._head_glyph(look.tail, "left"), owner)
-            return
-        sx, tx = plan.from_x, plan.to_x
-        step = 1 if tx > sx else -1
-        start = sx + step if look.tail != "none" else sx
-        end = tx - step if look.head != "none" else tx
-        if plan.lines:
-            # The label's last line sits in a gap of the line, a blank cell either side.
-            inline = plan.lines[-1]
-            lo, hi = self._label_room(plan)
-            width = text_width(inline)
-            col = lo + (hi - lo + 1 - width - 2) // 2 + 1
-            left, right = min(start, end), max(start, end)
-            canvas.hline(row, left, col - 2, style, owner)
-            canvas.hline(row, col + width + 1, right, style, owner)
-            canvas.put_text(row, col, inline)
-            canvas.claim(owner, row, col - 1, col + width)
-        else:
-            canvas.hline(row, start, end, style, owner)
+        x = plan.from_x
+        corner = x + SELF_LOOP
+        bottom = plan.head_row
+        canvas.hline(row, x + 1 if look.tail != "none" else x, corner, style, owner)
+        canvas.vline(corner, row, bottom, style, owner)
+        canvas.hline(bottom, x + 1 if look.head != "none" else x, corner, style, owner)
         if look.head != "none":
-            direction = "right" if step > 0 else "left"
-            canvas.put_char(row, tx - step, self._head_glyph(look.head, direction), owner)
+            canvas.put_char(bottom, x + 1, head_glyph(self.glyphs, look.head, "left"), owner)
         if look.tail != "none":
-            direction = "left" if step > 0 else "right"
-            canvas.put_char(row, sx + step, self._head_glyph(look.tail, direction), owner)
+            canvas.put_char(row, x + 1, head_glyph(self.glyphs, look.tail, "left"), owner)
 
     def _message_label(self, plan: MessagePlan) -> None:
         if not plan.lines:
@@ -283,7 +263,7 @@ class _Painter:
                     canvas.put_text(plan.top + k, col, line)
                     canvas.claim(owner, plan.top + k, col, col + text_width(line) - 1)
             return
-        lo, hi = self._label_room(plan)
+        lo, hi = label_room(plan, self.layout.heads)
         room = hi - lo + 1
         for k, line in enumerate(plan.lines[:-1]):  # the last one is on the line
             width = text_width(line)
@@ -291,20 +271,6 @@ class _Painter:
                 col = lo + (room - width) // 2
                 canvas.put_text(plan.top + k, col, line)
                 canvas.claim(owner, plan.top + k, col, col + width - 1)
-
-    def _label_room(self, plan: MessagePlan) -> tuple[int, int]:
-        """The cells a label may take: between the message's ends (heads excluded, one line
-        cell kept each side); for a message passing other lifelines, the sender's gap only, so
-        the label stays by its sender and never covers a lifeline."""
-        look = plan.look
-        sx, tx = plan.from_x, plan.to_x
-        step = 1 if tx > sx else -1
-        first = sx + step * (2 if look.tail != "none" else 1)
-        if abs(plan.from_index - plan.to_index) > 1:
-            last = self.layout.heads[plan.from_index + step].x - step
-        else:
-            last = tx - step * (2 if look.head != "none" else 1)
-        return min(first, last) + 1, max(first, last) - 1
 
     # -- notes -------------------------------------------------------------------------------
 

@@ -7,12 +7,12 @@ from hypothesis import strategies as st
 
 from nereid.mermaid import MermaidError, export_sequence, parse_sequence
 from nereid.mermaid.sequence_grammar import (
-    StatementSyntaxError,
     fast_declaration,
     fast_message,
     lark_declaration,
     lark_message,
 )
+from nereid.mermaid.sequence_parts import StatementSyntaxError
 from nereid.mermaid.sequence_rules import participant_name_problem
 from nereid.model.sequence import ARROW_KINDS
 
