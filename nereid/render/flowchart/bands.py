@@ -114,11 +114,11 @@ def route(placed: Placed) -> Routed:
         elif (
             horizontal
             and lower_heads[layer]
-            and not upper_heads[layer]
+            and not (upper_heads[layer] and track_count[layer])
             and not bottoms.get(layer)
             and not options.flowchart_extra_col_gap
         ):
-            v += 1  # a visible shaft before the arrowhead (`├─▶│`, not `├▶│`)
+            v += 1  # a visible shaft before the arrowhead (`├─▶│`, `◀─▶`, not `├▶│`)
         v += options.flowchart_extra_col_gap  # the TUI asks for roomier gaps
         track_row[layer] = v
         v += track_count[layer]

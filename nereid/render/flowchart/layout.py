@@ -47,6 +47,7 @@ from nereid.render.flowchart.stages import (
     Side,
     TitleFit,
 )
+from nereid.render.flowchart.unturn import room, unturn
 from nereid.render.options import RenderOptions
 from nereid.render.text import text_width, wrap_text
 
@@ -111,14 +112,8 @@ def order(items: Items) -> Ordered:
     for (n, side), ends in sides.items():
         ends.sort()
         k = len(ends)
-        bb = items.box_breadth(n)
-        if graph.horizontal:
-            low, high = items.side_rows(n)
-            centre = low + (high - low) // 2
-        else:
-            margin = 2 if graph.boxes[n].style.corners is not None else 1
-            low, high = margin, bb - 1 - margin
-            centre = (bb - 1) // 2
+        low, high = items.port_span(n)
+        centre = low + (high - low) // 2 if graph.horizontal else (items.box_breadth(n) - 1) // 2
         start = centre - ((k - 1) * PORT_GAP) // 2
         start = max(low, min(start, high - (k - 1) * PORT_GAP))
         for p, (_, edge) in enumerate(ends):
@@ -199,6 +194,7 @@ def place(ordered: Ordered, fit: TitleFit) -> Placed:
         port=port,
     )
     _straighten(placed)
+    unturn(placed)
     return placed
 
 
@@ -226,38 +222,8 @@ def _straighten(placed: Placed) -> None:
             if item == chain[-2] and items.kind[item] == STUB and len(chain) == 4:
                 col = placed.port[(i, "up")]  # a stub over its lower end: under that port
             half = items.breadth[item] // 2
-            low, high = _room(placed, item, position)
+            low, high = room(placed, item, position)
             target = min(max(col - half, low), high)
             if low <= target <= high:
                 placed.x[item] = target
             col = placed.centre(item)
-
-
-def _room(placed: Placed, item: int, position: list[int]) -> tuple[int, int]:
-    """The left positions `item` may take without touching its layer neighbours or
-    crossing a frame border."""
-    ordered = placed.ordered
-    items = ordered.items
-    graph = items.ranked.graph
-    x, breadth, paths = placed.x, items.breadth, items.paths
-    layer = ordered.layers[items.layer[item]]
-    p = position[item]
-    path = paths[item]
-    low, high = 0, placed.u_extent - breadth[item]
-    for c in path:
-        inset = len(placed.cluster_titles[c]) if graph.horizontal else 0
-        low = max(low, placed.cluster_left[c] + inset + 2)
-        high = min(high, placed.cluster_right[c] - 1 - breadth[item])
-    if p > 0:
-        left = layer[p - 1]
-        low = max(low, x[left] + breadth[left] + graph.item_gap)
-        for c in paths[left]:
-            if c not in path:
-                low = max(low, placed.cluster_right[c] + 2)
-    if p + 1 < len(layer):
-        right = layer[p + 1]
-        high = min(high, x[right] - graph.item_gap - breadth[item])
-        for c in paths[right]:
-            if c not in path:
-                high = min(high, placed.cluster_left[c] - 1 - breadth[item])
-    return low, high

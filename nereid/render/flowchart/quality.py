@@ -118,7 +118,10 @@ def frame_crossings(ast: FlowchartAst, geometry: Geometry) -> int:
 
 def u_turns(ast: FlowchartAst, geometry: Geometry) -> int:
     """Edges whose route turns back on itself: along one axis it goes one way, then the
-    other (a detour around a neighbour, a dogleg past the target). Self-loops are loops."""
+    other (a detour around a neighbour, a dogleg past the target, a jog aside and back).
+    Self-loops are loops. Parallel long edges between the same two nodes count too where
+    they bulge apart and come back together (their labels or waypoints need more room side
+    by side than their ports have): a reader follows a detour, whatever forced it."""
     count = 0
     for draw in geometry.edges:
         edge = ast.edges.get(draw.edge_id)

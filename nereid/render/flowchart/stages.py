@@ -157,6 +157,15 @@ class Items(NamedTuple):
         low = self.ranked.graph.boxes[n].label_top
         return low, max(low, self.box_h[n] - 2)
 
+    def port_span(self, n: int) -> tuple[int, int]:
+        """First and last offset (from the box's left edge, or its top in LR/RL) a port on
+        a side of node `n` may take: the label rows in LR/RL, clear of the corners in TD/BT."""
+        graph = self.ranked.graph
+        if graph.horizontal:
+            return self.side_rows(n)
+        margin = 2 if graph.boxes[n].style.corners is not None else 1
+        return margin, self.box_breadth(n) - 1 - margin
+
 
 class Ordered(NamedTuple):
     """The order of items in every layer after crossing reduction, and the port of every
