@@ -127,10 +127,24 @@ def u_turns(ast: FlowchartAst, geometry: Geometry) -> int:
         edge = ast.edges.get(draw.edge_id)
         if edge is None or edge.from_node_id == edge.to_node_id or draw.line == "invisible":
             continue
-        points = [point for piece in draw.pieces for point in piece]
-        if not _monotone([p[0] for p in points]) or not _monotone([p[1] for p in points]):
-            count += 1
+        for points in _lines(draw.pieces):
+            if not _monotone([p[0] for p in points]) or not _monotone([p[1] for p in points]):
+                count += 1
+                break
     return count
+
+
+def _lines(pieces: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
+    """The corner points of the lines a reader follows: pieces join where the next one goes
+    on along a row or a column (across a label), not across a gap that moves both ways (a
+    stubbed edge's two connectors)."""
+    lines: list[list[tuple[int, int]]] = []
+    for piece in pieces:
+        if lines and (lines[-1][-1][0] == piece[0][0] or lines[-1][-1][1] == piece[0][1]):
+            lines[-1].extend(piece)
+        else:
+            lines.append(list(piece))
+    return lines
 
 
 def _monotone(values: list[int]) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from typing import Final
 
-from nereid.render.flowchart.stages import DUMMY, LABEL, PORT_GAP, Placed
+from nereid.render.flowchart.stages import DUMMY, LABEL, PORT_GAP, STUB, Placed
 
 __all__ = ["room", "unturn"]
 
@@ -149,11 +149,11 @@ def unturn(placed: Placed) -> None:
     the slots are free (see the module docstring). Part of `place`: it changes `placed.x`
     and `placed.port` before the record leaves the stage."""
     items = placed.ordered.items
-    x, port, breadth = placed.x, placed.port, items.breadth
+    x, port, breadth, kind = placed.x, placed.port, items.breadth, items.kind
     turning: list[int] = []
     for i, chain in enumerate(items.chains):
-        if len(chain) < 3:
-            continue  # one segment cannot turn back
+        if len(chain) < 3 or kind[chain[1]] == STUB:
+            continue  # one segment cannot turn back (nor can a stubbed edge's two)
         previous = port[(i, "down")]
         step = 0
         for item in chain[1:-1]:
@@ -357,6 +357,9 @@ class _Unturn:
             for item in placed.ordered.layers[layer]:
                 if item < len(self.lower_edges):
                     segments = [(i, 0) for i in self.lower_edges[item]]
+                elif items.kind[item] == STUB:
+                    i = edge_of[item]  # a stubbed edge: its second connector's segment only
+                    segments = [(i, 2)] if item == chains[i][2] else []
                 elif edge_of[item] >= 0:
                     i = edge_of[item]
                     segments = [(i, layer - top[chains[i][0]])]
