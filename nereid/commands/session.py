@@ -65,6 +65,7 @@ from nereid.store.contents import seed_session
 from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles, SessionFiles
 from nereid.store.folder_lock import LOCK_FILE, TOKEN_FILE, FolderLock, FolderOwned
+from nereid.store.parse_cache import ParseCache, cached_decoder
 from nereid.store.recording import RecordingFiles
 from nereid.store.schema import SessionMetaFile, StoreFileError
 from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_listed, read_meta
@@ -153,8 +154,9 @@ def load_probed(
         return LoadResult(session=seed_session(folder.resolve().name)), True
     from nereid.offload.folder_load import decode_in_workers  # (multiprocessing: only here)
 
+    decode = cached_decoder(ParseCache.from_env(), decode_in_workers)
     try:
-        return load_listed(files, meta, decode_in_workers), False
+        return load_listed(files, meta, decode), False
     except OSError as err:
         raise SessionOpenError(f"cannot read {folder}: {err}") from None
 

@@ -37,7 +37,8 @@ from nereid.model import (
     parse_ref,
 )
 from nereid.store.files import FolderFiles, MemoryFiles
-from nereid.store.session_io import LoadResult, load_session, save_session
+from nereid.store.parse_cache import ParseCache, cached_decoder
+from nereid.store.session_io import LoadResult, decode_here, load_session, save_session
 
 __all__ = ["demo_files", "demo_folder", "fallback_demo_session", "load_demo_session"]
 
@@ -61,8 +62,9 @@ def demo_files() -> MemoryFiles:
 
 
 def load_demo_result() -> LoadResult:
-    """Load the shipped demo folder from memory (issues included, nothing written)."""
-    return load_session(demo_files())
+    """Load the shipped demo folder from memory (issues included, nothing written); its
+    parses come from the parse cache when they can (start-up of `nereid --demo --mcp`)."""
+    return load_session(demo_files(), cached_decoder(ParseCache.from_env(), decode_here))
 
 
 def load_demo_session() -> Session:

@@ -215,12 +215,15 @@ def sidecar_keeping(diagram: Diagram, mmd: bytes | None) -> str | None:
     return encode_sidecar(sidecar) if again == diagram else None
 
 
-def loaded_rev(meta_rev: int, sidecar: SidecarFile | None, mmd: bytes) -> int:
-    """The rev a loaded diagram gets (see the module docstring)."""
-    if sidecar is None or sidecar.rev is None:
+def loaded_rev(
+    meta_rev: int, sidecar_rev: int | None, sidecar_digest: str | None, mmd: bytes
+) -> int:
+    """The rev a loaded diagram gets (see the module docstring), from the meta's rev and
+    the side-car's `rev` and `mmd_sha256` (None: no side-car, or not that key)."""
+    if sidecar_rev is None:
         return meta_rev
-    rev = max(meta_rev, sidecar.rev)
-    if sidecar.mmd_sha256 is not None and sidecar.mmd_sha256 == mmd_digest(mmd):
+    rev = max(meta_rev, sidecar_rev)
+    if sidecar_digest is not None and sidecar_digest == mmd_digest(mmd):
         return rev
     return min(rev + 1, MAX_REV)
 
@@ -255,7 +258,12 @@ def decode_diagram(
         name=entry.name,
         kind=entry.kind,
         ast=ast,
-        rev=loaded_rev(entry.rev, sidecar, mmd),
+        rev=loaded_rev(
+            entry.rev,
+            None if sidecar is None else sidecar.rev,
+            None if sidecar is None else sidecar.mmd_sha256,
+            mmd,
+        ),
     )
 
 

@@ -225,12 +225,12 @@ def _listed_walkthrough_path(files: SessionFiles, walkthrough_id: str) -> str:
     return legacy if files.is_file(legacy) else path
 
 
-def load_session(files: SessionFiles) -> LoadResult:
+def load_session(files: SessionFiles, decode: DiagramDecoder = decode_here) -> LoadResult:
     """Load the folder (§6). Only a missing or broken meta file fails the whole load.
 
     Raises SessionNotFound or StoreFileError (meta). Writes nothing.
     """
-    return load_listed(files, read_meta(files))
+    return load_listed(files, read_meta(files), decode)
 
 
 def load_listed(

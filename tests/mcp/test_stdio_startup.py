@@ -2,7 +2,7 @@
 `tools/list` come at once, a tool call sent meanwhile waits for the load and succeeds.
 
 Real processes (`python -m nereid DIR --mcp`) on a folder big enough that loading it takes
-seconds. The order is observed, not timed: a diagram whose file does not parse makes
+seconds (the parse cache is off). The order is observed, not timed: a diagram whose file does not parse makes
 the server print its load warning on stderr when loading ends; with answer-first, the
 `tools/list` reply is on stdout while stderr has no such warning yet.
 """
@@ -27,6 +27,7 @@ from nereid.errors import SessionLoading, SessionUnavailable
 from nereid.model import Diagram, FlowchartAst, FlowEdge, FlowNode, Session
 from nereid.store.demo import load_demo_session
 from nereid.store.files import FolderFiles
+from nereid.store.parse_cache import CACHE_DIR_ENV
 from nereid.store.session_io import save_session
 from tests.mcp.session_kit import REPO
 
@@ -69,6 +70,7 @@ class _Server:
 
     def __init__(self, *args: str) -> None:
         env = {k: v for k, v in os.environ.items() if k != "NEREID_TRACE"}
+        env[CACHE_DIR_ENV] = ""  # no parse cache: every launch parses (the slow load)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "nereid", *args, "--mcp"],
             stdin=subprocess.PIPE,
