@@ -52,6 +52,7 @@ from nereid.mcp.catalog import (
     all_tools,
     session_endpoint_parts,
 )
+from nereid.mcp.heap import settle_heap
 from nereid.model import Session
 from nereid.model.file_names import (
     LEGACY_META_FILE,
@@ -82,6 +83,8 @@ log = logging.getLogger(__name__)
 
 _EXIT_SIGINT: Final = 130
 _SIGINT_FLUSH_TIMEOUT: Final = 10.0
+_BRIDGE_DELAY: Final = 1.0
+"""Seconds of loading after which an owning `nereid --mcp` serves bridges anyway."""
 _SEED_FILES: Final = frozenset({"flow.mmd", "flow.meta.json", "flow.ascii.txt"})
 """What a seed session writes under `diagrams/` (session-folder.md §12)."""
 
@@ -379,7 +382,7 @@ async def _serve_stdio_main(
                     lock=lock,
                 )
             )
-            await serve_stdio(endpoint, background=lock is None)
+            await serve_stdio(endpoint, settle=False)
             nursery.cancel_scope.cancel()
     return 0
 
@@ -403,11 +406,7 @@ async def _load_and_run(
     """
     async with trio.open_nursery() as nursery:
         if lock is not None:
-            # Imported in a thread: the HTTP stack is big and the handshake is waiting.
-            http = await trio.to_thread.run_sync(importlib.import_module, "nereid.mcp.http")
-            token = secrets.token_urlsafe(32)
-            url = await nursery.start(partial(http.serve_http, endpoint, port=0, token=token))
-            lock.publish(url, token)
+            nursery.start_soon(_serve_bridge_http, endpoint, lock, gate)
         try:
             if opts.demo:
                 session = await trio.to_thread.run_sync(load_demo_session, abandon_on_cancel=True)
@@ -430,6 +429,7 @@ async def _load_and_run(
                 )
             async with opening as handle:
                 gate.opened(handle)
+                settle_heap()  # the session is in: what lives as long as the process
                 await trio.sleep_forever()
         except Exception as error:
             if gate.handle is not None:
@@ -440,6 +440,24 @@ async def _load_and_run(
             print(f"nereid: the session could not be opened: {why}", file=sys.stderr, flush=True)
             gate.failed(why)
             await trio.sleep_forever()
+
+
+async def _serve_bridge_http(endpoint: McpEndpoint, lock: FolderLock, gate: SessionGate) -> None:
+    """Serve loopback HTTP for bridges (a private token) and publish it in the lock.
+
+    After the handshake and the session, which the client is waiting for: it starts once
+    the session has loaded, or after `_BRIDGE_DELAY` of loading (a bridge waits up to
+    15 s for the URL), whichever comes first. The HTTP stack is imported in a thread.
+    """
+    with trio.move_on_after(_BRIDGE_DELAY):
+        await gate.settled()
+    http = await trio.to_thread.run_sync(importlib.import_module, "nereid.mcp.http")
+    token = secrets.token_urlsafe(32)
+    async with trio.open_nursery() as nursery:
+        url = await nursery.start(
+            partial(http.serve_http, endpoint, port=0, token=token, background=False)
+        )
+        lock.publish(url, token)
 
 
 async def _exit_on_sigint(

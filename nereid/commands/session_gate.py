@@ -44,6 +44,10 @@ class SessionGate:
             self._failure = why
             self._settled.set()
 
+    async def settled(self) -> None:
+        """Return once the gate is open or has failed (without raising)."""
+        await self._settled.wait()
+
     async def wait(self) -> None:
         """Return once the session runs; raise SessionLoading / SessionUnavailable."""
         if self.handle is None:

@@ -279,9 +279,13 @@ async def serve_http(
     max_body_reads: int = DEFAULT_MAX_BODY_READS,
     header_timeout: float = HEADER_TIMEOUT,
     max_connections: int | None = None,
+    background: bool = True,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve `endpoint` over Streamable HTTP until cancelled.
+
+    `background` False: another transport of the same endpoint (stdio) already runs
+    `endpoint.run_background`.
 
     `task_status.started(url)` reports the real URL once the socket is bound (so
     `port=0` can be announced). Raises `HttpSecurityError` before binding when a
@@ -316,7 +320,8 @@ async def serve_http(
     config.loglevel = "WARNING"
     config.graceful_timeout = 1.0
     async with trio.open_nursery() as nursery:
-        await nursery.start(endpoint.run_background)
+        if background:
+            await nursery.start(endpoint.run_background)
         async with manager.run():
             binds: list[str] = await nursery.start(partial(serve_capped, app, config, cap=cap))
             if not binds:

@@ -10,14 +10,22 @@ and drops what only clutters a tool listing (titles, an empty `required`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from typing import Any, Final, cast
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, cast, final
 
 import msgspec
 
 from nereid.model.wire import U64, param
 
-__all__ = ["U64", "compact_output", "nullable", "omittable", "param", "struct_schema"]
+__all__ = [
+    "U64",
+    "SchemaBatch",
+    "compact_output",
+    "nullable",
+    "omittable",
+    "param",
+    "struct_schema",
+]
 
 _REF_PREFIX: Final = "#/$defs/"
 
@@ -43,11 +51,33 @@ def _accepts_null(schema: dict[str, Any]) -> bool:
     return any(_accepts_null(option) for option in schema.get("anyOf", ()))
 
 
+@final
+class SchemaBatch:
+    """msgspec's schema components of many Structs at once: the definitions they share (ops,
+    refs, results) are generated once, not once per tool (start-up, issue 18)."""
+
+    def __init__(self, types: Iterable[type[msgspec.Struct]]) -> None:
+        unique = list(dict.fromkeys(types))
+        schemas, self.defs = msgspec.json.schema_components(unique)
+        self.refs: dict[type[msgspec.Struct], Any] = {
+            struct_type: schema.get("$ref")
+            for struct_type, schema in zip(unique, schemas, strict=True)
+        }
+
+    def generated(self, struct_type: type[msgspec.Struct]) -> dict[str, Any]:
+        """What `msgspec.json.schema(struct_type)` gives, from the batch when it is in it."""
+        ref = self.refs.get(struct_type)
+        if ref is None:
+            return msgspec.json.schema(struct_type)
+        return {"$ref": ref, "$defs": self.defs}
+
+
 def struct_schema(
     struct_type: type[msgspec.Struct],
     *,
     nullable_optional: bool = True,
     overrides: Mapping[str, dict[str, Any]] | None = None,
+    batch: SchemaBatch | None = None,
 ) -> dict[str, Any]:
     """The JSON Schema of `struct_type` as one self-contained object schema.
 
@@ -55,10 +85,13 @@ def struct_schema(
     `$defs`), titles are dropped, and with `nullable_optional` (inputs) optional fields,
     those with a default, also accept `null`. `overrides` replaces the schema of the named
     top-level properties (e.g. the compact op array). A recursive type keeps `$defs` for the
-    definitions that recur. Returns a fresh dict.
+    definitions that recur. `batch`: the definitions already generated with others'. Returns
+    a fresh dict (the definitions are read, never changed).
     """
-    generated = msgspec.json.schema(struct_type)
-    defs: dict[str, Any] = copy.deepcopy(generated.get("$defs", {}))
+    generated = (
+        batch.generated(struct_type) if batch is not None else msgspec.json.schema(struct_type)
+    )
+    defs: dict[str, Any] = generated.get("$defs", {})
     ref = generated.get("$ref")
     if not isinstance(ref, str) or not ref.startswith(_REF_PREFIX):
         raise TypeError(f"{struct_type.__name__} is not a msgspec Struct with an object schema")
@@ -68,7 +101,8 @@ def struct_schema(
     root.pop("description", None)
     if root.get("type") != "object":
         raise TypeError(f"{struct_type.__name__} does not describe a JSON object")
-    properties: dict[str, Any] = root.setdefault("properties", {})
+    properties: dict[str, Any] = dict(root.get("properties", {}))
+    root["properties"] = properties
     for key, replacement in (overrides or {}).items():
         if key not in properties:
             raise KeyError(f"{struct_type.__name__} has no field {key!r} to override")
@@ -105,7 +139,7 @@ def _inline(
             if name not in recurring:
                 recurring[name] = {}
                 recurring[name] = _inline(defs[name], defs, (), recurring)
-            return node
+            return dict(node)
         target = _inline(defs[name], defs, (*stack, name), recurring)
         extra = {k: v for k, v in node.items() if k != "$ref"}
         return {**target, **extra}

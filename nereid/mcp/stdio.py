@@ -45,11 +45,16 @@ async def serve_streams(
         nursery.cancel_scope.cancel(reason="client session ended")
 
 
-async def serve_stdio(endpoint: McpEndpoint, *, background: bool = True) -> None:
+async def serve_stdio(
+    endpoint: McpEndpoint, *, background: bool = True, settle: bool = True
+) -> None:
     """Serve `endpoint` to the one client on stdin/stdout until stdin closes.
 
-    Returns normally at end of input (exit status 0); cancel to stop early.
+    Returns normally at end of input (exit status 0); cancel to stop early. `settle`
+    False: the caller runs `settle_heap` itself, later (once its session has loaded,
+    so the handshake does not wait for a full collection).
     """
-    settle_heap()
+    if settle:
+        settle_heap()
     async with stdio_server() as (read_stream, write_stream):
         await serve_streams(endpoint, read_stream, write_stream, background=background)

@@ -35,7 +35,7 @@ from nereid.runtime import EventBus, Registry, Runtime
 
 from .agents import Agent
 from .param_docs import describe_params
-from .schema import compact_output, omittable, struct_schema
+from .schema import SchemaBatch, compact_output, omittable, struct_schema
 
 __all__ = [
     "ADDITIVE",
@@ -144,44 +144,61 @@ class Tool(Generic[ParamsT, ResultT]):
     #: tool, so kept small; results may hold more than it lists: it sets no
     #: `additionalProperties: false`).
     unlisted_output: frozenset[str] = field(default_factory=frozenset, repr=False)
-    input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
-    output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     optional_fields: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: (input schema, output schema), generated on first use (`schemas`).
+    _schemas: tuple[dict[str, Any], dict[str, Any]] | None = field(
+        init=False, default=None, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not self.name or not self.description.strip():
             raise ValueError(f"tool {self.name!r} needs a name and a description")
-        object.__setattr__(
-            self,
-            "input_schema",
-            describe_params(
-                omittable(
-                    struct_schema(
-                        self.params, nullable_optional=False, overrides=self.schema_overrides
-                    )
-                )
-            ),
-        )
-        object.__setattr__(
-            self,
-            "output_schema",
-            _unlisting(
-                compact_output(struct_schema(self.result, nullable_optional=False)),
-                self.unlisted_output,
-            ),
-        )
         optional = frozenset(
             f.encode_name for f in msgspec.structs.fields(self.params) if not f.required
         )
         object.__setattr__(self, "optional_fields", optional)
+        results = {f.encode_name: f for f in msgspec.structs.fields(self.result)}
+        if any(name not in results or results[name].required for name in self.unlisted_output):
+            raise ValueError(
+                f"unlisted output fields must be optional result fields: {self.unlisted_output}"
+            )
 
-    def wire(self) -> WireTool:
+    def schemas(self, batch: SchemaBatch | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(input schema, output schema), generated once: on first use, not at import, and
+        from `batch` (`ToolTable.wire` generates every tool's definitions at once)."""
+        if self._schemas is None:
+            overrides = self.schema_overrides
+            listed_input = describe_params(
+                omittable(
+                    struct_schema(
+                        self.params, nullable_optional=False, overrides=overrides, batch=batch
+                    )
+                )
+            )
+            listed_output = _unlisting(
+                compact_output(struct_schema(self.result, nullable_optional=False, batch=batch)),
+                self.unlisted_output,
+            )
+            object.__setattr__(self, "_schemas", (listed_input, listed_output))
+        assert self._schemas is not None
+        return self._schemas
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return self.schemas()[0]
+
+    @property
+    def output_schema(self) -> dict[str, Any]:
+        return self.schemas()[1]
+
+    def wire(self, batch: SchemaBatch | None = None) -> WireTool:
         """The `tools/list` entry."""
+        listed_input, listed_output = self.schemas(batch)
         return WireTool(
             name=self.name,
             description=self.description,
-            input_schema=self.input_schema,
-            output_schema=self.output_schema,
+            input_schema=listed_input,
+            output_schema=listed_output,
             annotations=self.hints.annotations(),
         )
 
@@ -257,5 +274,7 @@ class ToolTable:
         return len(self._tools)
 
     def wire(self) -> list[WireTool]:
-        """The `tools/list` result entries, sorted by name."""
-        return [item.wire() for item in self]
+        """The `tools/list` result entries, sorted by name (every schema generated at once)."""
+        items = list(self)
+        batch = SchemaBatch(t for item in items for t in (item.params, item.result))
+        return [item.wire(batch) for item in items]

@@ -12,15 +12,23 @@ what Nereid adds. Servers:
 - `minimal SDK server`: the floor;
 - `nereid --demo --mcp`: the demo session, in memory;
 - `nereid DIR --mcp, 200 x 500 nodes`: a session folder of 200 flowcharts of 500 nodes each
-  (saved once, untimed, by the store; every launch loads it).
+  (saved once, untimed, by the store; every launch loads it), its parses in the parse
+  cache (`nereid.store.parse_cache`; the untimed first launch fills it), as every launch
+  after the first on an unchanged folder;
+- `... no parse cache`: the same with the cache off (`NEREID_CACHE_DIR=`): what the first
+  launch on a folder pays, every diagram parsed (in worker processes).
+
+The parse cache of the children is a temporary directory of this run, never the user's.
 
 Children run without PYTHONDONTWRITEBYTECODE (see `_ENV`), as an installed program does.
 Import time: `import nereid.commands.render` / `nereid.commands.check` in a fresh interpreter,
 the cumulative figure of `python -X importtime` (min of `--runs`), and the CPU time of the
 import (less sensitive to a busy machine).
 
-Targets: demo <= 1.1x the minimal server; the 200-diagram folder <= 1.5 s; each command's
-import <= 100 ms. Exit status 1 if one is missed.
+Targets (tools/list, and the first call beside it): demo <= 1.1x the minimal server's; the
+200-diagram folder <= 1.5 s (the first call: with its parses cached; the row without the
+cache shows what a first launch pays, with no first-call target); each command's import
+<= 100 ms. Exit status 1 if one is missed.
 """
 
 from __future__ import annotations
@@ -34,6 +42,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from nereid.store.parse_cache import CACHE_DIR_ENV
 
 #: Children run as an installed program does: with byte-code caches. (This machine's
 #: environment sets PYTHONDONTWRITEBYTECODE, which makes every launch compile every module
@@ -100,7 +110,10 @@ def _reply(proc: subprocess.Popen[bytes], want_id: int) -> dict[str, object]:
 
 
 def launch_to_tools_list(
-    command: list[str], cwd: str | None = None, tool: str = "diagram.list"
+    command: list[str],
+    cwd: str | None = None,
+    tool: str = "diagram.list",
+    env: dict[str, str] | None = None,
 ) -> tuple[float, float]:
     """ms from launching `command` to the `tools/list` reply, and to the reply of a first
     call of `tool` (the session has loaded by then); the server is then stopped."""
@@ -111,7 +124,7 @@ def launch_to_tools_list(
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         cwd=cwd,
-        env=_ENV,
+        env=env if env is not None else _ENV,
     )
     try:
         _send(proc, _INITIALIZE)
@@ -188,51 +201,57 @@ def main(argv: list[str]) -> int:
         minimal.write_text(_MINIMAL, encoding="utf-8")
         folder = Path(tmp) / "session"
         _folder(folder, args.diagrams, args.nodes)
-        servers = {
-            "minimal SDK server": [sys.executable, str(minimal)],
-            "nereid --demo --mcp": [sys.executable, "-m", "nereid", "--demo", "--mcp"],
-            f"nereid DIR --mcp, {args.diagrams} x {args.nodes} nodes": [
-                sys.executable,
-                "-m",
-                "nereid",
-                str(folder),
-                "--mcp",
-            ],
+        cached = {**_ENV, CACHE_DIR_ENV: str(Path(tmp) / "parse-cache")}
+        uncached = {**_ENV, CACHE_DIR_ENV: ""}
+        big = f"nereid DIR --mcp, {args.diagrams} x {args.nodes} nodes"
+        nereid_dir = [sys.executable, "-m", "nereid", str(folder), "--mcp"]
+        servers: dict[str, tuple[list[str], dict[str, str]]] = {
+            "minimal SDK server": ([sys.executable, str(minimal)], _ENV),
+            "nereid --demo --mcp": ([sys.executable, "-m", "nereid", "--demo", "--mcp"], cached),
+            big: (nereid_dir, cached),
+            "  ... no parse cache": (nereid_dir, uncached),
         }
         samples: dict[str, list[float]] = {name: [] for name in servers}
         calls: dict[str, list[float]] = {name: [] for name in servers}
         tools = {name: "ping" if name.startswith("minimal") else "diagram.list" for name in servers}
-        for name, command in servers.items():
-            launch_to_tools_list(command, cwd=tmp, tool=tools[name])  # writes byte-code caches
+        for name, (command, env) in servers.items():  # byte-code caches, the parse cache
+            launch_to_tools_list(command, cwd=tmp, tool=tools[name], env=env)
         for _ in range(args.runs):  # interleaved, so load falls on every server alike
-            for name, command in servers.items():
-                listed, called = launch_to_tools_list(command, cwd=tmp, tool=tools[name])
+            for name, (command, env) in servers.items():
+                listed, called = launch_to_tools_list(command, cwd=tmp, tool=tools[name], env=env)
                 samples[name].append(listed)
                 calls[name].append(called)
     floor = statistics.median(samples["minimal SDK server"])
+    floor_call = statistics.median(calls["minimal SDK server"])
     print(
         f"  {'server':<40} {'best ms':>9} {'median ms':>10} {'/minimal':>9} {'target':>10}"
-        f" {'1st call med':>13}"
+        f" {'1st call med':>13} {'/minimal':>9} {'target':>10}"
     )
+
+    def verdict(ok: bool, text: str) -> str:
+        nonlocal missed
+        missed += not ok
+        return ("<=" if ok else ">") + text
+
     for name, values in samples.items():
         median = statistics.median(values)
-        target = ""
+        call = statistics.median(calls[name])
+        target = call_target = ""
         if name.startswith("nereid --demo"):
-            ok = median / floor <= TARGET_DEMO_RATIO
-            target = f"{'<=' if ok else '>'}{TARGET_DEMO_RATIO}x"
-            missed += not ok
-        elif name.startswith("nereid DIR"):
-            ok = median <= TARGET_FOLDER_MS
-            target = f"{'<=' if ok else '>'}{TARGET_FOLDER_MS:.0f}ms"
-            missed += not ok
+            target = verdict(median / floor <= TARGET_DEMO_RATIO, f"{TARGET_DEMO_RATIO}x")
+            call_target = verdict(call / floor_call <= TARGET_DEMO_RATIO, f"{TARGET_DEMO_RATIO}x")
+        elif name in (big, "  ... no parse cache"):
+            target = verdict(median <= TARGET_FOLDER_MS, f"{TARGET_FOLDER_MS:.0f}ms")
+            if name == big:
+                call_target = verdict(call <= TARGET_FOLDER_MS, f"{TARGET_FOLDER_MS:.0f}ms")
         print(
             f"  {name:<40} {min(values):>9.1f} {median:>10.1f} {median / floor:>8.2f}x {target:>10}"
-            f" {statistics.median(calls[name]):>13.1f}"
+            f" {call:>13.1f} {call / floor_call:>8.2f}x {call_target:>10}"
         )
     print(
         "  (launch -> tools/list reply; /minimal: median over the minimal server's median;"
         " 1st call: launch -> the reply of a first call, diagram.list / ping, which needs"
-        " the session loaded)"
+        " the session loaded; its /minimal: over the minimal server's first call)"
     )
     print(f"  {'import':<40} {'importtime':>10} {'cpu ms':>9} {'target':>10}")
     for module in ("nereid.commands.render", "nereid.commands.check"):
