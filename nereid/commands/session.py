@@ -45,7 +45,7 @@ from nereid.commands.session_gate import SessionGate
 from nereid.commands.session_options import MainOptions
 from nereid.endpoint_address import DEFAULT_PORT
 from nereid.errors import NereidError
-from nereid.mcp import EndpointParts, McpEndpoint, serve_stdio
+from nereid.mcp import EndpointParts, McpEndpoint, ToolTable, serve_stdio
 from nereid.mcp.catalog import (
     AgentSessionHooks,
     SessionDiagramResources,
@@ -357,15 +357,22 @@ async def _serve_stdio_main(
     files = RecordingFiles(FolderFiles(folder, durable=opts.durable_writes))
     meta = None if opts.demo else probe_folder(folder, files)
     gate = SessionGate()
+    tools = all_tools()
+    cache = ParseCache.from_env()
+    known = cache.tool_schemas() if cache is not None else None
+    if cache is not None:
+        cache.close()
+    fresh_schemas = known is None or not tools.use_schemas(known)
     async with open_session_runtime(tracer) as runtime:
         endpoint = McpEndpoint(
             runtime,
-            all_tools(),
+            tools,
             resources=SessionDiagramResources(runtime),
             hooks=AgentSessionHooks(runtime),
             tool_names=opts.tool_names,
             ready=gate.wait,
         )
+        endpoint.server.middleware.append(gate.middleware)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_exit_on_sigint, gate, tracer, lock)
             nursery.start_soon(
@@ -380,6 +387,7 @@ async def _serve_stdio_main(
                     tracer=tracer,
                     endpoint=endpoint,
                     lock=lock,
+                    keep_schemas=fresh_schemas,
                 )
             )
             await serve_stdio(endpoint, settle=False)
@@ -398,15 +406,18 @@ async def _load_and_run(
     tracer: Tracer | None,
     endpoint: McpEndpoint,
     lock: FolderLock | None,
+    keep_schemas: bool = False,
 ) -> None:
     """Serve the bridge's HTTP (owning a folder), load the session off the event loop,
-    run its tree in `runtime` and open the gate; runs until cancelled.
+    run its tree in `runtime` and open the gate; runs until cancelled. `keep_schemas`:
+    the tool schemas were generated in this run: keep them for the next (parse cache).
 
     Loading writes nothing, so a client leaving meanwhile abandons the worker thread.
     """
     async with trio.open_nursery() as nursery:
         if lock is not None:
             nursery.start_soon(_serve_bridge_http, endpoint, lock, gate)
+        await gate.until_wanted()
         try:
             if opts.demo:
                 session = await trio.to_thread.run_sync(load_demo_session, abandon_on_cancel=True)
@@ -430,6 +441,8 @@ async def _load_and_run(
             async with opening as handle:
                 gate.opened(handle)
                 settle_heap()  # the session is in: what lives as long as the process
+                if keep_schemas:
+                    await trio.to_thread.run_sync(_keep_tool_schemas, endpoint.tools)
                 await trio.sleep_forever()
         except Exception as error:
             if gate.handle is not None:
@@ -440,6 +453,15 @@ async def _load_and_run(
             print(f"nereid: the session could not be opened: {why}", file=sys.stderr, flush=True)
             gate.failed(why)
             await trio.sleep_forever()
+
+
+def _keep_tool_schemas(tools: ToolTable) -> None:
+    """Keep the listed tool schemas for the next launch (generating them is most of
+    building the tool table; they depend on the code only)."""
+    cache = ParseCache.from_env()
+    if cache is not None:
+        cache.keep_tool_schemas(tools.listed_schemas())
+        cache.close()
 
 
 async def _serve_bridge_http(endpoint: McpEndpoint, lock: FolderLock, gate: SessionGate) -> None:

@@ -5,18 +5,28 @@ everything else that needs no session) at once; a call that needs the session wa
 here until the folder has loaded, for at most `patience` seconds: then it gets
 `SessionLoading` (retryable). If loading failed, every such call gets
 `SessionUnavailable` saying why, so an agent hears the reason instead of a silent hang.
+
+Loading waits for the handshake (`until_wanted`): loading is CPU work in this process
+(reading, decoding kept parses, starting actors) that would share the interpreter with
+the handshake, so it starts once `tools/list` has been answered, as soon as any other
+request comes (a call needs the session), or after a short delay, whichever is first.
 """
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import Any, Final, final
 
 import trio
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 
 from nereid.actors.tree import SessionHandle
 from nereid.errors import SessionLoading, SessionUnavailable
 
-__all__ = ["LOAD_PATIENCE", "SessionGate"]
+__all__ = ["LOAD_DELAY", "LOAD_PATIENCE", "SessionGate"]
+
+LOAD_DELAY: Final = 1.0
+"""Seconds loading waits for the handshake at most (`SessionGate.until_wanted`)."""
+_HANDSHAKE: Final = frozenset({"initialize", "tools/list"})
 
 LOAD_PATIENCE: Final = 120.0
 """Seconds a tool call waits for the session to load (a 200 x 500-node folder on a busy
@@ -31,7 +41,26 @@ class SessionGate:
         self._patience = patience
         self._settled = trio.Event()
         self._failure: str | None = None
+        self._wanted = trio.Event()
         self.handle: SessionHandle | None = None
+
+    async def middleware(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """The MCP server's middleware that tells when the client wants the session."""
+        if ctx.method not in _HANDSHAKE:
+            self._wanted.set()
+        try:
+            return await call_next(ctx)
+        finally:
+            if ctx.method == "tools/list":
+                self._wanted.set()
+
+    async def until_wanted(self, delay: float = LOAD_DELAY) -> None:
+        """Return once the handshake is done or a request needs the session, or after
+        `delay` seconds: when loading should start."""
+        with trio.move_on_after(delay):
+            await self._wanted.wait()
 
     def opened(self, handle: SessionHandle) -> None:
         """The session is running: calls go through from now on."""
@@ -50,6 +79,7 @@ class SessionGate:
 
     async def wait(self) -> None:
         """Return once the session runs; raise SessionLoading / SessionUnavailable."""
+        self._wanted.set()
         if self.handle is None:
             with trio.move_on_after(self._patience):
                 await self._settled.wait()

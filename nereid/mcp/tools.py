@@ -183,6 +183,15 @@ class Tool(Generic[ParamsT, ResultT]):
         assert self._schemas is not None
         return self._schemas
 
+    def take_schemas(self, schemas: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        """Use `schemas` (generated for this tool by this code before) from now on."""
+        if self._schemas is None:
+            object.__setattr__(self, "_schemas", schemas)
+
+    @property
+    def has_schemas(self) -> bool:
+        return self._schemas is not None
+
     @property
     def input_schema(self) -> dict[str, Any]:
         return self.schemas()[0]
@@ -273,8 +282,32 @@ class ToolTable:
     def __len__(self) -> int:
         return len(self._tools)
 
+    def listed_schemas(self) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+        """Every tool's (input schema, output schema), generated at once where not yet."""
+        items = list(self)
+        batch = _batch_for(items)
+        return {item.name: item.schemas(batch) for item in items}
+
+    def use_schemas(self, known: Mapping[str, tuple[dict[str, Any], dict[str, Any]]]) -> bool:
+        """Take `known` (what `listed_schemas` gave for this very code, kept between runs) as
+        every tool's schemas, instead of generating them; False (nothing taken) unless it
+        names exactly these tools."""
+        if set(known) != set(self._tools):
+            return False
+        for name, item in self._tools.items():
+            item.take_schemas(known[name])
+        return True
+
     def wire(self) -> list[WireTool]:
         """The `tools/list` result entries, sorted by name (every schema generated at once)."""
         items = list(self)
-        batch = SchemaBatch(t for item in items for t in (item.params, item.result))
+        batch = _batch_for(items)
         return [item.wire(batch) for item in items]
+
+
+def _batch_for(items: list[Tool[Any, Any]]) -> SchemaBatch | None:
+    """One batch of the definitions of the tools whose schemas are not generated yet."""
+    pending = [item for item in items if not item.has_schemas]
+    if not pending:
+        return None
+    return SchemaBatch(t for item in pending for t in (item.params, item.result))

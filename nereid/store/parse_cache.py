@@ -24,6 +24,10 @@ and a hit gives the Diagram a parse would give, field for field.
   mtime) and the versions of Python, msgspec and lark: another Nereid never reads this
   one's entries.
 
+The same directory keeps the MCP tools' listed schemas (`tool_schemas`): generating them
+from the Structs is most of building the tool table at start-up, and they too depend on
+the code only (`code_key`).
+
 A cache that cannot be used never fails a load: it says so once in the log and is off.
 """
 
@@ -37,7 +41,7 @@ import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final, final
+from typing import Any, Final, final
 
 import lark
 import msgspec
@@ -49,7 +53,14 @@ from nereid.store.diagram_files import loaded_rev
 from nereid.store.schema import Rev, StoreFileError
 from nereid.store.session_io import DiagramDecoder, DiagramRead
 
-__all__ = ["CACHE_DIR_ENV", "MAX_BYTES", "ParseCache", "cached_decoder", "code_key"]
+__all__ = [
+    "CACHE_DIR_ENV",
+    "MAX_BYTES",
+    "ParseCache",
+    "ToolSchemas",
+    "cached_decoder",
+    "code_key",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -66,11 +77,22 @@ _AST_TYPES: Final[dict[str, type[Ast]]] = {
 
 
 class _Entry(msgspec.Struct, array_like=True, frozen=True):
-    """One cached parse: the AST's type, a digest of its msgpack, the msgpack."""
+    """One kept value: what it is (the AST's type name, or `tool-schemas`), a digest of
+    its msgpack, the msgpack."""
 
     ast_type: str
     digest: bytes
     payload: bytes
+
+
+ToolSchemas = dict[str, tuple[dict[str, Any], dict[str, Any]]]
+"""Tool name -> (input schema, output schema), as `tools/list` lists them."""
+
+_TOOL_SCHEMAS: Final = "tool-schemas"
+
+
+def _tool_schemas_name() -> str:
+    return f"{_TOOL_SCHEMAS}-{code_key().hex()}{_SUFFIX}"
 
 
 class _SidecarRev(msgspec.Struct):
@@ -169,8 +191,8 @@ class ParseCache:
             key.update(read.sidecar)
         return key.hexdigest() + _SUFFIX
 
-    def get(self, name: str, read: DiagramRead) -> Diagram | None:
-        """The Diagram `read` loads as, if its parse is kept under `name`; else None."""
+    def _read(self, name: str) -> _Entry | None:
+        """The entry kept under `name` if it is whole (its digest holds); else None."""
         fd = self._dir_fd()
         if fd is None:
             return None
@@ -182,19 +204,49 @@ class ParseCache:
             with os.fdopen(entry_fd, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     return None
-                data = handle.read()
-            entry = _ENTRY_DECODER.decode(data)
-            ast_type = _AST_TYPES.get(entry.ast_type)
-            if ast_type is None or _digest(entry.payload) != entry.digest:
-                return None
-            ast = msgspec.msgpack.decode(entry.payload, type=ast_type)
-            sidecar = None if read.sidecar is None else _REV_DECODER.decode(read.sidecar)
+                entry = _ENTRY_DECODER.decode(handle.read())
         except (OSError, msgspec.DecodeError):
+            return None
+        if _digest(entry.payload) != entry.digest:
             return None
         try:
             os.utime(name, dir_fd=fd, follow_symlinks=False)  # recently used
         except OSError:
             pass
+        return entry
+
+    def _write(self, name: str, kind: str, payload: bytes) -> None:
+        """Keep `payload` under `name` (temp + rename); a failure only leaves it out."""
+        fd = self._dir_fd()
+        if fd is None:
+            return
+        data = msgspec.msgpack.encode(_Entry(kind, _digest(payload), payload))
+        temp = f"{_TEMP_PREFIX}{os.getpid()}.{name}"
+        try:
+            out = os.open(
+                temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd
+            )
+            with os.fdopen(out, "wb") as handle:
+                handle.write(data)
+            os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
+        except OSError as err:
+            _log.debug("parse cache: cannot keep %s: %s", name, err)
+            try:
+                os.unlink(temp, dir_fd=fd)
+            except OSError:
+                pass
+
+    def get(self, name: str, read: DiagramRead) -> Diagram | None:
+        """The Diagram `read` loads as, if its parse is kept under `name`; else None."""
+        entry = self._read(name)
+        ast_type = None if entry is None else _AST_TYPES.get(entry.ast_type)
+        if entry is None or ast_type is None:
+            return None
+        try:
+            ast = msgspec.msgpack.decode(entry.payload, type=ast_type)
+            sidecar = None if read.sidecar is None else _REV_DECODER.decode(read.sidecar)
+        except msgspec.DecodeError:
+            return None
         rev = loaded_rev(
             read.entry.rev,
             None if sidecar is None else sidecar.rev,
@@ -210,26 +262,22 @@ class ParseCache:
         )
 
     def put(self, name: str, ast: Ast) -> None:
-        """Keep `ast` under `name` (temp + rename); a failure only leaves it out."""
-        fd = self._dir_fd()
-        if fd is None:
-            return
-        payload = msgspec.msgpack.encode(ast)
-        data = msgspec.msgpack.encode(_Entry(type(ast).__name__, _digest(payload), payload))
-        temp = f"{_TEMP_PREFIX}{os.getpid()}.{name}"
+        """Keep `ast` under `name`."""
+        self._write(name, type(ast).__name__, msgspec.msgpack.encode(ast))
+
+    def tool_schemas(self) -> ToolSchemas | None:
+        """The MCP tools' listed schemas this code generated before (`keep_tool_schemas`)."""
+        entry = self._read(_tool_schemas_name())
+        if entry is None or entry.ast_type != _TOOL_SCHEMAS:
+            return None
         try:
-            out = os.open(
-                temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd
-            )
-            with os.fdopen(out, "wb") as handle:
-                handle.write(data)
-            os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
-        except OSError as err:
-            _log.debug("parse cache: cannot keep %s: %s", name, err)
-            try:
-                os.unlink(temp, dir_fd=fd)
-            except OSError:
-                pass
+            return msgspec.msgpack.decode(entry.payload, type=ToolSchemas)
+        except msgspec.DecodeError:
+            return None
+
+    def keep_tool_schemas(self, schemas: ToolSchemas) -> None:
+        """Keep the tools' schemas: they are a pure function of the code (`code_key`)."""
+        self._write(_tool_schemas_name(), _TOOL_SCHEMAS, msgspec.msgpack.encode(schemas))
 
     def prune(self) -> None:
         """Remove the least recently used entries beyond `max_bytes` (and stale temp files)."""

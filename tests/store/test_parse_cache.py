@@ -20,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nereid.mcp import ToolTable
+from nereid.mcp.catalog import all_tools
 from nereid.model import Diagram
 from nereid.store.demo import demo_files
 from nereid.store.files import MemoryFiles
@@ -188,3 +190,24 @@ def test_the_environment_names_the_cache_or_turns_it_off(tmp_path: Path) -> None
     assert xdg is not None and xdg.directory.is_relative_to(tmp_path / "nereid")
     home = ParseCache.from_env({"XDG_CACHE_HOME": "relative/ignored"})
     assert home is not None and home.directory.is_relative_to(Path.home() / ".cache")
+
+
+def _listing(table: ToolTable) -> list[dict[str, object]]:
+    return [w.model_dump(by_alias=True, mode="json", exclude_none=True) for w in table.wire()]
+
+
+def test_kept_tool_schemas_list_the_tools_as_generating_them_does(tmp_path: Path) -> None:
+    generated = all_tools()
+    ParseCache(tmp_path).keep_tool_schemas(generated.listed_schemas())
+    kept = ParseCache(tmp_path).tool_schemas()
+    assert kept is not None
+    taken = all_tools()
+    assert taken.use_schemas(kept)
+    assert _listing(taken) == _listing(generated) == _listing(all_tools())
+    # Schemas of other tools (another build) are not taken, not even in part.
+    partial = all_tools()
+    assert not partial.use_schemas({k: v for k, v in kept.items() if k != "diagram.list"})
+    assert _listing(partial) == _listing(generated)
+    for entry in _entries(tmp_path):
+        entry.write_bytes(entry.read_bytes()[:-3])
+    assert ParseCache(tmp_path).tool_schemas() is None
