@@ -53,6 +53,7 @@ Notes:
   --tool-names dotted|underscore (or NEREID_TOOL_NAMES) picks how MCP tools are listed:
     dotted (diagram.list, the default) or underscore (diagram_list) for hosts that reject
     dots (Claude Desktop, Codex, Copilot CLI); calls accept both spellings either way.
+  NEREID_CACHE_DIR names the parse cache (default ~/.cache/nereid; empty: no cache).
   -h/--help prints this text; --version prints the version.
 Commands:
 """ + "".join(f"  {name:<8} {text}\n" for name, text in SUBCOMMANDS.items())

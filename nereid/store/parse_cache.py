@@ -21,7 +21,7 @@ and a hit gives the Diagram a parse would give, field for field.
 - Writes are temp + rename, without fsync (a torn entry fails its digest). At most
   `MAX_BYTES` are kept; the least recently used entries go first (a hit touches its entry).
 - The code key (`code_key`) covers every source file of the package (name, size,
-  mtime) and the versions of Python, msgspec and lark: another Nereid never reads this
+  mtime) and the versions of Python, msgspec and Lark: another Nereid never reads this
   one's entries.
 
 The same directory keeps the MCP tools' listed schemas (`tool_schemas`): generating them
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import logging
 import os
 import stat
@@ -43,7 +44,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, final
 
-import lark
 import msgspec
 
 import nereid
@@ -115,7 +115,11 @@ def code_key() -> bytes:
     """What identifies the code that parses: every source file of the package, versions."""
     root = Path(nereid.__file__).resolve().parent
     key = hashlib.sha256()
-    key.update(f"{sys.version}\0{msgspec.__version__}\0{lark.__version__}\0".encode())
+    key.update(f"{sys.version}\0{msgspec.__version__}\0".encode())
+    lark = importlib.util.find_spec("lark")  # not imported: start-up does without Lark
+    if lark is not None and lark.origin is not None:
+        info = os.stat(lark.origin)
+        key.update(f"{lark.origin}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     stack = [root]
     while stack:
         directory = stack.pop()
