@@ -234,7 +234,16 @@ class _Painter:
     def _message_lines(self, plan: MessagePlan) -> None:
         owner = self.message_ref(plan)
         if not plan.is_self:
-            draw_message_line(self.canvas, plan, self.layout.heads, self.glyphs, owner)
+            draw_message_line(
+                self.canvas,
+                plan.arrow_row,
+                (plan.from_x, plan.to_x),
+                plan.look,
+                plan.lines[-1] if plan.lines else None,
+                label_room(plan, self.layout.heads),
+                self.glyphs,
+                owner,
+            )
             return
         canvas = self.canvas
         look = plan.look

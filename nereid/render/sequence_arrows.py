@@ -132,29 +132,30 @@ def label_room(plan: MessagePlan, heads: Sequence[HeadPlan]) -> tuple[int, int]:
 
 def draw_message_line(
     surface: LineSurface,
-    plan: MessagePlan,
-    heads: Sequence[HeadPlan],
+    row: int,
+    ends: tuple[int, int],
+    look: ArrowLook,
+    label: str | None,
+    room: tuple[int, int],
     glyphs: GlyphSet,
     owner: ObjectRef,
 ) -> None:
-    """The arrow row of a message between two lifelines: the line (dashed or not), the last
-    label line in a gap of it (a blank cell either side), and the heads."""
-    look = plan.look
+    """The arrow row of a message between two lifelines (`ends`: the sender's column, the
+    target's): the line (dashed or not), the last label line in a gap of it (a blank cell
+    either side, centred in `room`, see `label_room`), and the heads."""
     style = STYLE_DOTTED if look.dashed else STYLE_LIGHT
-    row = plan.arrow_row
-    sx, tx = plan.from_x, plan.to_x
+    sx, tx = ends
     step = 1 if tx > sx else -1
     start = sx + step if look.tail != "none" else sx
     end = tx - step if look.head != "none" else tx
-    if plan.lines:
-        inline = plan.lines[-1]
-        lo, hi = label_room(plan, heads)
-        width = text_width(inline)
+    if label is not None:
+        lo, hi = room
+        width = text_width(label)
         col = lo + (hi - lo + 1 - width - 2) // 2 + 1
         left, right = min(start, end), max(start, end)
         surface.hline(row, left, col - 2, style, owner)
         surface.hline(row, col + width + 1, right, style, owner)
-        surface.put_text(row, col, inline)
+        surface.put_text(row, col, label)
         surface.claim(owner, row, col - 1, col + width)
     else:
         surface.hline(row, start, end, style, owner)

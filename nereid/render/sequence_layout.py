@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from nereid.model.sequence import (
     SeqActivation,
@@ -24,7 +25,7 @@ from nereid.model.sequence import (
 from nereid.render.display import display_text
 from nereid.render.errors import RenderError
 from nereid.render.options import RenderOptions
-from nereid.render.sequence_arrows import ArrowLook, arrow_look
+from nereid.render.sequence_arrows import ArrowLook, token_look
 from nereid.render.sequence_boxes import BoxPlan, box_constraints, place_boxes, plan_boxes
 from nereid.render.sequence_heads import HeadShape, head_shape
 from nereid.render.text import text_width, wrap_text
@@ -91,7 +92,10 @@ class MessagePlan:
 
     @property
     def label_width(self) -> int:
-        return max((text_width(t) for t in self.lines), default=0)
+        lines = self.lines
+        if len(lines) == 1:
+            return text_width(lines[0])
+        return max((text_width(t) for t in lines), default=0)
 
     def extent(self) -> tuple[int, int]:
         """The leftmost and rightmost column this message paints."""
@@ -208,6 +212,16 @@ class SequenceLayout:
         return self.bottom + (2 if self.boxes else 1)
 
 
+#: Sort keys: the timeline by (order key, id); frames opening at one item outer first and a
+#: frame before its own first separator; frames closing at one item inner first.
+_TIMELINE_ORDER = itemgetter(0, 1)
+_OPEN_ORDER = itemgetter(0, 1)
+
+
+def _close_order(entry: tuple[int, SeqBlock]) -> int:
+    return -entry[0]
+
+
 def _wrap(text: str, width: int) -> list[str]:
     """`wrap_text`, skipped for the common short single-line label."""
     if len(text) <= width and text.isascii() and text.isprintable() and "<br" not in text:
@@ -312,6 +326,7 @@ class _RowBuilder:
         #: the head rows given to them (a created box sits right above its message).
         self.creations: dict[str, list[tuple[int, int]]] = {}
         self.head_tops: dict[int, int] = {}
+        self.prefix_labels = options.prefix_object_labels
 
     def _participant(self, pid: str, what: str) -> int:
         index = self.index_of.get(pid)
@@ -324,40 +339,51 @@ class _RowBuilder:
         timeline.extend((m.order_key, m.message_id, m) for m in self.ast.messages)
         timeline.extend((n.order_key, n.note_id, n) for n in self.ast.notes)
         timeline.extend((a.order_key, a.activation_id, a) for a in self.ast.activations)
-        timeline.sort(key=lambda item: (item[0], item[1]))
+        timeline.sort(key=_TIMELINE_ORDER)
         # Frames open before the first message or note of their run and close after the last.
-        position = {
-            item[1]: i for i, item in enumerate(timeline) if not isinstance(item[2], SeqActivation)
-        }
         before: dict[int, list[tuple[int, int, SeqBlock, SeqSection | None]]] = {}
         after: dict[int, list[tuple[int, SeqBlock]]] = {}
-        for block in self.ast.blocks:
-            self._index_block(block, 0, position, before, after)
+        if self.ast.blocks:
+            position = {
+                item[1]: i
+                for i, item in enumerate(timeline)
+                if not isinstance(item[2], SeqActivation)
+            }
+            for block in self.ast.blocks:
+                self._index_block(block, 0, position, before, after)
         number = self.ast.autonumber.start if self.ast.autonumber else 1
         step = self.ast.autonumber.step if self.ast.autonumber else 1
         shown = self.ast.autonumber is not None
         changes = {c.message_id: c for c in self.ast.autonumber_changes}
+        message = self._message
         for i, (_, _, item) in enumerate(timeline):
-            for depth, _, block, section in sorted(before.get(i, ()), key=lambda e: e[:2]):
-                if section is None:
-                    self._open_frame(block, depth)
-                else:
-                    self._separate(block, section)
+            opening = before.get(i)
+            if opening is not None:
+                for depth, _, block, section in sorted(opening, key=_OPEN_ORDER):
+                    if section is None:
+                        self._open_frame(block, depth)
+                    else:
+                        self._separate(block, section)
             if isinstance(item, SeqMessage):
-                change = changes.get(item.message_id)
-                if change is not None:  # a later `autonumber` statement (Mermaid's rules)
-                    shown = change.on
-                    number = change.start if change.start is not None else number
-                    step = change.step if change.step is not None else step
-                prefix = f"{number}. " if shown else ""
+                if changes:
+                    change = changes.get(item.message_id)
+                    if change is not None:  # a later `autonumber` statement (Mermaid's rules)
+                        shown = change.on
+                        number = change.start if change.start is not None else number
+                        step = change.step if change.step is not None else step
+                if shown:
+                    message(item, f"{number}. ")
+                else:
+                    message(item, "")
                 number += step
-                self._message(item, prefix)
             elif isinstance(item, SeqNote):
                 self._note(item)
             else:
                 self._activation(item)
-            for _, block in sorted(after.get(i, ()), key=lambda e: -e[0]):
-                self._close_frame(block)
+            closing = after.get(i)
+            if closing is not None:
+                for _, block in sorted(closing, key=_close_order):
+                    self._close_frame(block)
         last = self._last_content_row
         for bar in self._pending:  # nothing came after the `activate`: no bar
             bar.top, bar.bottom = last + 1, last
@@ -413,21 +439,31 @@ class _RowBuilder:
         self._pending.clear()
 
     def _message(self, message: SeqMessage, prefix: str) -> None:
-        what = f"message {message.message_id}"
-        source = self._participant(message.from_participant_id, what)
-        target = self._participant(message.to_participant_id, what)
+        index_of = self.index_of
+        source = index_of.get(message.from_participant_id)
+        target = index_of.get(message.to_participant_id)
+        if source is None or target is None:
+            what = f"message {message.message_id}"
+            source = self._participant(message.from_participant_id, what)
+            target = self._participant(message.to_participant_id, what)
         text = prefix + display_text(message.text)
-        if self.options.prefix_object_labels:
+        if self.prefix_labels:
             text = LABEL_PREFIX + text
-        lines = _wrap(text, self.options.max_label_width) if text.strip() else []
-        created = self.creations.get(message.message_id, ())
-        if created:  # room for the created participant's box, right above the arrow
-            for index, _height in created:
-                self.head_tops[index] = self.y
-            self.y += max(height for _index, height in created)
-        plan = MessagePlan(message, arrow_look(message), lines, source, target, self.y)
+        width = self.options.max_label_width
+        if len(text) <= width and text.isascii() and text.isprintable() and "<br" not in text:
+            lines = [text] if text.strip() else []  # `_wrap`'s shortcut, inline: most labels
+        else:
+            lines = _wrap(text, width) if text.strip() else []
+        if self.creations:
+            created = self.creations.get(message.message_id, ())
+            if created:  # room for the created participant's box, right above the arrow
+                for index, _height in created:
+                    self.head_tops[index] = self.y
+                self.y += max(height for _index, height in created)
+        plan = MessagePlan(message, token_look(message.token), lines, source, target, self.y)
         self.messages.append(plan)
-        self._add_item(plan)
+        if self._open or self._pending:
+            self._add_item(plan)
         arrow_row = plan.head_row
         self.y = plan.top + plan.rows
         self._last_content_row = self.y - 1

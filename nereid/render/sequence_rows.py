@@ -7,6 +7,8 @@ frames around it; rows that look alike differ only in their label. So each row i
 background string with one segment spliced in, and a segment is drawn once per shape: with
 the same drawing calls as the canvas painter (`draw_message_line`), on a one-row `_RowCells`
 that joins lines as `Canvas` does, then reused with the next label of the same width.
+Segments, frame rows and the head rows are pure functions of their geometry, memoised
+(bounded), so a diagram re-rendered after an edit redraws only the shapes it did not have.
 
 `paint_rows` returns None for what it does not draw, and `sequence.py` then uses the canvas
 painter: notes, activation bars, participant boxes, self messages, created or destroyed
@@ -16,7 +18,10 @@ output (text and span map) equals the canvas painter's; a property test checks t
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from functools import lru_cache
 from itertools import repeat
+from operator import attrgetter
 
 from nereid.model.refs import (
     SEQ_BLOCK,
@@ -34,10 +39,11 @@ from nereid.render.glyphs import (
     STYLE_LIGHT,
     UP,
     GlyphSet,
+    glyph_set,
 )
 from nereid.render.options import Rendered
-from nereid.render.sequence_arrows import draw_message_line, label_room
-from nereid.render.sequence_heads import draw_head
+from nereid.render.sequence_arrows import ArrowLook, draw_message_line, label_room
+from nereid.render.sequence_heads import HeadShape, draw_head
 from nereid.render.sequence_layout import FramePlan, MessagePlan, SequenceLayout
 from nereid.render.spans import Span, SpanMap, merge_runs
 from nereid.render.text import char_width, text_width
@@ -47,13 +53,19 @@ __all__ = ["paint_rows"]
 _MASK = 0x0F
 _STYLE_SHIFT = 4
 _VERTICAL = UP | DOWN
+_HORIZONTAL = LEFT | RIGHT
 _LIFELINE = (STYLE_LIGHT << _STYLE_SHIFT) | _VERTICAL
 _CORNERS = frozenset({RIGHT | DOWN, LEFT | DOWN, RIGHT | UP, LEFT | UP})
 _ARM_COUNT = tuple(bin(mask).count("1") for mask in range(16))
 _new_span = tuple.__new__
+#: Any owner: `_segment` records its cells, not whose they are.
+_SEGMENT_OWNER = ObjectRef(diagram_id="segment", category=SEQ_MESSAGE, object_id="m")
+_OBJECT_ID = attrgetter("object_id")
 
 
-_ARROW, _TEXT, _TOP, _SEPARATOR, _BOTTOM = range(5)  # what a body row holds
+_TEXT, _TOP, _SEPARATOR, _BOTTOM = range(4)  # what a body row holds, besides an arrow
+#: An arrow row's shape: (from index, to index, arrow look, label width or -1 for none).
+_ArrowKey = tuple[int, int, ArrowLook, int]
 
 
 class _Declined(Exception):
@@ -137,9 +149,10 @@ class _RowCells:
             self.add_arms(col_start, LEFT | RIGHT, style)
         else:
             cells = self.cells
+            self._index(col_start)
+            self._index(col_end)
             fresh = (style << _STYLE_SHIFT) | LEFT | RIGHT
-            for col in range(col_start + 1, col_end):
-                i = self._index(col)
+            for i in range(col_start + 1 - self.lo, col_end - self.lo):
                 code = cells[i]
                 if isinstance(code, str) or not code & _MASK:
                     cells[i] = fresh
@@ -193,6 +206,10 @@ class _RowCells:
                 out.append(" ")
             else:
                 mask = code & _MASK
+                if mask in (_HORIZONTAL, _VERTICAL):
+                    # a straight cell shows its glyph whichever arms join (as one arm does)
+                    out.append(lines[code >> _STYLE_SHIFT][mask])
+                    continue
                 connected = mask & _VERTICAL
                 left, right = cells[i - 1], cells[i + 1]
                 if mask & LEFT and not isinstance(left, str) and left & RIGHT:
@@ -208,7 +225,7 @@ class _RowCells:
 class _Background:
     """A body row with nothing of its own: lifelines and the sides of the frames around it."""
 
-    __slots__ = ("codes", "sides", "text")
+    __slots__ = ("arrows", "codes", "sides", "text")
 
     def __init__(self, width: int, lifelines: list[int], sides: tuple[int, ...], v: str) -> None:
         codes = [0] * (width + 2)  # one margin column each side: index = col + 1
@@ -219,18 +236,13 @@ class _Background:
         self.codes: list[int | str] = list(codes)
         self.sides = sides
         self.text = "".join(chars)
+        #: Arrow rows on this background by shape: (the row left of the label, the row right
+        #: of it, the message's cells).
+        self.arrows: dict[_ArrowKey, tuple[str, str, list[tuple[int, int]]]] = {}
 
     def cells(self, row: int, first: int, last: int) -> _RowCells:
         """Columns `first..last` with a margin column either side."""
         return _RowCells(row, first - 1, self.codes[first : last + 3])
-
-    def near_side(self, first: int, last: int, own: tuple[int, ...] = ()) -> bool:
-        """A frame side (other than `own`) in or next to columns `first..last`: the segment
-        then depends on this background, so it is not reused."""
-        for side in self.sides:
-            if first - 1 <= side <= last + 1 and side not in own:
-                return True
-        return False
 
 
 class _RowPainter:
@@ -240,10 +252,6 @@ class _RowPainter:
         self.glyphs = glyphs
         self.lifelines = [head.x for head in layout.heads]
         self._backgrounds: dict[tuple[int, ...], _Background] = {}
-        #: Message arrow rows by shape: (text left of the label, text right of it, the
-        #: message's cells relative to the segment's first column).
-        self._arrows: dict[tuple[int, int, str, int], tuple[str, str, list[tuple[int, int]]]] = {}
-        self._frame_rows: dict[tuple[object, ...], str] = {}
         self.lines: list[str] = []
         self.spans: dict[ObjectRef, tuple[Span, ...]] = {}
         self.runs: dict[ObjectRef, list[tuple[int, int, int]]] = {}
@@ -269,67 +277,61 @@ class _RowPainter:
         lines = self.lines
         background = self.background(())
         back = background.text
-        arrows = self._arrows
+        row_shapes = background.arrows
         spans = self.spans
         message_runs = self.runs
+        diagram_id = self.diagram_id
         for offset, event in enumerate(slots):
             if event is None:
                 lines.append(back)
                 continue
             row = first_body_row + offset
-            kind = event[0]
-            if kind == _ARROW:
-                plan = event[1]
-                owner = event[2]
-                assert isinstance(plan, MessagePlan) and isinstance(owner, ObjectRef)
-                labels = plan.lines
-                inline = labels[-1] if labels else ""
-                if not (inline.isascii() and inline.isprintable()) and not _simple(inline):
-                    raise _Declined
-                first, last = plan.from_x, plan.to_x
-                if first > last:
-                    first, last = last, first
-                if background.sides and background.near_side(first, last):
-                    shape = self._arrow_shape(row, plan, owner, inline, background)
+            if isinstance(event, MessagePlan):
+                labels = event.lines
+                if labels:
+                    inline = labels[-1]
+                    if not (inline.isascii() and inline.isprintable()) and not _simple(inline):
+                        raise _Declined
+                    key = (event.from_index, event.to_index, event.look, len(inline))
                 else:
-                    key = (plan.from_index, plan.to_index, plan.message.token, len(inline))
-                    if not labels:
-                        key = (plan.from_index, plan.to_index, plan.message.token, -1)
-                    known = arrows.get(key)
-                    if known is None:
-                        known = arrows[key] = self._arrow_shape(
-                            row, plan, owner, inline, background
-                        )
-                    shape = known
-                before, after, runs = shape
+                    inline = ""
+                    key = (event.from_index, event.to_index, event.look, -1)
+                known = row_shapes.get(key)
+                if known is None:
+                    known = row_shapes[key] = self._arrow_row(event, inline, background)
+                before, after, runs = known
+                owner = ObjectRef(
+                    diagram_id=diagram_id, category=SEQ_MESSAGE, object_id=event.message.message_id
+                )
                 if len(runs) == 1 and len(labels) < 2:
-                    a, b = runs[0]
-                    spans[owner] = (_new_span(Span, (row, first + a, first + b)),)
+                    spans[owner] = (_new_span(Span, (row, *runs[0])),)
                 else:
-                    made = [_new_span(Span, (row, first + a, first + b)) for a, b in runs]
+                    made = [_new_span(Span, (row, a, b)) for a, b in runs]
                     above = [_new_span(Span, run) for run in message_runs.pop(owner, ())]
                     spans[owner] = (*above, *made)
-                lines.append(back[:first] + before + inline + after + back[last + 1 :])
+                lines.append(before + inline + after)
                 continue
+            kind = event[0]
             if kind == _TEXT:
-                _, col, text, owner = event
+                _, col, text, text_owner = event
                 assert isinstance(col, int) and isinstance(text, str)
-                assert isinstance(owner, ObjectRef)
-                lines.append(self._text_row(row, col, text, owner, background))
+                assert isinstance(text_owner, ObjectRef)
+                lines.append(self._text_row(row, col, text, text_owner, background))
                 continue
             frame = event[1]
             assert isinstance(frame, FramePlan)
             if kind == _BOTTOM:
                 opened.remove(frame)
                 background = self._sides(opened)
-                back = background.text
+                back, row_shapes = background.text, background.arrows
             label_col, label = event[2], event[3]
             assert isinstance(label_col, int) and isinstance(label, str)
-            lines.append(self._frame_row(row, kind, frame, label_col, label, background))
+            assert isinstance(kind, int)
+            lines.append(self._frame_row(kind, frame, label_col, label, background))
             if kind == _TOP:
                 opened.append(frame)
                 background = self._sides(opened)
-                back = background.text
+                back, row_shapes = background.text, background.arrows
         for frame in layout.frames:
             self._frame_spans(frame)
         for index, line in enumerate(lines):
@@ -352,61 +354,51 @@ class _RowPainter:
         return self.background(tuple(col for frame in opened for col in (frame.left, frame.right)))
 
     def _heads(self) -> tuple[int, bool]:
-        """Draw the title, the heads and the lifelines' first row on a canvas (few rows, any
-        shape); return the first body row and whether wide characters were drawn."""
+        """The title, the heads and the lifelines down to the first body row (`_head_rows`)
+        and the participants' spans; return the first body row and whether wide characters
+        were drawn."""
         layout = self.layout
         first_body_row = layout.head_top + layout.head_height + 1
-        canvas = Canvas(layout.width, first_body_row + 1, self.glyphs)
-        if layout.title:
-            col = (layout.width - text_width(layout.title)) // 2
-            canvas.put_text(layout.title_row, col, layout.title)
-        starts = []
-        for head in layout.heads:
-            owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
-            top = layout.head_top + layout.head_height - head.shape.height
-            start = draw_head(canvas, head.shape, top, head.x, owner)
-            canvas.vline(head.x, start, first_body_row)
-            starts.append(start)
-        self.lines.extend(canvas.to_lines()[:first_body_row])
-        if len(self.lines) != first_body_row:
-            raise _Declined
-        heads_spans = canvas.spans.build()
+        lines, starts, head_runs, wide = _head_rows(
+            self.glyphs.name == "ascii",
+            layout.width,
+            layout.title,
+            layout.title_row,
+            layout.head_top,
+            layout.head_height,
+            tuple((head.shape, head.x) for head in layout.heads),
+        )
+        self.lines.extend(lines)
         bottom = layout.bottom
-        for head, start in zip(layout.heads, starts, strict=True):
+        for head, start, runs in zip(layout.heads, starts, head_runs, strict=True):
             owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
             x = head.x
-            runs = [(s.row, s.col_start, s.col_end) for s in heads_spans.get(owner, ())]
-            if any(row > start for row, _, _ in runs):
-                raise _Declined
-            runs.append((start, x, x))
-            spans = merge_runs(runs)
+            spans = [*runs]
             spans.extend(
                 map(
                     _new_span, repeat(Span), zip(range(start + 1, bottom + 1), repeat(x), repeat(x))
                 )
             )
             self.spans[owner] = tuple(spans)
-        return first_body_row, canvas.has_wide
+        return first_body_row, wide
 
-    def _events(self, first_body_row: int) -> list[tuple[object, ...] | None]:
+    def _events(self, first_body_row: int) -> list[MessagePlan | tuple[object, ...] | None]:
         """What each body row holds, from `first_body_row` on (None: only the background)."""
         layout = self.layout
-        slots: list[tuple[object, ...] | None] = [None] * (layout.bottom + 1 - first_body_row)
+        slots: list[MessagePlan | tuple[object, ...] | None]
+        slots = [None] * (layout.bottom + 1 - first_body_row)
 
-        def put(row: int, event: tuple[object, ...]) -> None:
+        def put(row: int, event: MessagePlan | tuple[object, ...]) -> None:
             offset = row - first_body_row
             if not 0 <= offset < len(slots) or slots[offset] is not None:
                 raise _Declined
             slots[offset] = event
 
         heads = layout.heads
-        diagram_id = self.diagram_id
         for plan in layout.messages:
-            owner = ObjectRef(
-                diagram_id=diagram_id, category=SEQ_MESSAGE, object_id=plan.message.message_id
-            )
-            put(plan.arrow_row, (_ARROW, plan, owner))
+            put(plan.arrow_row, plan)
             if len(plan.lines) > 1:
+                owner = self.ref(SEQ_MESSAGE, plan.message.message_id)
                 lo, hi = label_room(plan, heads)
                 room = hi - lo + 1
                 for k, line in enumerate(plan.lines[:-1]):
@@ -428,24 +420,27 @@ class _RowPainter:
 
     # -- rows ------------------------------------------------------------------------------
 
-    def _arrow_shape(
-        self, row: int, plan: MessagePlan, owner: ObjectRef, inline: str, background: _Background
+    def _arrow_row(
+        self, plan: MessagePlan, inline: str, background: _Background
     ) -> tuple[str, str, list[tuple[int, int]]]:
-        """A message's arrow row drawn on one row of cells: (the text left of its label, the
-        text right of it, its cells relative to its first column)."""
+        """An arrow row of this shape on `background`: (the row left of the label, the row
+        right of it, the message's cells), its segment drawn by `_segment`."""
         first, last = min(plan.from_x, plan.to_x), max(plan.from_x, plan.to_x)
-        cells = background.cells(row, first, last)
-        draw_message_line(cells, plan, self.layout.heads, self.glyphs, owner)
-        self._keeps_lifelines(cells, first, last)
-        text = cells.resolve(self.glyphs)
-        runs = [(a - first, b - first) for a, b in _merged(cells.runs)]
-        if not plan.lines:
-            return text, "", runs
         lo, hi = label_room(plan, self.layout.heads)
-        col = lo + (hi - lo + 1 - len(inline) - 2) // 2 + 1 - first
-        if not 0 <= col <= col + len(inline) <= len(text):
-            raise _Declined
-        return text[:col], text[col + len(inline) :], runs
+        before, after, runs = _segment(
+            self.glyphs.name == "ascii",
+            tuple(background.codes[first : last + 3]),
+            (plan.from_x - first, plan.to_x - first),
+            plan.look,
+            len(inline) if plan.lines else -1,
+            (lo - first, hi - first),
+        )
+        back = background.text
+        return (
+            back[:first] + before,
+            after + back[last + 1 :],
+            [(first + a, first + b) for a, b in runs],
+        )
 
     def _text_row(
         self, row: int, col: int, text: str, owner: ObjectRef, background: _Background
@@ -480,47 +475,20 @@ class _RowPainter:
         runs.append((row, first, last))
 
     def _frame_row(
-        self,
-        row: int,
-        kind: object,
-        frame: FramePlan,
-        label_col: int,
-        label: str,
-        background: _Background,
+        self, kind: int, frame: FramePlan, label_col: int, label: str, background: _Background
     ) -> str:
-        """A frame's top, separator or bottom row, with its tab label."""
+        """A frame's top, separator or bottom row, with its tab label (`_frame_segment`)."""
         left, right = frame.left, frame.right
-        key = (kind, left, right, label_col, label)
-        near = background.near_side(left, right, (left, right))
-        text = None if near else self._frame_rows.get(key)
-        if text is None:
-            cells = background.cells(row, left, right)
-            if kind == _SEPARATOR:
-                cells.pass_vertical(left)
-                cells.pass_vertical(right)
-                cells.hline(row, left, right, STYLE_DOTTED)
-            else:
-                cells.hline(row, left, right, STYLE_LIGHT)
-                arm = DOWN if kind == _TOP else UP
-                cells.add_arms(left, arm)
-                cells.add_arms(right, arm)
-            if label:
-                cells.put_text(row, label_col, label)
-            self._keeps_lifelines(cells, left, right)
-            text = cells.resolve(self.glyphs)
-            if not near:
-                self._frame_rows[key] = text
+        text = _frame_segment(
+            self.glyphs.name == "ascii",
+            tuple(background.codes[left : right + 3]),
+            kind,
+            right - left,
+            label_col - left,
+            label,
+        )
         back = background.text
         return back[:left] + text + back[right + 1 :]
-
-    def _keeps_lifelines(self, cells: _RowCells, first: int, last: int) -> None:
-        """Every lifeline still shows as a line in `first..last` (its span is the whole
-        column: nothing here may cover it)."""
-        for x in self.lifelines:
-            if first <= x <= last:
-                code = cells.cells[x - cells.lo]
-                if isinstance(code, str) or not code & _MASK:
-                    raise _Declined
 
     # -- spans -----------------------------------------------------------------------------
 
@@ -529,21 +497,19 @@ class _RowPainter:
         of the border), as the canvas painter records them."""
         block = self.ref(SEQ_BLOCK, frame.block.block_id)
         left, right = frame.left, frame.right
-        self._run(block, frame.top, left, right)
-        self._run(block, frame.bottom, left, right)
-        runs = self.runs[block]
-        for col in (left, right):
-            runs.extend(zip(range(frame.top, frame.bottom + 1), repeat(col), repeat(col)))
-        for section in frame.sections[1:]:
-            runs.append((section.start, left, right))
+        separators = {section.start for section in frame.sections[1:]}
+        self.spans[block] = _band(frame.top, frame.bottom, left, right, separators)
         for section in frame.sections:
             owner = self.ref(SEQ_SECTION, section.section.section_id)
-            self._run(owner, section.start, left, right)
-            self._run(owner, section.end, left, right)
-            runs = self.runs[owner]
+            text_runs = self.runs.pop(owner, None)
+            if text_runs is None:
+                self.spans[owner] = _band(section.start, section.end, left, right, ())
+                continue
+            runs = [*text_runs, (section.start, left, right), (section.end, left, right)]
             for row in range(section.start + 1, section.end):
                 runs.append((row, left, left))
                 runs.append((row, right, right))
+            self.spans[owner] = tuple(merge_runs(runs))
 
     def _span_map(self) -> SpanMap:
         """Spans per object in canonical ref order (one diagram: by category, then id)."""
@@ -556,13 +522,131 @@ class _RowPainter:
             by_category.setdefault(owner.category, []).append(owner)
         ordered: SpanMap = {}
         for category in sorted(by_category):
-            for owner in sorted(by_category[category], key=_object_id):
+            for owner in sorted(by_category[category], key=_OBJECT_ID):
                 ordered[owner] = spans[owner]
         return ordered
 
 
-def _object_id(ref: ObjectRef) -> str:
-    return ref.object_id
+@lru_cache(maxsize=256)
+def _head_rows(
+    ascii: bool,
+    width: int,
+    title: str | None,
+    title_row: int,
+    head_top: int,
+    head_height: int,
+    heads: tuple[tuple[HeadShape, int], ...],
+) -> tuple[tuple[str, ...], tuple[int, ...], tuple[tuple[Span, ...], ...], bool]:
+    """The rows above the body (title, heads, the lifelines' first row), drawn on a canvas as
+    the canvas painter draws them: (the rows, each lifeline's first row, each head's spans
+    down to that row, whether wide characters were drawn). Pure, like `_segment`."""
+    first_body_row = head_top + head_height + 1
+    canvas = Canvas(width, first_body_row + 1, glyph_set(ascii))
+    if title:
+        canvas.put_text(title_row, (width - text_width(title)) // 2, title)
+    owners = [
+        ObjectRef(diagram_id="heads", category=SEQ_PARTICIPANT, object_id=str(index))
+        for index in range(len(heads))
+    ]
+    starts = []
+    for (shape, x), owner in zip(heads, owners, strict=True):
+        start = draw_head(canvas, shape, head_top + head_height - shape.height, x, owner)
+        canvas.vline(x, start, first_body_row)
+        starts.append(start)
+    lines = canvas.to_lines()[:first_body_row]
+    if len(lines) != first_body_row:
+        raise _Declined
+    built = canvas.spans.build()
+    head_spans = []
+    for (_shape, x), owner, start in zip(heads, owners, starts, strict=True):
+        runs = [(s.row, s.col_start, s.col_end) for s in built.get(owner, ())]
+        if any(row > start for row, _, _ in runs):
+            raise _Declined
+        runs.append((start, x, x))  # the lifeline's first cell
+        head_spans.append(tuple(merge_runs(runs)))
+    return tuple(lines), tuple(starts), tuple(head_spans), canvas.has_wide
+
+
+@lru_cache(maxsize=1024)
+def _frame_segment(
+    ascii: bool, cells: tuple[int | str, ...], kind: int, right: int, label_col: int, label: str
+) -> str:
+    """A frame's top, separator or bottom row from its left side (column 0) to its right, with
+    its tab label, drawn as the canvas painter draws it on `cells` (the background's codes
+    with a margin each side). Pure, like `_segment`."""
+    glyphs = glyph_set(ascii)
+    row = _RowCells(0, -1, list(cells))
+    if kind == _SEPARATOR:
+        row.pass_vertical(0)
+        row.pass_vertical(right)
+        row.hline(0, 0, right, STYLE_DOTTED)
+    else:
+        row.hline(0, 0, right, STYLE_LIGHT)
+        arm = DOWN if kind == _TOP else UP
+        row.add_arms(0, arm)
+        row.add_arms(right, arm)
+    if label:
+        row.put_text(0, label_col, label)
+    _check_lines(cells, row)
+    return row.resolve(glyphs)
+
+
+def _check_lines(cells: tuple[int | str, ...], row: _RowCells) -> None:
+    """Every lifeline and frame side of the background still shows as a line: their spans
+    and the rows above and below rely on it."""
+    for code, drawn in zip(cells, row.cells, strict=True):
+        if code and (isinstance(drawn, str) or not drawn & _VERTICAL):
+            raise _Declined
+
+
+@lru_cache(maxsize=4096)
+def _segment(
+    ascii: bool,
+    cells: tuple[int | str, ...],
+    ends: tuple[int, int],
+    look: ArrowLook,
+    width: int,
+    room: tuple[int, int],
+) -> tuple[str, str, list[tuple[int, int]]]:
+    """An arrow row between two lifelines, drawn by `draw_message_line` on one row of cells:
+    (the text left of its label, the text right of it, the message's cells), in columns from
+    the segment's first. `cells` are the background's codes with a margin each side, `width`
+    the label's (-1: none). Pure, so rows of the same shape are drawn once, also across
+    renders of a diagram being edited."""
+    glyphs = glyph_set(ascii)
+    row = _RowCells(0, -1, list(cells))
+    label = "x" * width if width >= 0 else None
+    draw_message_line(row, 0, ends, look, label, room, glyphs, _SEGMENT_OWNER)
+    _check_lines(cells, row)
+    text = row.resolve(glyphs)
+    runs = _merged(row.runs)
+    if label is None:
+        return text, "", runs
+    lo, hi = room
+    col = lo + (hi - lo + 1 - width - 2) // 2 + 1
+    if not 0 <= col <= col + width <= len(text):
+        raise _Declined
+    return text[:col], text[col + width :], runs
+
+
+def _band(
+    top: int, bottom: int, left: int, right: int, across: Collection[int]
+) -> tuple[Span, ...]:
+    """Spans of a frame's border from row `top` to `bottom` (whole rows there and at the
+    rows `across`, the two sides in between), merged as `merge_runs` merges them."""
+    if bottom <= top or right <= left + 1:
+        runs = [(top, left, right), (bottom, left, right)]
+        runs += [(row, left, right) for row in range(top + 1, bottom)]
+        return tuple(merge_runs(runs))
+    spans = [_new_span(Span, (top, left, right))]
+    for row in range(top + 1, bottom):
+        if row in across:
+            spans.append(_new_span(Span, (row, left, right)))
+        else:
+            spans.append(_new_span(Span, (row, left, left)))
+            spans.append(_new_span(Span, (row, right, right)))
+    spans.append(_new_span(Span, (bottom, left, right)))
+    return tuple(spans)
 
 
 def _merged(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
