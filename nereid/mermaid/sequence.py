@@ -158,7 +158,7 @@ class _OpenBlock:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Statement:
     """One statement: its text, physical line, and the column (1-based) of its first char."""
 
@@ -217,13 +217,17 @@ class _Importer:
                 expected=HEADER,
             )
         for line_no, raw, trimmed in lines:
-            if "#" not in trimmed and ";" not in trimmed:
+            whole = "#" not in trimmed and ";" not in trimmed  # one statement, no comment
+            if whole:
                 match = FAST_MESSAGE.fullmatch(trimmed)
                 if match is not None and self.plain_message(match):
                     continue
             indent = len(raw) - len(raw.lstrip())
             if ACC_START.match(trimmed):
                 self.accessibility(_Statement(trimmed, line_no, indent + 1), lines)
+                continue
+            if whole:
+                self.statement(_Statement(trimmed, line_no, indent + 1))
                 continue
             for offset, statement in split_statements(strip_comment(trimmed)):
                 if statement.startswith("%%"):
