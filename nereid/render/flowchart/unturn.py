@@ -4,24 +4,32 @@ Placement pulls every item towards the weighted mean of its neighbours, so a lon
 waypoints can end up past both of its ports: the route goes one way across the layers and
 comes back (a U-turn), or leaves a port, jogs a column aside and returns. This pass reads each
 long edge's columns, from its upper port through its waypoints to its lower port; where they
-turn back it works out the nearest columns that do not, with every waypoint inside its free
-slot in its layer and every port inside its free cells on the box side, and moves them there.
-A waypoint may push a few waypoints beside it along (never a box or a frame border) when
-their own edges do not turn back for it. A move is kept only when the runs it changes meet
-no more runs in their channels than before (the local stand-in for crossings: only the edges
-between the affected layers are looked at).
+turn back it works out the nearest columns that do not and moves the edge there:
 
-Nothing moves past a neighbour, a frame border or the drawing's edge, so the order in every
-layer and the width stay as they were. The cost is one look at every long edge, plus a few
-bisections per segment of an edge that turns back.
+- each waypoint inside its free slot in its layer, where its line may come as close to a
+  neighbour as two ports do (one blank cell), pushing up to four waypoints beside it along
+  (never a box or a frame border);
+- each port inside its free cells on the box side, slid under the waypoint next to it;
+- failing that, an end box slid along its layer, every edge at it moving with it.
+
+A move is kept only when no other edge that moves starts to turn back, the edges that move
+bend no more in all, and the channels it changes draw no more crossings: their tracks are
+worked out as the router will and counted (only the edges between the affected layers are
+looked at). Nothing moves in a channel of more than `_EXACT_SEGMENTS` segments (counting there
+would cost as much as routing), nor for a detour wider than `_REACH` cells in all (dense
+layers: no local move helps). Nothing passes a neighbour, a frame border or the drawing's
+edge, so the order in every layer and the width stay as they were. The cost is one look at
+every long edge, plus the tracks of a few small channels per edge that turns back.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
+from collections import ChainMap
 from typing import Final
 
-from nereid.render.flowchart.stages import DUMMY, LABEL, PORT_GAP, STUB, Placed
+from nereid.render.flowchart.channels import assign_tracks
+from nereid.render.flowchart.stages import DUMMY, FILLER, LABEL, PORT_GAP, STUB, Items, Placed, Side
 
 __all__ = ["room", "unturn"]
 
@@ -30,6 +38,10 @@ _PUSH: Final = 4
 #: The most cells an edge's columns may have to move in all for the pass to try it.
 _REACH: Final = 16
 _FAR: Final = 1 << 30
+#: Channels up to this many segments have a move's crossings counted exactly (their tracks
+#: worked out as the router will); nothing moves in a fuller one (its count would cost as
+#: much as routing it, and the router's track order there is too easily upset).
+_EXACT_SEGMENTS: Final = 64
 
 Segment = tuple[int, int, int]  # (channel, upper column, lower column)
 
@@ -37,24 +49,34 @@ Segment = tuple[int, int, int]  # (channel, upper column, lower column)
 def room(placed: Placed, item: int, position: list[int]) -> tuple[int, int]:
     """The left positions `item` may take without touching its layer neighbours or
     crossing a frame border (`position`: every item's index in its layer)."""
-    return _Layer(placed, position).room(item, 0)
+    return _Layer(placed, position, tight=False).room(item, 0)
 
 
 class _Layer:
     """Where items may go in their layer: the bounds their frames and the drawing set,
-    and the walls their neighbours make, with or without pushing waypoints along."""
+    and the walls their neighbours make, with or without pushing waypoints along. `tight`:
+    a waypoint's line keeps one blank cell to its neighbours, as ports do, instead of the
+    gap between boxes (the unturn pass may take it; placement keeps the wider gap)."""
 
-    __slots__ = ("placed", "position")
+    __slots__ = ("gap", "placed", "position", "tight")
 
-    def __init__(self, placed: Placed, position: list[int]) -> None:
+    def __init__(self, placed: Placed, position: list[int], *, tight: bool) -> None:
         self.placed = placed
         self.position = position
+        self.tight = tight
+        self.gap = placed.ordered.items.ranked.graph.item_gap
+
+    def _gap(self, a: int, b: int) -> int:
+        """Cells between neighbours `a` and `b`."""
+        kind = self.placed.ordered.items.kind
+        if self.tight and (kind[a] == DUMMY or kind[b] == DUMMY):
+            return min(self.gap, PORT_GAP - 1)
+        return self.gap
 
     def room(self, item: int, push: int) -> tuple[int, int]:
         """Left positions `item` may take, pushing up to `push` waypoints on each side."""
         placed = self.placed
         items = placed.ordered.items
-        gap = items.ranked.graph.item_gap
         breadth = items.breadth
         layer = placed.ordered.layers[items.layer[item]]
         low, high = self._framed(item)
@@ -66,7 +88,7 @@ class _Layer:
             if p - at > push or not self._pushable(right, cur):
                 high = min(high, self._wall_right(cur, right) - offset)
                 break
-            offset += breadth[cur] + gap
+            offset += breadth[cur] + self._gap(cur, right)
             high = min(high, self._framed(right)[1] - offset)
             cur, p = right, p + 1
         cur, offset, p = item, 0, at - 1
@@ -75,7 +97,7 @@ class _Layer:
             if at - p > push or not self._pushable(left, cur):
                 low = max(low, self._wall_left(cur, left) + offset)
                 break
-            offset += breadth[left] + gap
+            offset += breadth[left] + self._gap(left, cur)
             low = max(low, self._framed(left)[0] + offset)
             cur, p = left, p - 1
         return low, high
@@ -102,7 +124,7 @@ class _Layer:
         """The rightmost left position of `item` with `right` where it is."""
         placed = self.placed
         items = placed.ordered.items
-        high = placed.x[right] - items.ranked.graph.item_gap - items.breadth[item]
+        high = placed.x[right] - self._gap(item, right) - items.breadth[item]
         path = items.paths[item]
         for c in items.paths[right]:
             if c not in path:
@@ -113,7 +135,7 @@ class _Layer:
         """The leftmost left position of `item` with `left` where it is."""
         placed = self.placed
         items = placed.ordered.items
-        low = placed.x[left] + items.breadth[left] + items.ranked.graph.item_gap
+        low = placed.x[left] + items.breadth[left] + self._gap(left, item)
         path = items.paths[item]
         for c in items.paths[left]:
             if c not in path:
@@ -124,23 +146,27 @@ class _Layer:
         """(waypoint, new left position) for the neighbours `item` at `new_x` pushes."""
         placed = self.placed
         items = placed.ordered.items
-        gap = items.ranked.graph.item_gap
         x, breadth = placed.x, items.breadth
         layer = placed.ordered.layers[items.layer[item]]
         moved: list[tuple[int, int]] = []
-        at = self.position[item]
+        p = self.position[item]
+        cur, left = item, new_x
         if new_x > x[item]:
-            edge, p = new_x + breadth[item] + gap, at + 1
-            while p < len(layer) and x[layer[p]] < edge:
-                moved.append((layer[p], edge))
-                edge += breadth[layer[p]] + gap
-                p += 1
+            while p + 1 < len(layer):
+                right = layer[p + 1]
+                least = left + breadth[cur] + self._gap(cur, right)
+                if x[right] >= least:
+                    break
+                moved.append((right, least))
+                cur, left, p = right, least, p + 1
         else:
-            edge, p = new_x - gap, at - 1
-            while p >= 0 and x[layer[p]] + breadth[layer[p]] > edge:
-                moved.append((layer[p], edge - breadth[layer[p]]))
-                edge -= breadth[layer[p]] + gap
-                p -= 1
+            while p > 0:
+                before = layer[p - 1]
+                most = left - self._gap(before, cur) - breadth[before]
+                if x[before] <= most:
+                    break
+                moved.append((before, most))
+                cur, left, p = before, most, p - 1
         return moved
 
 
@@ -193,7 +219,7 @@ def _overshoot(placed: Placed, chain: list[int]) -> int:
 
 class _Unturn:
     """The state of one pass: layer positions, the edges at every box side and through
-    every waypoint, and the runs of the channels looked at so far (built when needed)."""
+    every waypoint, and the size and crossings of the channels looked at so far."""
 
     def __init__(self, placed: Placed) -> None:
         self.placed = placed
@@ -203,7 +229,7 @@ class _Unturn:
         for layer in ordered.layers:
             for p, item in enumerate(layer):
                 position[item] = p
-        self.layer = _Layer(placed, position)
+        self.layer = _Layer(placed, position, tight=True)
         nodes = len(items.ranked.graph.node_ids)
         # per node: the edges leaving its lower side, entering its upper side
         self.lower_edges: list[list[int]] = [[] for _ in range(nodes)]
@@ -216,27 +242,33 @@ class _Unturn:
                 self.upper_edges[chain[-1]].append(i)
                 for item in chain[1:-1]:
                     edge_of[item] = i
-        self.runs: dict[int, _Runs] = {}
+        self.crossings: dict[int, int] = {}  # per small channel looked at
+        self.sizes: dict[int, int] = {}  # segments per channel looked at
 
     def run(self, turning: list[int]) -> None:
         for i in turning:
             self._unturn_edge(i)
 
-    def columns(self, i: int, x: dict[int, int] | None = None) -> list[int]:
+    def columns(
+        self, i: int, x: dict[int, int] | None = None, port: dict[Side, int] | None = None
+    ) -> list[int]:
         """The columns edge `i` passes layer by layer: upper port, waypoints, lower port
-        (with the left positions in `x` instead of the placed ones)."""
+        (with the left positions in `x` and the ports in `port` instead of the placed ones)."""
         placed = self.placed
         items = placed.ordered.items
         chain = items.chains[i]
         breadth = items.breadth
         at = placed.x if x is None else _Overlay(placed.x, x)
+        ports = placed.port if port is None else ChainMap(port, placed.port)
         inner = [at[item] + breadth[item] // 2 for item in chain[1:-1]]
-        return [placed.port[(i, "down")], *inner, placed.port[(i, "up")]]
+        return [ports[(i, "down")], *inner, ports[(i, "up")]]
 
     def _unturn_edge(self, i: int) -> None:
         placed = self.placed
         items = placed.ordered.items
         chain = items.chains[i]
+        if all(self._size(items.layer[item]) > _EXACT_SEGMENTS for item in chain[:-1]):
+            return  # no channel it passes may change
         cols = self.columns(i)
         first = self._port_span(i, chain[0], "down", cols[0])
         last = self._port_span(i, chain[-1], "up", cols[-1])
@@ -275,7 +307,37 @@ class _Unturn:
         options.sort()
         tried: list[list[int]] = []
         for _, _, target in options:
-            if target not in tried and self._try(i, cols, target):
+            if target not in tried and self._try(i, cols, target, {}):
+                return
+            tried.append(target)
+        # Where no port cell will do, the end boxes may slide along their layer (every
+        # edge at them moves with them).
+        ends = (chain[0], chain[-1])
+        shifts = [self.layer.room(n, 0) for n in ends]
+        if not any(
+            low < placed.x[n] or placed.x[n] < high
+            for n, (low, high) in zip(ends, shifts, strict=True)
+        ):
+            return
+        fixed = (lows[0], highs[0]), (lows[-1], highs[-1])
+        lows[0] = fixed[0][0] + shifts[0][0] - placed.x[ends[0]]
+        highs[0] = fixed[0][1] + shifts[0][1] - placed.x[ends[0]]
+        lows[-1] = fixed[1][0] + shifts[1][0] - placed.x[ends[1]]
+        highs[-1] = fixed[1][1] + shifts[1][1] - placed.x[ends[1]]
+        options = []
+        for rising in (True, False):
+            for forward in (True, False):
+                target = _monotone(cols, lows, highs, rising=rising, forward=forward)
+                if target is not None and target not in tried:
+                    _straight_ends(target, lows, highs)
+                    options.append((_bends(target), _movement(cols, target), target))
+        options.sort()
+        for _, _, target in options:
+            moves: dict[int, int] = {}
+            for n, (low, high), col in zip(ends, fixed, (target[0], target[-1]), strict=True):
+                if col < low or col > high:
+                    moves[n] = col - (low if col < low else high)
+            if target not in tried and self._try(i, cols, target, moves):
                 return
             tried.append(target)
 
@@ -298,9 +360,11 @@ class _Unturn:
             return col, col
         return low, high
 
-    def _try(self, i: int, cols: list[int], target: list[int]) -> bool:
-        """Move edge `i` to `target` (pushing waypoints beside it along) unless an edge it
-        pushes would turn back or the changed runs would meet more runs than before."""
+    def _try(self, i: int, cols: list[int], target: list[int], shifts: dict[int, int]) -> bool:
+        """Move edge `i` to `target`, its end boxes by `shifts` (node -> cells), pushing
+        waypoints beside its own along, unless another edge that moves would turn back, the
+        edges that move would bend more in all, or the channels it changes would draw more
+        crossings."""
         placed = self.placed
         items = placed.ordered.items
         chain = items.chains[i]
@@ -311,78 +375,112 @@ class _Unturn:
             if left != placed.x[item]:
                 new_x[item] = left
                 new_x.update(self.layer.pushes(item, left))
-        pushed = {self.edge_of[item] for item in new_x} - {i}
+        moved = {self.edge_of[item] for item in new_x}
+        new_port: dict[Side, int] = {}
+        for node, shift in shifts.items():
+            new_x[node] = placed.x[node] + shift
+            for side, edges in (("down", self.lower_edges[node]), ("up", self.upper_edges[node])):
+                for other in edges:
+                    new_port[(other, side)] = placed.port[(other, side)] + shift
+                    moved.add(other)
+        new_port[(i, "down")], new_port[(i, "up")] = target[0], target[-1]
+        moved.discard(i)
         old: list[Segment] = []
         new: list[Segment] = []
-        _changed_segments(items.layer, chain, cols, target, old, new)
-        for other in sorted(pushed):
+        _changed_segments(items, chain, cols, target, old, new)
+        bends = _bends(target) - _bends(cols)
+        for other in sorted(moved):
             before = self.columns(other)
-            after = self.columns(other, new_x)
-            if _turns(after) and not _turns(before):
+            after = self.columns(other, new_x, new_port)
+            stubbed = items.kind[items.chains[other][1]] == STUB
+            if not stubbed and _turns(after) and not _turns(before):
                 return False
-            _changed_segments(items.layer, items.chains[other], before, after, old, new)
-        if not new:
+            bends += _bends(after) - _bends(before)
+            _changed_segments(items, items.chains[other], before, after, old, new)
+        if moved and bends > 0:
             return False
-        if any(_grows(was, now) for was, now in zip(old, new, strict=True)):
-            for channel, a, b in old:
-                self._runs(channel).remove(a, b)
-            accept = _meetings(self.runs, new) <= _meetings(self.runs, old)
-            for channel, a, b in new if accept else old:
-                self.runs[channel].add(a, b)
-        else:
-            # Every changed run lies within the span it had: it meets no run it did not
-            # meet before, so there is nothing to count (the channels seen are kept up).
-            accept = True
-            for (channel, a, b), (_, c, d) in zip(old, new, strict=True):
-                runs = self.runs.get(channel)
-                if runs is not None:
-                    runs.remove(a, b)
-                    runs.add(c, d)
+        if not new or any(self._size(channel) > _EXACT_SEGMENTS for channel, _, _ in new):
+            return False  # a channel too full to count its crossings exactly: no move there
+        accept = self._no_more_crossings({channel for channel, _, _ in new}, new_x, new_port)
         if accept:
-            placed.port[(i, "down")] = target[0]
-            placed.port[(i, "up")] = target[-1]
+            placed.port.update(new_port)
             for item, left in new_x.items():
                 placed.x[item] = left
         return accept
 
-    def _runs(self, layer: int) -> _Runs:
-        runs = self.runs.get(layer)
-        if runs is None:
-            runs = _Runs()
-            placed = self.placed
-            items = placed.ordered.items
-            x, port, breadth, chains = placed.x, placed.port, items.breadth, items.chains
-            edge_of = self.edge_of
-            top = items.layer
-            for item in placed.ordered.layers[layer]:
-                if item < len(self.lower_edges):
-                    segments = [(i, 0) for i in self.lower_edges[item]]
-                elif items.kind[item] == STUB:
-                    i = edge_of[item]  # a stubbed edge: its second connector's segment only
-                    segments = [(i, 2)] if item == chains[i][2] else []
-                elif edge_of[item] >= 0:
-                    i = edge_of[item]
-                    segments = [(i, layer - top[chains[i][0]])]
-                else:
-                    continue  # a subgraph filler
-                for i, j in segments:
-                    chain = chains[i]
-                    upper, lower = chain[j], chain[j + 1]
-                    a = port[(i, "down")] if j == 0 else x[upper] + breadth[upper] // 2
-                    if j + 2 == len(chain):
-                        b = port[(i, "up")]
-                    else:
-                        b = x[lower] + breadth[lower] // 2
-                    if a == b:
-                        runs.straight.append(a)
-                    else:
-                        runs.lows.append(min(a, b))
-                        runs.highs.append(max(a, b))
-            runs.lows.sort()
-            runs.highs.sort()
-            runs.straight.sort()
-            self.runs[layer] = runs
-        return runs
+    def _no_more_crossings(
+        self, channels: set[int], x: dict[int, int], port: dict[Side, int]
+    ) -> bool:
+        """Whether `channels` draw no more crossings with the move than without it: their
+        tracks are worked out as the router will."""
+        after: dict[int, int] = {}
+        for channel in channels:
+            segments = self._segments(channel, x, port)
+            before = self.crossings.get(channel)
+            if before is None:
+                before = self.crossings[channel] = self._crossings(self._segments(channel))
+            after[channel] = self._crossings(segments)
+            if after[channel] > before:
+                return False
+        self.crossings.update(after)
+        return True
+
+    def _size(self, layer: int) -> int:
+        """How many segments the channel under `layer` has."""
+        size = self.sizes.get(layer)
+        if size is None:
+            items = self.placed.ordered.items
+            nodes, kind, lower = len(self.lower_edges), items.kind, self.lower_edges
+            size = 0
+            for item in self.placed.ordered.layers[layer]:
+                if item < nodes:
+                    size += len(lower[item])
+                elif kind[item] != FILLER:
+                    size += 1  # a waypoint, a label or a connector (a first one has none)
+            self.sizes[layer] = size
+        return size
+
+    def _crossings(self, segments: list[tuple[int, int, int, int]]) -> int:
+        """Crossings the router's tracks for one channel's segments draw (given in edge
+        order, as the router takes them)."""
+        segments.sort()
+        placed = self.placed
+        chains = placed.ordered.items.chains
+        ends = {(i, j): (chains[i][j], chains[i][j + 1]) for i, j, _, _ in segments}
+        busy = set(placed.cluster_left) | set(placed.cluster_right)
+        tracks, bends = assign_tracks(segments, busy, ends)
+        return _track_crossings(segments, tracks, bends)
+
+    def _segments(
+        self, layer: int, x: dict[int, int] | None = None, port: dict[Side, int] | None = None
+    ) -> list[tuple[int, int, int, int]]:
+        """(edge, index in its chain, upper column, lower column) of the segments in the
+        channel under `layer` (with the positions in `x` and `port` where given)."""
+        placed = self.placed
+        items = placed.ordered.items
+        chains, breadth, kind, top = items.chains, items.breadth, items.kind, items.layer
+        at = placed.x if x is None else _Overlay(placed.x, x)
+        ports = placed.port if port is None else ChainMap(port, placed.port)
+        edge_of = self.edge_of
+        found: list[tuple[int, int, int, int]] = []
+        for item in placed.ordered.layers[layer]:
+            if item < len(self.lower_edges):
+                pairs = [(i, 0) for i in self.lower_edges[item]]
+            elif kind[item] == STUB:
+                i = edge_of[item]  # a stubbed edge: its second connector's segment only
+                pairs = [(i, 2)] if item == chains[i][2] else []
+            elif edge_of[item] >= 0:
+                i = edge_of[item]
+                pairs = [(i, layer - top[chains[i][0]])]
+            else:
+                continue  # a subgraph filler
+            for i, j in pairs:
+                chain = chains[i]
+                upper, lower = chain[j], chain[j + 1]
+                a = ports[(i, "down")] if j == 0 else at[upper] + breadth[upper] // 2
+                b = ports[(i, "up")] if j + 2 == len(chain) else at[lower] + breadth[lower] // 2
+                found.append((i, j, a, b))
+        return found
 
 
 class _Overlay:
@@ -399,79 +497,52 @@ class _Overlay:
 
 
 def _changed_segments(
-    layer: list[int],
+    items: Items,
     chain: list[int],
     before: list[int],
     after: list[int],
     old: list[Segment],
     new: list[Segment],
 ) -> None:
-    """Append the segments of `chain` whose columns differ, as they were and will be."""
+    """Append the segments of `chain` whose columns differ, as they were and will be (a
+    stubbed edge's two connectors are no segment)."""
+    layer, kind = items.layer, items.kind
     for j in range(len(chain) - 1):
         if before[j] != after[j] or before[j + 1] != after[j + 1]:
+            if kind[chain[j]] == STUB and kind[chain[j + 1]] == STUB:
+                continue
             old.append((layer[chain[j]], before[j], before[j + 1]))
             new.append((layer[chain[j]], after[j], after[j + 1]))
 
 
-def _grows(was: Segment, now: Segment) -> bool:
-    """Whether segment `now` reaches a column outside the span of segment `was`."""
-    return min(now[1:]) < min(was[1:]) or max(now[1:]) > max(was[1:])
-
-
-def _meetings(runs: dict[int, _Runs], segments: list[Segment]) -> int:
-    """Meetings of `segments` with the runs of their channels and with each other."""
-    total = sum(runs[channel].meets(a, b) for channel, a, b in segments)
-    for k, (channel, a, b) in enumerate(segments):
-        for other_channel, c, d in segments[k + 1 :]:
-            if other_channel == channel:
-                total += _meet(a, b, c, d)
+def _track_crossings(
+    segments: list[tuple[int, int, int, int]],
+    tracks: int,
+    bends: dict[tuple[int, int], list[tuple[int, int]]],
+) -> int:
+    """Crossings of a channel's routes: a horizontal run on a track through another
+    edge's vertical run (tracks from -1, above them all, to `tracks`, below them all)."""
+    horizontal: list[tuple[int, int, int, int]] = []
+    vertical: list[tuple[int, int, int, int]] = []
+    for i, j, a, b in segments:
+        points = [(a, -1), *bends.get((i, j), ()), (b, tracks)]
+        for (c0, t0), (c1, t1) in zip(points, points[1:], strict=False):
+            if t0 == t1 and c0 != c1:
+                horizontal.append((i, t0, min(c0, c1), max(c0, c1)))
+            elif c0 == c1 and t0 != t1:
+                vertical.append((i, c0, min(t0, t1), max(t0, t1)))
+    vertical.sort(key=_column_of)
+    columns = [run[1] for run in vertical]
+    total = 0
+    for h_edge, track, c0, c1 in horizontal:
+        for v_edge, _, t0, t1 in vertical[bisect_right(columns, c0) : bisect_left(columns, c1)]:
+            if h_edge != v_edge and t0 < track < t1:
+                total += 1
     return total
 
 
-def _meet(a: int, b: int, c: int, d: int) -> int:
-    """Whether segment a->b and segment c->d could cross (as `_Runs.meets` counts)."""
-    low, high, other_low, other_high = min(a, b), max(a, b), min(c, d), max(c, d)
-    if low == high:
-        return int(other_low < low < other_high)
-    if other_low == other_high:
-        return int(low < other_low < high)
-    return int(other_low < high and other_high > low)
-
-
-class _Runs:
-    """The segments of one channel: the spans of the bent ones (sorted lows and highs) and
-    the columns of the straight ones, so counting the runs a segment meets is bisection."""
-
-    __slots__ = ("highs", "lows", "straight")
-
-    def __init__(self) -> None:
-        self.lows: list[int] = []
-        self.highs: list[int] = []
-        self.straight: list[int] = []
-
-    def add(self, a: int, b: int) -> None:
-        if a == b:
-            insort(self.straight, a)
-        else:
-            insort(self.lows, min(a, b))
-            insort(self.highs, max(a, b))
-
-    def remove(self, a: int, b: int) -> None:
-        if a == b:
-            del self.straight[bisect_left(self.straight, a)]
-        else:
-            del self.lows[bisect_left(self.lows, min(a, b))]
-            del self.highs[bisect_left(self.highs, max(a, b))]
-
-    def meets(self, a: int, b: int) -> int:
-        """Segments a segment from column a to column b could cross: the bent ones whose
-        spans overlap its span, and the straight ones inside it (or, for a straight one,
-        the bent ones over its column)."""
-        if a == b:
-            return bisect_left(self.lows, a) - bisect_right(self.highs, a)
-        low, high = min(a, b), max(a, b)
-        bent = bisect_left(self.lows, high) - bisect_right(self.highs, low)
-        return bent + bisect_left(self.straight, high) - bisect_right(self.straight, low)
+def _column_of(run: tuple[int, int, int, int]) -> int:
+    return run[1]
 
 
 def _turns(cols: list[int]) -> bool:
