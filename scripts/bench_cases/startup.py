@@ -19,6 +19,9 @@ what Nereid adds. Servers:
   launch on a folder pays, every diagram parsed (in worker processes).
 
 The parse cache of the children is a temporary directory of this run, never the user's.
+Beside the wall times, the server's CPU time (all its threads, from `/proc`) at its
+`tools/list` reply, and its ratio to the minimal server's: on a loaded machine the wall
+figures mostly show the waits for a core.
 
 Children run without PYTHONDONTWRITEBYTECODE (see `_ENV`), as an installed program does.
 Import time: `import nereid.commands.render` / `nereid.commands.check` in a fresh interpreter,
@@ -114,9 +117,10 @@ def launch_to_tools_list(
     cwd: str | None = None,
     tool: str = "diagram.list",
     env: dict[str, str] | None = None,
-) -> tuple[float, float]:
+) -> tuple[float, float, float | None]:
     """ms from launching `command` to the `tools/list` reply, and to the reply of a first
-    call of `tool` (the session has loaded by then); the server is then stopped."""
+    call of `tool` (the session has loaded by then), and the server's CPU ms (all its
+    threads) at the `tools/list` reply; the server is then stopped."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         command,
@@ -133,6 +137,7 @@ def launch_to_tools_list(
         _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         reply = _reply(proc, 2)
         listed = (time.perf_counter() - start) * 1000
+        cpu = _cpu_ms(proc.pid)
         if "result" not in reply:
             raise RuntimeError(f"tools/list failed: {reply}")
         call = {"name": tool, "arguments": {}}
@@ -142,7 +147,7 @@ def launch_to_tools_list(
         result = reply.get("result")
         if not isinstance(result, dict) or result.get("isError"):
             raise RuntimeError(f"{tool} failed: {reply}")
-        return listed, called
+        return listed, called, cpu
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
@@ -151,6 +156,16 @@ def launch_to_tools_list(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def _cpu_ms(pid: int) -> float | None:
+    """CPU ms (user + system, every thread) process `pid` has used; None off Linux."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def _folder(path: Path, diagrams: int, nodes: int) -> None:
@@ -213,20 +228,26 @@ def main(argv: list[str]) -> int:
         }
         samples: dict[str, list[float]] = {name: [] for name in servers}
         calls: dict[str, list[float]] = {name: [] for name in servers}
+        cpus: dict[str, list[float]] = {name: [] for name in servers}
         tools = {name: "ping" if name.startswith("minimal") else "diagram.list" for name in servers}
         for name, (command, env) in servers.items():  # byte-code caches, the parse cache
             launch_to_tools_list(command, cwd=tmp, tool=tools[name], env=env)
         for _ in range(args.runs):  # interleaved, so load falls on every server alike
             for name, (command, env) in servers.items():
-                listed, called = launch_to_tools_list(command, cwd=tmp, tool=tools[name], env=env)
+                listed, called, cpu = launch_to_tools_list(
+                    command, cwd=tmp, tool=tools[name], env=env
+                )
                 samples[name].append(listed)
                 calls[name].append(called)
+                if cpu is not None:
+                    cpus[name].append(cpu)
     floor = statistics.median(samples["minimal SDK server"])
     floor_call = statistics.median(calls["minimal SDK server"])
     print(
         f"  {'server':<40} {'best ms':>9} {'median ms':>10} {'/minimal':>9} {'target':>10}"
-        f" {'1st call med':>13} {'/minimal':>9} {'target':>10}"
+        f" {'1st call med':>13} {'/minimal':>9} {'target':>10} {'cpu ms':>8} {'/minimal':>9}"
     )
+    floor_cpu = statistics.median(cpus["minimal SDK server"]) if cpus["minimal SDK server"] else 0
 
     def verdict(ok: bool, text: str) -> str:
         nonlocal missed
@@ -244,14 +265,22 @@ def main(argv: list[str]) -> int:
             target = verdict(median <= TARGET_FOLDER_MS, f"{TARGET_FOLDER_MS:.0f}ms")
             if name == big:
                 call_target = verdict(call <= TARGET_FOLDER_MS, f"{TARGET_FOLDER_MS:.0f}ms")
+        cpu = f"{statistics.median(cpus[name]):>8.0f}" if cpus[name] else f"{'-':>8}"
+        cpu_ratio = (
+            f"{statistics.median(cpus[name]) / floor_cpu:>8.2f}x"
+            if cpus[name] and floor_cpu
+            else ""
+        )
         print(
             f"  {name:<40} {min(values):>9.1f} {median:>10.1f} {median / floor:>8.2f}x {target:>10}"
-            f" {call:>13.1f} {call / floor_call:>8.2f}x {call_target:>10}"
+            f" {call:>13.1f} {call / floor_call:>8.2f}x {call_target:>10} {cpu} {cpu_ratio:>9}"
         )
     print(
         "  (launch -> tools/list reply; /minimal: median over the minimal server's median;"
         " 1st call: launch -> the reply of a first call, diagram.list / ping, which needs"
-        " the session loaded; its /minimal: over the minimal server's first call)"
+        " the session loaded; its /minimal: over the minimal server's first call; cpu ms:"
+        " the server's CPU, all threads, at its tools/list reply, median: what a loaded"
+        " machine's waits do not blur)"
     )
     print(f"  {'import':<40} {'importtime':>10} {'cpu ms':>9} {'target':>10}")
     for module in ("nereid.commands.render", "nereid.commands.check"):

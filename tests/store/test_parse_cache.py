@@ -92,7 +92,7 @@ _EDITS = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits=_EDITS)
 def test_a_load_through_the_cache_is_the_load_without_it(edits: list[Edit]) -> None:
     files = demo_files()
