@@ -15,6 +15,7 @@ mode falls back to `initialize`.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -44,8 +45,8 @@ from mcp_types import (
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from nereid import __version__
-from nereid.errors import ResourceNotFound
-from nereid.runtime import Runtime, correlation_scope
+from nereid.errors import ActorError, ResourceNotFound
+from nereid.runtime import Actor, Address, Message, Runtime, Timer, correlation_scope, on_cast
 from nereid.tool_names import ToolNamer, ToolNames
 
 from .agents import Agent, AgentDirectory, SessionHooks
@@ -90,6 +91,27 @@ _AGENT_KEY: Final = "nereid.agent"
 _NAMES_KEY: Final = "nereid.tool_names"
 TOOL_NAMES_QUERY: Final = "tool_names"
 """HTTP only: `/mcp?tool_names=underscore` picks a session's spelling (e.g. for a bridge)."""
+
+
+#: Seconds after a presence deadline that its timer fires (the change is then due for sure).
+_PRESENCE_SLACK: Final = 0.01
+_watch_numbers = itertools.count(1)
+
+
+class _PresenceDue(Message, frozen=True):
+    """A presence deadline may have passed: report what changed, arm the next one."""
+
+
+class _PresenceWatch(Actor[None, _PresenceDue]):
+    """The actor the presence timers go to (`Runtime.send_after` delivers to actors); it
+    only hands the tick back to its endpoint, whose tracker is protocol bookkeeping."""
+
+    def __init__(self, endpoint: McpEndpoint) -> None:
+        self._endpoint = endpoint
+
+    @on_cast(_PresenceDue)
+    async def _due(self, message: _PresenceDue) -> None:
+        await self._endpoint._presence_due()
 
 
 def _connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
@@ -159,7 +181,9 @@ class McpEndpoint:
         self.tool_names: ToolNames = tool_names
         self.agents = AgentDirectory()
         self.presence = presence if presence is not None else PresenceTracker()
-        self._presence_wake = trio.Event()
+        #: The presence watch actor while `run_background` runs, and its armed timer.
+        self._presence_watch: Address | None = None
+        self._presence_timer: Timer | None = None
         self.hub = ResourceHub(resources) if resources is not None else None
         self._instructions = instructions
         self._namers: dict[ToolNames, ToolNamer] = {
@@ -193,26 +217,61 @@ class McpEndpoint:
 
         Transports start this in their nursery and cancel it when they stop.
         """
-        async with trio.open_nursery() as nursery:
-            if self.hub is not None:
-                await nursery.start(self.hub.run)
-            nursery.start_soon(self._watch_presence)
-            task_status.started()
+        name = f"mcp.presence.{next(_watch_numbers)}"
+        root = self.runtime.root
+        self._presence_watch = await root.spawn(name, lambda: _PresenceWatch(self), initial=None)
+        try:
+            self._arm_presence()
+            async with trio.open_nursery() as nursery:
+                if self.hub is not None:
+                    await nursery.start(self.hub.run)
+                task_status.started()
+                await trio.sleep_forever()
+        finally:
+            self._presence_watch = None
+            if self._presence_timer is not None:
+                self._presence_timer.cancel()
+                self._presence_timer = None
+            with trio.CancelScope(shield=True):
+                try:
+                    await root.stop(name)
+                except (ActorError, RuntimeError):
+                    pass  # the runtime ended first: its actors are gone already
 
     # -- presence ---------------------------------------------------------------
+    #
+    # Presence changes fall due without any request (an agent goes quiet, a closed stream
+    # does not come back), so one runtime timer (`send_after`) is armed for the earliest
+    # deadline. A request only moves its agent's deadlines later: it arms nothing (the
+    # timer then fires early, finds no change and re-arms), so calls pay no wake-up.
 
-    async def _watch_presence(self) -> None:
-        """Report presence changes when they fall due (a timer per deadline, not a poll)."""
-        while True:
-            now = trio.current_time()
-            for agent_id, presence in self.presence.changes(now):
-                agent = self.agents.get(agent_id)
-                if agent is not None:
-                    await self._tell_presence(agent, presence)
-            deadline = self.presence.next_deadline(trio.current_time())
-            self._presence_wake = trio.Event()
-            with trio.move_on_at(deadline + 0.01) if deadline is not None else trio.CancelScope():
-                await self._presence_wake.wait()
+    def _arm_presence(self) -> None:
+        """Arm the timer for the tracker's next deadline, unless one fires by then."""
+        watch = self._presence_watch
+        if watch is None:
+            return
+        now = trio.current_time()
+        deadline = self.presence.next_deadline(now)
+        timer = self._presence_timer
+        if deadline is None:
+            return  # a pending timer just finds nothing to report
+        due = deadline + _PRESENCE_SLACK
+        if timer is not None and timer.pending and timer.due <= due:
+            return
+        if timer is not None:
+            timer.cancel()
+        self._presence_timer = self.runtime.send_after(due - now, watch, _PresenceDue())
+
+    async def _presence_due(self) -> None:
+        """The watch's tick: report the changes now due, arm the next deadline."""
+        for agent_id, presence in self.presence.changes(trio.current_time()):
+            agent = self.agents.get(agent_id)
+            if agent is not None:
+                await self._tell_presence(agent, presence)
+        timer = self._presence_timer
+        if timer is not None and not timer.pending:
+            self._presence_timer = None
+        self._arm_presence()
 
     async def _tell_presence(self, agent: Agent, presence: Presence) -> None:
         log.info("MCP agent %s is %s", agent.label, presence)
@@ -225,7 +284,9 @@ class McpEndpoint:
     async def _note_request(self, agent: Agent) -> None:
         if self.presence.seen(agent.agent_id, trio.current_time()) == "active":
             await self._tell_presence(agent, "active")
-        self._presence_wake.set()
+            self._arm_presence()  # it was idle or gone: its deadlines are back
+        elif self._presence_timer is None:
+            self._arm_presence()  # a new agent's first deadline
 
     async def stream_opened(self, session_id: str) -> None:
         """An HTTP session's event stream (GET) opened: it is connected."""
@@ -233,14 +294,14 @@ class McpEndpoint:
         if agent is not None:
             if self.presence.stream_opened(agent.agent_id, trio.current_time()) == "active":
                 await self._tell_presence(agent, "active")
-            self._presence_wake.set()
+                self._arm_presence()
 
     def stream_closed(self, session_id: str) -> None:
         """An HTTP session's event stream closed: gone unless it reconnects soon."""
         agent = self.agents.by_session(session_id)
         if agent is not None:
             self.presence.stream_closed(agent.agent_id, trio.current_time())
-            self._presence_wake.set()
+            self._arm_presence()  # its grace may end before the armed deadline
 
     # -- sessions ---------------------------------------------------------------
 

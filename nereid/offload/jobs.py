@@ -32,6 +32,8 @@ from nereid.store.diagram_files import encode_diagram
 
 __all__ = [
     "call_encoded",
+    "call_in_pieces",
+    "from_pieces",
     "diagram_drawing",
     "diagram_files",
     "diagram_mermaid",
@@ -43,6 +45,7 @@ __all__ = [
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
+StructT = TypeVar("StructT", bound=msgspec.Struct)
 
 _niced = False
 
@@ -65,6 +68,40 @@ def call_encoded(
     """`job(item, *args)` with `item` decoded from msgpack `payload` as `item_type`."""
     _as_background()
     return job(msgspec.msgpack.decode(payload, type=item_type), *args)
+
+
+def call_in_pieces(
+    job: Callable[..., ResultT],
+    item_type: type[StructT],
+    skeleton: bytes,
+    pieces: list[tuple[str, list[bytes]]],
+    *args: Any,
+) -> ResultT:
+    """`job(item, *args)` with `item` rebuilt by `from_pieces`."""
+    _as_background()
+    return job(from_pieces(item_type, skeleton, pieces), *args)
+
+
+def from_pieces(
+    item_type: type[StructT], skeleton: bytes, pieces: list[tuple[str, list[bytes]]]
+) -> StructT:
+    """The `item_type` Struct whose msgpack pieces these are: `skeleton` is it with its big
+    fields empty, `pieces` each big field's contents in parts (a dict's items, a tuple's
+    slices), in order (`nereid.actors.persist_export.encode_in_pieces`)."""
+    item: Any = msgspec.msgpack.decode(skeleton, type=item_type)
+    types = {field.name: field.type for field in msgspec.structs.fields(item_type)}
+    filled: dict[str, Any] = {}
+    for name, parts in pieces:
+        decoded = [msgspec.msgpack.decode(part, type=types[name]) for part in parts]
+        if isinstance(getattr(item, name), dict):
+            merged: dict[Any, Any] = {}
+            for part in decoded:
+                merged.update(part)
+            filled[name] = merged
+        else:
+            filled[name] = tuple(element for part in decoded for element in part)
+    rebuilt: StructT = msgspec.structs.replace(item, **filled)
+    return rebuilt
 
 
 def _diagram(ast: Ast, diagram_id: str, kind: DiagramKind, rev: int) -> Diagram:

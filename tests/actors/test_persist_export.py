@@ -4,10 +4,22 @@ export errors come back as that item's problem, small diagrams stay here."""
 from __future__ import annotations
 
 import msgspec
+import pytest
+import trio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from nereid.actors.persist_export import BIG_PAYLOAD, export_big_in_worker
+from nereid.actors import persist_export
+from nereid.actors.persist_export import (
+    BIG_PAYLOAD,
+    PIECE_ITEMS,
+    encode_in_pieces,
+    export_big_in_worker,
+)
 from nereid.mermaid import parse_flowchart
-from nereid.model import Diagram, FlowNode
+from nereid.model import Diagram, FlowchartAst, FlowNode
+from nereid.model.sequence import SeqMessage, SeqParticipant, SequenceAst
+from nereid.offload.jobs import from_pieces
 from nereid.store.diagram_files import encode_diagram
 
 
@@ -44,3 +56,71 @@ async def test_workers_run_at_a_lower_priority_than_the_event_loop() -> None:
     payload = msgspec.msgpack.encode(os.PRIO_PROCESS)
     theirs = await trio_parallel.run_sync(call_encoded, os.getpriority, int, payload, 0)
     assert theirs == min(19, mine + WORKER_NICENESS)
+
+
+# -- the encoding in pieces -----------------------------------------------------------------
+
+_LABELS = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    labels=st.lists(_LABELS, max_size=14),
+    texts=st.lists(_LABELS, max_size=14),
+    piece=st.integers(1, 4),
+)
+async def test_an_ast_in_pieces_reads_back_equal(
+    labels: list[str], texts: list[str], piece: int
+) -> None:
+    """Whatever the sizes around the piece size, the pieces rebuild the same AST (dict
+    fields in their order, tuple fields in theirs)."""
+    flow = FlowchartAst(
+        direction="LR",
+        nodes={f"n:{i}": FlowNode(label=label) for i, label in enumerate(labels)},
+        class_defs={f"c{i}": "fill:#f00" for i in range(len(texts))},
+    )
+    sequence = SequenceAst(
+        participants={name: SeqParticipant(mermaid_name=name) for name in ("a", "b")},
+        messages=tuple(
+            SeqMessage(
+                message_id=f"m:{i}",
+                from_participant_id="a",
+                to_participant_id="b",
+                kind="sync",
+                text=text,
+                order_key=i,
+            )
+            for i, text in enumerate(texts)
+        ),
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(persist_export, "PIECE_ITEMS", piece)
+        for ast in (flow, sequence):
+            skeleton, pieces = await encode_in_pieces(ast)
+            again = from_pieces(type(ast), skeleton, pieces)
+            assert again == ast
+            assert list(msgspec.structs.asdict(again)) == list(msgspec.structs.asdict(ast))
+            for name, parts in pieces:
+                assert all(len(msgspec.msgpack.decode(p)) <= piece for p in parts), name
+
+
+async def test_a_big_ast_is_encoded_in_steps_that_let_others_run() -> None:
+    """Encoding a 20-piece AST for the worker yields to the event loop between pieces."""
+    big = _flowchart("big", 20 * PIECE_ITEMS).ast
+    turns = 0
+    done = False
+
+    async def other() -> None:
+        nonlocal turns
+        while not done:
+            turns += 1
+            await trio.lowlevel.checkpoint()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(other)
+        await trio.lowlevel.checkpoint()
+        before = turns
+        skeleton, pieces = await encode_in_pieces(big)
+        done = True
+    assert turns - before >= 20
+    assert from_pieces(FlowchartAst, skeleton, pieces) == big

@@ -12,12 +12,18 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 import trio
+import trio.testing
 from mcp import Client
 
 from nereid.commands.session import open_mcp_session
-from nereid.mcp import McpEndpoint, serve_http
-from nereid.mcp.presence import PresenceTracker
+from nereid.mcp import Agent as McpAgent
+from nereid.mcp import McpEndpoint, ToolTable, serve_http
+from nereid.mcp.diagnostics import diagnostic_tools
+from nereid.mcp.presence import Presence, PresenceTracker
+from nereid.runtime import open_runtime
+from tests.mcp.mcp_testkit import memory_client
 from tests.mcp.session_kit import Agent
 
 PAY = "d:index/flow/node/n:pay"
@@ -49,6 +55,50 @@ def test_a_closed_stream_is_gone_unless_it_comes_back() -> None:
     assert tracker.changes(6.0) == [("a", "gone")]
     tracker.forget("a")
     assert tracker.presence("a", 7.0) is None
+
+
+class _Heard:
+    """Session hooks that note each presence change and when it was reported."""
+
+    def __init__(self) -> None:
+        self.changes: list[tuple[Presence, float]] = []
+
+    async def session_started(self, agent: McpAgent) -> None:
+        return None
+
+    async def session_ended(self, agent: McpAgent) -> None:
+        return None
+
+    async def session_presence(self, agent: McpAgent, presence: Presence) -> None:
+        self.changes.append((presence, trio.current_time()))
+
+
+async def test_presence_is_reported_on_time_by_one_runtime_timer(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    heard = _Heard()
+    tracker = PresenceTracker(idle_after=10, expire_after=30, gone_grace=2)
+    async with open_runtime() as runtime:
+        endpoint = McpEndpoint(
+            runtime, ToolTable(diagnostic_tools()), hooks=heard, presence=tracker
+        )
+        async with memory_client(endpoint) as client:
+            for _ in range(20):
+                await client.call_tool("nereid.ping", {})
+            last = trio.current_time()
+            # Requests arm no timer each: one runtime timer waits for the first deadline.
+            assert runtime.timers.pending == 1
+            await trio.sleep(10.5)
+            assert heard.changes == [("idle", pytest.approx(last + 10, abs=0.05))]
+            await client.call_tool("nereid.ping", {})
+            back = trio.current_time()
+            assert heard.changes[1:] == [("active", back)]
+            await trio.sleep(40)
+            assert heard.changes[2:] == [
+                ("idle", pytest.approx(back + 10, abs=0.05)),
+                ("gone", pytest.approx(back + 30, abs=0.05)),
+            ]
+            assert runtime.timers.pending == 0  # gone: nothing left to wait for
 
 
 CLIENT = textwrap.dedent(
