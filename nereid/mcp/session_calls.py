@@ -55,7 +55,7 @@ from nereid.errors import (
     ResourceNotFound,
 )
 from nereid.model import DiagramKind, ObjectRef
-from nereid.runtime import Address, Request
+from nereid.runtime import Address, PendingReply, Request
 
 from .tools import Hints, Tool, ToolCall
 
@@ -181,6 +181,30 @@ async def _ask(
     except (ActorNotFound, MailboxClosed):
         # Deleted between the lookup and the reply: the item is gone.
         raise missing from None
+
+
+def ask_diagram_soon(
+    call: ToolCall, diagram_id: str, request: Request[ReplyT]
+) -> Callable[[], Awaitable[ReplyT]]:
+    """Send `request` to ``diagram:<id>`` now; awaiting the returned function gives what
+    `ask_diagram` would. Meanwhile the caller asks other actors, which then work at once."""
+    address: Address | None = call.registry.get(diagram_actor_name(diagram_id))
+    pending: PendingReply[ReplyT] | None = None
+    if address is not None:
+        try:
+            pending = address.send_request(request)
+        except MailboxClosed:
+            pass
+
+    async def reply() -> ReplyT:
+        if pending is None:
+            raise _not_found("diagram", "diagram_id", diagram_id)
+        try:
+            return await pending.reply()
+        except (ActorNotFound, MailboxClosed):
+            raise _not_found("diagram", "diagram_id", diagram_id) from None
+
+    return reply
 
 
 async def ask_diagram(call: ToolCall, diagram_id: str, request: Request[ReplyT]) -> ReplyT:

@@ -38,6 +38,7 @@ from .session_calls import (
     ReadContext,
     active_ids,
     ask_diagram,
+    ask_diagram_soon,
     diagram_id_or_active,
     forward,
     joined,
@@ -69,21 +70,29 @@ def snapshot_tool(
     handler's task so a slow render never holds the actor. The result reads `compute`'s
     fields, then `kind` (spelled `Flowchart` ...), `file_error` (as in `diagram.list`) and
     the snapshot's own fields. With a `context` field the read context is asked first and
-    its active diagram is the default, so both name the same diagram.
+    its active diagram is the default, so both name the same diagram; a given diagram is
+    asked before the context (`ask_diagram_soon`), so the actors work at once.
     """
     fields = result.__struct_fields__
 
     async def handler(call: ToolCall, params: GetDiagram) -> Any:
+        snapshot = summary = None
+        if params.diagram_id is not None:
+            # Asked at once: the diagram's actor answers while the session finds the context.
+            given = diagram_id_or_active(params.diagram_id, None)
+            snapshot = ask_diagram_soon(call, given, GetDiagram())
+            if "file_error" in fields:
+                summary = ask_diagram_soon(call, given, GetDiagramSummary())
         context = await read_context(call) if "context" in fields else None
         active = None if context is None else context.session_active_diagram_id
         if params.diagram_id is None and context is None:
             active = (await active_ids(call)).active_diagram_id
         chosen = diagram_id_or_active(params.diagram_id, active)
-        diagram = await ask_diagram(call, chosen, GetDiagram())
+        diagram = await (snapshot() if snapshot else ask_diagram(call, chosen, GetDiagram()))
         shared: dict[str, Any] = {"kind": kind_name(diagram.kind)}
         if "file_error" in fields:
-            summary = await ask_diagram(call, chosen, GetDiagramSummary())
-            shared["file_error"] = summary.file_problem
+            asked = summary() if summary else ask_diagram(call, chosen, GetDiagramSummary())
+            shared["file_error"] = (await asked).file_problem
         found = await compute(call, diagram)
         return await joined(call, result, found, shared, diagram, context=context)
 

@@ -5,7 +5,9 @@
   returns its `Address`; `stop(name)` retires it; `kill(name)` crashes it
   (fault injection). Children restart one-for-one from their last
   `commit`, within a `RestartIntensity`, else `RestartIntensityExceeded`.
-- `Address.call(request, timeout=...)` / `Address.cast(message)`; messages
+- `Address.call(request, timeout=...)` / `Address.cast(message)`;
+  `Address.send_request(request)` sends now and `await pending.reply()` answers later,
+  so several actors work at once (Erlang's ``send_request``); messages
   are frozen msgspec Structs deriving from `Request[ReplyT]` / `Message`. An actor
   declares one handler per message with ``@on(Request)`` / ``@on_cast(Message)``; mypy
   checks each returns its request's `ReplyT`. `Actor.state` is the committed snapshot.
@@ -37,6 +39,7 @@ from ._messages import Event as Event
 from ._messages import Message as Message
 from ._messages import Request as Request
 from ._registry import Registry as Registry
+from ._reply import PendingReply as PendingReply
 from ._runtime import Runtime as Runtime
 from ._runtime import open_runtime as open_runtime
 from ._supervisor import DEFAULT_MAILBOX_SIZE as DEFAULT_MAILBOX_SIZE
@@ -65,6 +68,7 @@ __all__ = [
     "FileSink",
     "InjectedCrash",
     "Message",
+    "PendingReply",
     "Registry",
     "Request",
     "RestartIntensity",

@@ -19,7 +19,7 @@ from ..errors import ActorError, ActorRestarted, CallTimeout, MailboxClosed, Ner
 from ._actor import Actor, StateT
 from ._correlation import _Origin, _origin, new_correlation_id
 from ._messages import Message, ReplyT, Request
-from ._reply import Envelope, ReplySlot
+from ._reply import Envelope, PendingReply, ReplySlot
 from ._util import NoPublicConstructor
 
 if TYPE_CHECKING:
@@ -129,6 +129,50 @@ class Address(metaclass=NoPublicConstructor):
             return result
         reply.abandon()
         cell.raise_timeout("call", message, correlation_id, timeout, sent_at)
+
+    def send_request(
+        self,
+        message: Request[ReplyT],
+        *,
+        timeout: float = DEFAULT_CALL_TIMEOUT,  # noqa: ASYNC109 - every call has a deadline
+    ) -> PendingReply[ReplyT]:
+        """Send `message` now; await the returned handle's `reply()` for the answer later.
+
+        Erlang's ``gen_server:send_request``: the caller asks other actors meanwhile, so
+        the actors work at once instead of in turn (each call to an idle actor otherwise
+        costs the caller two passes of the scheduler). Sync; never blocks: if the mailbox
+        is full, `reply()` does the whole call then. `reply()` gives what `call` would,
+        its deadline counted from now. Raises `MailboxClosed` / `ActorDown` at once if
+        the actor is gone. A reply nobody awaits is dropped.
+        """
+        cell = self._cell
+        correlation_id, sent_at = self._stamp(message, "call")
+        reply = ReplySlot()
+        try:
+            cell.send.send_nowait(Envelope(message, reply, correlation_id, sent_at))
+        except trio.WouldBlock:
+            return PendingReply(self, message, None, timeout, sent_at, correlation_id)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            cell.raise_closed(correlation_id)
+        return PendingReply(self, message, reply, timeout, sent_at, correlation_id)
+
+    async def _wait(self, pending: PendingReply[ReplyT]) -> ReplyT:
+        """`PendingReply.reply`: the answer of a `send_request`."""
+        reply = pending.slot
+        if reply is None:  # the mailbox was full: the whole call now
+            left = max(0.0, pending.deadline - trio.current_time())
+            result: ReplyT = await self.call(pending.message, timeout=left)
+            return result
+        if reply.settled and not reply.abandoned:
+            settled: ReplyT = reply.result()  # answered meanwhile: no wait, no yield
+            return settled
+        with trio.move_on_at(pending.deadline):
+            answer: ReplyT = await reply.wait()
+            return answer
+        reply.abandon()
+        self._cell.raise_timeout(
+            "call", pending.message, pending.correlation_id, pending.timeout, pending.sent_at
+        )
 
     def offer(self, message: Message) -> bool:
         """Queue `message` if the mailbox has room now; False (nothing sent) if it is full.

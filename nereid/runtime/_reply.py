@@ -9,14 +9,17 @@ from the mailbox is skipped instead of handled.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic
 
 import outcome
 import trio
 
-from ._messages import Message
+from ._messages import Message, ReplyT, Request
 
-__all__ = ["Envelope", "ReplySlot"]
+if TYPE_CHECKING:
+    from ._cell import Address
+
+__all__ = ["Envelope", "PendingReply", "ReplySlot"]
 
 
 class ReplySlot:
@@ -41,6 +44,11 @@ class ReplySlot:
     def fail(self, error: BaseException) -> None:
         """Deliver an error, raised in the caller. Sync; a no-op if already settled."""
         self._settle(outcome.Error(error))
+
+    def result(self) -> Any:
+        """The reply (or raise the error) of a settled, not abandoned slot. Sync."""
+        assert self._outcome is not None, "result() of an unsettled reply slot"
+        return self._outcome.unwrap()
 
     def abandon(self) -> None:
         """The caller no longer wants the reply (deadline passed)."""
@@ -91,3 +99,32 @@ class Envelope:
         self.reply = reply
         self.correlation_id = correlation_id
         self.sent_at = sent_at
+
+
+class PendingReply(Generic[ReplyT]):
+    """A request sent by `Address.send_request`, its reply still to come: `await reply()`."""
+
+    __slots__ = ("_address", "correlation_id", "deadline", "message", "sent_at", "slot", "timeout")
+
+    def __init__(
+        self,
+        address: Address,
+        message: Request[ReplyT],
+        slot: ReplySlot | None,
+        timeout: float,  # noqa: ASYNC109 - the deadline of the whole call
+        sent_at: float,
+        correlation_id: str | None,
+    ) -> None:
+        self._address = address
+        self.message = message
+        self.slot = slot
+        self.timeout = timeout
+        #: When the call runs out of time (trio's clock): `timeout` after the send.
+        self.deadline = trio.current_time() + timeout
+        self.sent_at = sent_at
+        self.correlation_id = correlation_id
+
+    async def reply(self) -> ReplyT:
+        """The reply, or what the actor raised; `CallTimeout` at the deadline. Waits only
+        if the answer has not come yet (then it is a checkpoint)."""
+        return await self._address._wait(self)

@@ -148,3 +148,63 @@ async def test_calls_after_runtime_end_fail_with_mailbox_closed() -> None:
         await counter.call(Get())
     with pytest.raises(MailboxClosed):
         await counter.cast(Bump(amount=1))
+
+
+# -- send_request: ask now, take the reply later -----------------------------------------
+
+
+async def test_send_request_lets_two_actors_work_at_once() -> None:
+    """Both actors handle their request while the caller waits for neither: the second
+    reply is there (no wait) by the time the first one is taken."""
+    knobs = Knobs()
+    async with open_runtime() as runtime:
+        slow = await runtime.root.spawn("slow", lambda: Counter(knobs), initial=0)
+        fast = await runtime.root.spawn("fast", lambda: Counter(Knobs()), initial=100)
+        blocked = slow.send_request(Block())
+        added = fast.send_request(Add(amount=1))
+        await trio.testing.wait_all_tasks_blocked()
+        assert await fast.call(Get()) == 101  # handled while `slow` still blocks
+        knobs.gate.set()
+        assert await blocked.reply() == "released"
+        assert await added.reply() == 101
+
+
+async def test_send_request_raises_what_call_would() -> None:
+    knobs = Knobs()
+    async with open_runtime() as runtime:
+        counter = await runtime.root.spawn("counter", lambda: Counter(knobs), initial=0)
+        failing = counter.send_request(Fail(what="diagram"))
+        with pytest.raises(ResourceNotFound):
+            await failing.reply()
+        await runtime.root.stop("counter")
+        with pytest.raises(MailboxClosed):
+            counter.send_request(Get())
+
+
+async def test_send_request_times_out_from_the_send(autojump_clock: trio.testing.MockClock) -> None:
+    knobs = Knobs()
+    async with open_runtime() as runtime:
+        counter = await runtime.root.spawn("counter", lambda: Counter(knobs), initial=0)
+        pending = counter.send_request(Block(), timeout=5)
+        await trio.sleep(4)
+        started = trio.current_time()
+        with pytest.raises(CallTimeout):
+            await pending.reply()
+        assert trio.current_time() - started == pytest.approx(1)
+        knobs.gate.set()
+        assert await counter.call(Get()) == 0  # the abandoned request was skipped or dropped
+
+
+async def test_send_request_to_a_full_mailbox_makes_the_whole_call_on_reply() -> None:
+    knobs = Knobs()
+    async with open_runtime() as runtime:
+        counter = await runtime.root.spawn(
+            "counter", lambda: Counter(knobs), initial=0, mailbox_size=1
+        )
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(counter.call, Block())
+            await trio.testing.wait_all_tasks_blocked()
+            await counter.cast(Bump(amount=1))  # mailbox now full
+            pending = counter.send_request(Add(amount=2))  # not sent yet: no room
+            knobs.gate.set()
+            assert await pending.reply() == 3
