@@ -393,6 +393,22 @@ def test_a_shortcut_beside_its_chain_never_turns_back(
     assert drawn_crossings(geometry) == 0
 
 
+def test_a_labelled_shortcut_runs_straight() -> None:
+    """The shortcut with a label: the label box sits beside the chain's boxes, and the
+    shortcut's ports (or its end boxes) follow it instead of jogging out to it and back. (A
+    label needs two cells from a box, so around boxes too narrow for a port under it the
+    jog stays: not claimed for every width.)"""
+    for direction in ("TD", "BT", "LR", "RL"):
+        for label in ("", "|a label|"):
+            source = f"flowchart {direction}\n n0 --> n1 --> n2 --> n3\n n0 -->{label} n3\n"
+            ast = parse_mermaid(source)
+            assert isinstance(ast, FlowchartAst)
+            geometry = layout_flowchart(ast, RenderOptions())
+            text = render_flowchart(ast, "d-q", RenderOptions()).text
+            assert u_turns(ast, geometry) == 0, text
+            assert drawn_crossings(geometry) == 0, text
+
+
 def test_lr_edges_with_two_heads_keep_a_shaft() -> None:
     """A one-cell LR/RL edge with heads at both ends shows a line between them (`◀─▶`,
     `○─○`), not two heads touching."""
