@@ -4,12 +4,17 @@ A span is one run of cells on one row, inclusive at both ends, in terminal *cell
 (a wide character takes two columns; `nereid.render.text.slice_cells` maps a span back onto
 a line's string). Drawing calls record the cells they paint for an owner; `build()` turns the
 records into sorted, merged, non-overlapping spans per object.
+
+Runs are recorded as the `Span`s they most likely are (a vertical line's cells through one
+C-level map), so `build()` sorts them and merges only the runs of rows that hold several
+(corners, box rows), found with C-level maps; the rest are handed over as they are.
 """
 
 from __future__ import annotations
 
-from itertools import repeat
-from typing import NamedTuple
+from itertools import compress, repeat
+from operator import eq, itemgetter
+from typing import Final, NamedTuple
 
 from nereid.model.refs import ObjectRef
 
@@ -26,6 +31,9 @@ class Span(NamedTuple):
 
 SpanMap = dict[ObjectRef, tuple[Span, ...]]
 
+_new = tuple.__new__
+_row: Final = itemgetter(0)
+
 
 class SpanRecorder:
     """Collects raw cell runs per owner while a canvas is drawn; cheap to append to."""
@@ -33,7 +41,7 @@ class SpanRecorder:
     __slots__ = ("_runs",)
 
     def __init__(self) -> None:
-        self._runs: dict[ObjectRef, list[tuple[int, int, int]]] = {}
+        self._runs: dict[ObjectRef, list[Span]] = {}
 
     def add(self, owner: ObjectRef, row: int, col_start: int, col_end: int) -> None:
         """Record that `owner` painted `row`, columns `col_start..col_end` (any order)."""
@@ -42,14 +50,15 @@ class SpanRecorder:
         runs = self._runs.get(owner)
         if runs is None:
             runs = self._runs[owner] = []
-        runs.append((row, col_start, col_end))
+        runs.append(_new(Span, (row, col_start, col_end)))
 
     def add_column(self, owner: ObjectRef, col: int, row_start: int, row_end: int) -> None:
         """Record the cells of column `col` from `row_start` to `row_end` (inclusive)."""
         runs = self._runs.get(owner)
         if runs is None:
             runs = self._runs[owner] = []
-        runs.extend(zip(range(row_start, row_end + 1), repeat(col), repeat(col)))
+        cells = zip(range(row_start, row_end + 1), repeat(col), repeat(col))
+        runs.extend(map(_new, repeat(Span), cells))
 
     def add_cell(self, owner: ObjectRef, row: int, col: int) -> None:
         self.add(owner, row, col, col)
@@ -58,28 +67,54 @@ class SpanRecorder:
         return list(self._runs)
 
     def build(self) -> SpanMap:
-        """Spans per owner: sorted by (row, col), touching or overlapping runs merged."""
+        """Spans per owner: sorted by (row, col), touching or overlapping runs merged.
+
+        The recorded runs are replaced by the merged ones as it goes (the same spans), so a
+        big drawing does not hold both at once."""
         result: SpanMap = {}
-        for owner in sorted(self._runs, key=ObjectRef.sort_key):
-            result[owner] = tuple(merge_runs(self._runs[owner]))
+        runs = self._runs
+        for owner in sorted(runs, key=ObjectRef.sort_key):
+            merged = _merge(runs[owner])
+            runs[owner] = merged
+            result[owner] = tuple(merged)
         return result
 
 
 def merge_runs(runs: list[tuple[int, int, int]]) -> list[Span]:
     """Merge (row, start, end) runs that overlap or touch on the same row."""
-    if len(runs) == 1 and runs[0][0] >= 0:
-        return [tuple.__new__(Span, runs[0])]
-    merged: list[tuple[int, int, int]] = []
-    last_row, last_start, last_end = -1, 0, -2
-    for row, start, end in sorted(runs):
-        if row == last_row and start <= last_end + 1:
-            if end > last_end:
-                last_end = end
-            continue
-        if last_row >= 0:
-            merged.append((last_row, last_start, last_end))
-        last_row, last_start, last_end = row, start, end
-    if last_row >= 0:
-        merged.append((last_row, last_start, last_end))
-    make = tuple.__new__
-    return [make(Span, run) for run in merged]
+    return _merge([_new(Span, (row, min(a, b), max(a, b))) for row, a, b in runs])
+
+
+def _merge(runs: list[Span]) -> list[Span]:
+    """The runs sorted (in place), the runs of each row merged where they touch."""
+    if len(runs) == 1:
+        return runs
+    runs.sort()
+    rows = list(map(_row, runs))
+    # Indices i where run i shares its row with run i + 1: only those rows need merging.
+    shared = list(compress(range(len(rows) - 1), map(eq, rows, rows[1:])))
+    if not shared:
+        return runs
+    out: list[Span] = []
+    done = 0  # runs[:done] are in `out`
+    k, count = 0, len(shared)
+    while k < count:
+        first = last = shared[k]
+        k += 1
+        while k < count and shared[k] == last + 1:
+            last += 1
+            k += 1
+        last += 1  # the group is runs[first..last], all on one row
+        out.extend(runs[done:first])
+        row, start, end = runs[first]
+        for _, s, e in runs[first + 1 : last + 1]:
+            if s <= end + 1:
+                if e > end:
+                    end = e
+                continue
+            out.append(_new(Span, (row, start, end)))
+            start, end = s, e
+        out.append(_new(Span, (row, start, end)))
+        done = last + 1
+    out.extend(runs[done:])
+    return out

@@ -4,7 +4,8 @@ Alternating down/up barycenter sweeps over the layered graph (dummy nodes includ
 edges take part), then adjacent transposition on small graphs; the ordering with the fewest
 crossings seen is kept. Members of a subgraph stay contiguous in every layer and sibling
 subgraphs keep one left-to-right order in all layers, so their frames can be rectangles.
-Work is bounded: the sweep count shrinks as the graph grows.
+Work is bounded: the sweep count shrinks as the graph grows (12 up to 5000 items, 2 from
+30 000: about linear in the items).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from bisect import bisect_right
 __all__ = ["count_crossings", "order_layers"]
 
 _MAX_SWEEPS = 12
-_SWEEP_BUDGET = 400_000  # item visits across all sweeps
+_SWEEP_BUDGET = 60_000  # item visits across all sweeps: 12 sweeps up to 5000 items, then fewer
 _TRANSPOSE_LIMIT = 600  # items; transposition is quadratic in degree per pair
 _TRANSPOSE_EVERY_SWEEP = 120  # items; small graphs also transpose after every sweep
 _PATIENCE = 3  # sweeps without improvement before giving up
