@@ -54,7 +54,6 @@ _JUNCTION: Final = 0x80
 crossing); a straight line's interior cells show their own glyph as they are."""
 _OCCUPIED: Final = re.compile(rb"[^\x00]")
 _TEXT_CELLS: Final = re.compile(rb"\x80")
-_JUNCTIONS: Final = re.compile(rb"[\x81-\xff]")
 _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
 _CELL: Final = tuple(bytes((code,)) for code in range(256))
@@ -98,6 +97,7 @@ class Canvas:
     __slots__ = (
         "_cells",
         "_joins",
+        "_junction_rows",
         "_text",
         "_wide",
         "glyphs",
@@ -118,6 +118,8 @@ class Canvas:
         self._cells = bytearray(width * height)
         self._text: list[dict[int, str]] = [{} for _ in range(height)]
         self._joins: dict[tuple[int, int], int] = {}
+        # 1 for a row that may hold junction cells (flag bit set): only those are resolved.
+        self._junction_rows = bytearray(height)
         self._wide = False
 
     # -- size -------------------------------------------------------------------------------
@@ -139,6 +141,7 @@ class Canvas:
         if height > self.height:
             self._cells.extend(bytes(self.width * (height - self.height)))
             self._text.extend({} for _ in range(height - self.height))
+            self._junction_rows.extend(bytes(height - self.height))
             self.height = height
 
     # -- reading ----------------------------------------------------------------------------
@@ -292,6 +295,7 @@ class Canvas:
                         self._set_char(row, col_start + 1 + at, " ", 1)
                     run = cells[first:stop]
                 cells[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
+                self._junction_rows[row] = 1
             else:
                 cells[first:stop] = _CELL[(style << _STYLE_SHIFT) | LEFT | RIGHT] * (stop - first)
         self._add_arms(row, col_start, RIGHT, style, False)
@@ -327,6 +331,7 @@ class Canvas:
                         self._set_char(row_start + 1 + at, col, " ", 1)
                     run = cells[first:stop:width]
                 cells[first:stop:width] = run.translate(_fresh_table(style, UP | DOWN))
+                self._junction_rows[row_start + 1 : row_end] = b"\x01" * (row_end - row_start - 1)
             else:
                 cells[first:stop:width] = _CELL[(style << _STYLE_SHIFT) | UP | DOWN] * (
                     row_end - row_start - 1
@@ -383,30 +388,26 @@ class Canvas:
             if row not in seen_rows:
                 seen_rows[row] = bytearray(rows[row])
             seen_rows[row][col] |= arms
-        as_int: list[int | None] = [None] * height  # rows as neighbours see them, as integers
-
-        def seen_int(row: int) -> int:
-            value = as_int[row]
-            if value is None:
-                seen = seen_rows.get(row)
-                value = as_int[row] = from_bytes(rows[row] if seen is None else seen, "little")
-            return value
-
-        junction_search = _JUNCTIONS.search
+        # Each row as neighbours see it, as an integer (byte = cell).
+        as_int = [
+            from_bytes(codes if row not in seen_rows else seen_rows[row], "little")
+            for row, codes in enumerate(rows)
+        ]
+        junction_rows = self._junction_rows
         for row in range(height):
             codes = rows[row]
             text = self._text[row]
             line = charmap_decode(codes, "strict", decode_table)[0]
-            junctions = junction_search(codes) is not None
+            junctions = junction_rows[row]
             if not (junctions or text):
                 lines.append(line.rstrip(" "))
                 continue
             patches: dict[int, str] = dict(text)
             if junctions:
                 here = from_bytes(codes, "little")
-                above = seen_int(row - 1) if row > 0 else 0
-                below = seen_int(row + 1) if row + 1 < height else 0
-                seen_here = seen_int(row)
+                above = as_int[row - 1] if row > 0 else 0
+                below = as_int[row + 1] if row + 1 < height else 0
+                seen_here = as_int[row]
                 connected_all = (
                     (here & has_left & ((seen_here << 8) >> 1))
                     | (here & has_right & ((seen_here >> 8) << 1))
@@ -484,6 +485,7 @@ class Canvas:
         elif force_style:
             code = (style << _STYLE_SHIFT) | (code & _MASK)
         cells[at] = code | arms | _JUNCTION
+        self._junction_rows[row] = 1
 
     def _set_char(self, row: int, col: int, char: str, width: int) -> None:
         cells, text = self._cells, self._text[row]
