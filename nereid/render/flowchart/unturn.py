@@ -39,9 +39,10 @@ _PUSH: Final = 4
 _REACH: Final = 16
 _FAR: Final = 1 << 30
 #: Channels up to this many segments have a move's crossings counted exactly (their tracks
-#: worked out as the router will); nothing moves in a fuller one (its count would cost as
-#: much as routing it, and the router's track order there is too easily upset).
-_EXACT_SEGMENTS: Final = 64
+#: worked out as the router will); nothing moves in a fuller one: counting there would cost
+#: a large part of the layout (flow-0100's channels hold 20-60 segments), and without a count
+#: the router's track order, easily upset, can draw more crossings.
+_EXACT_SEGMENTS: Final = 24
 
 Segment = tuple[int, int, int]  # (channel, upper column, lower column)
 
