@@ -30,6 +30,7 @@ from nereid.model.refs import (
     SEQ_SECTION,
     ObjectRef,
 )
+from nereid.render.budget import MAX_CANVAS_CELLS, check_budget
 from nereid.render.canvas import Canvas
 from nereid.render.glyphs import (
     DOWN,
@@ -80,7 +81,10 @@ def _simple(text: str) -> bool:
 
 
 def paint_rows(layout: SequenceLayout, diagram_id: str, glyphs: GlyphSet) -> Rendered | None:
-    """The drawing of `layout`, or None if it holds something only the canvas draws."""
+    """The drawing of `layout`, or None if it holds something only the canvas draws.
+
+    Raises TooLargeToRender over the canvas budget, as the canvas painter's canvas does."""
+    check_budget("canvas cells", layout.width * layout.height, MAX_CANVAS_CELLS)
     if layout.notes or layout.activations or layout.boxes or not layout.heads:
         return None
     for head in layout.heads:

@@ -8,12 +8,14 @@ painter either declines or gives exactly the canvas painter's result.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nereid.mermaid import parse_sequence
 from nereid.model.sequence import ARROW_KINDS, SequenceAst
 from nereid.render import Rendered, RenderOptions, render_sequence
+from nereid.render.budget import MAX_CANVAS_CELLS, TooLargeToRender
 from nereid.render.glyphs import glyph_set
 from nereid.render.sequence import paint_canvas
 from nereid.render.sequence_layout import layout_sequence
@@ -131,3 +133,14 @@ def test_row_painter_declines_what_only_the_canvas_draws() -> None:
     for extra in ("Note over A: n", "A->>A: self", "activate A", "destroy B\nA->>B: bye"):
         ast = parse_sequence(f"sequenceDiagram\nA->>B: hi\n{extra}")
         assert paint_rows(layout_sequence(ast, RenderOptions()), "d", glyph_set(False)) is None
+
+
+def test_row_painter_keeps_the_canvas_budget() -> None:
+    """A diagram the row painter would take is refused over the budget all the same."""
+    participants = 300
+    lines = [f"P{i}->>P{(i * 7 + 1) % participants}: message {i}" for i in range(20_000)]
+    ast = parse_sequence("sequenceDiagram\n" + "\n".join(lines))
+    assert not any(m.from_participant_id == m.to_participant_id for m in ast.messages)
+    with pytest.raises(TooLargeToRender) as info:
+        render_sequence(ast, "s")
+    assert info.value.measure == "canvas cells" and info.value.value > MAX_CANVAS_CELLS
