@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Final
 
 import nereid
+from nereid.query.graph import strongly_connected_components
 
 ROOT: Final = Path(nereid.__file__).parent
 
@@ -91,38 +92,11 @@ def import_graph(package: str = "", *, type_checking: bool = False) -> dict[str,
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components with more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in sorted(graph.get(node, ())):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
+    """The strongly connected components with more than one module, each sorted (the
+    query layer's Tarjan, `nereid.query.graph`)."""
+    successors = {node: sorted(targets) for node, targets in graph.items()}
+    components = strongly_connected_components(sorted(graph), successors)
+    return [sorted(c) for c in components if len(c) > 1]
 
 
 def within(module: str, packages: frozenset[str] | set[str] | tuple[str, ...]) -> bool:
