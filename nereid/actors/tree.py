@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, final
 
@@ -40,6 +40,7 @@ from nereid.actors.persist_export import no_offload
 from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
 from nereid.actors.persister import DEFAULT_DEBOUNCE, Flush, PersisterState, spawn_persister
 from nereid.actors.session import DirectoryEntry, SessionActor, SessionState
+from nereid.actors.session_runtime import SESSION_INTENSITY, open_session_runtime
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.actors.xref import XrefActor, XrefActorState
 from nereid.errors import ActorDown, NereidError
@@ -47,8 +48,8 @@ from nereid.model import Session
 from nereid.runtime._bus import EventBus
 from nereid.runtime._cell import ActorStatus, Address
 from nereid.runtime._registry import Registry
-from nereid.runtime._runtime import Runtime, open_runtime
-from nereid.runtime._supervisor import RestartIntensity, Supervisor
+from nereid.runtime._runtime import Runtime
+from nereid.runtime._supervisor import Supervisor
 from nereid.runtime._trace import Tracer
 from nereid.store.files import SessionFiles
 from nereid.store.session_io import Kept, LoadResult
@@ -58,17 +59,6 @@ __all__ = ["SessionHandle", "open_session", "open_session_runtime"]
 _log = logging.getLogger(__name__)
 
 _FINAL_FLUSH_TIMEOUT = 10.0
-_INTENSITY = RestartIntensity(max_restarts=5, within_s=10.0)
-
-
-def open_session_runtime(tracer: Tracer | None = None) -> AbstractAsyncContextManager[Runtime]:
-    """The runtime a session's tree runs in, opened before the session is loaded.
-
-    `nereid --mcp` answers `initialize` and `tools/list` from an endpoint bound to this
-    runtime while the folder is still loading; `open_session(..., runtime=)` then
-    spawns the tree into it.
-    """
-    return open_runtime(tracer=tracer, intensity=_INTENSITY)
 
 
 @final
@@ -178,7 +168,7 @@ async def open_session(
             flush_timeout=base.flush_timeout,
             retry_delay=base.retry_delay,
         )
-    intensity = _INTENSITY
+    intensity = SESSION_INTENSITY
     async with AsyncExitStack() as stack:
         if runtime is None:
             runtime = await stack.enter_async_context(open_session_runtime(tracer))

@@ -13,6 +13,10 @@ session meta is refused unless it only holds files the seed would write (§11.9)
 session id comes from the resolved folder name (§11.8); the endpoint URL is printed before
 the TUI starts (§11.4); a taken port says so and suggests `--mcp-http-port` (§11.5); the
 TUI demo's temporary copy is removed on exit (§11.10); SIGINT in stdio mode exits 130.
+
+The actor tree and the load path (and through them the Mermaid, ops, query and render
+layers) are imported where they are used, not here: `nereid --mcp` answers `initialize`
+and `tools/list` before they are needed (the session loads after the handshake).
 """
 
 from __future__ import annotations
@@ -33,13 +37,11 @@ from contextlib import (
 )
 from functools import partial
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import trio
 
-from nereid.actors.diagram import DiagramActorState
-from nereid.actors.folder_watch import watch_folder
-from nereid.actors.tree import SessionHandle, open_session, open_session_runtime
+from nereid.actors.session_runtime import open_session_runtime
 from nereid.commands.folder_owner import claim, refusal, run_bridge
 from nereid.commands.session_gate import SessionGate
 from nereid.commands.session_options import MainOptions
@@ -49,8 +51,8 @@ from nereid.mcp import EndpointParts, McpEndpoint, ToolTable, serve_stdio
 from nereid.mcp.catalog import (
     AgentSessionHooks,
     SessionDiagramResources,
-    all_tools,
     session_endpoint_parts,
+    session_tools,
 )
 from nereid.mcp.heap import settle_heap
 from nereid.model import Session
@@ -63,13 +65,16 @@ from nereid.model.file_names import (
 from nereid.model.file_problem import FileProblem
 from nereid.runtime import Runtime, Tracer
 from nereid.store.contents import seed_session
-from nereid.store.demo import demo_folder, load_demo_session
 from nereid.store.files import FolderFiles, SessionFiles
 from nereid.store.folder_lock import LOCK_FILE, TOKEN_FILE, FolderLock, FolderOwned
 from nereid.store.parse_cache import ParseCache, cached_decoder
 from nereid.store.recording import RecordingFiles
 from nereid.store.schema import SessionMetaFile, StoreFileError
-from nereid.store.session_io import Kept, LoadResult, SessionNotFound, load_listed, read_meta
+
+if TYPE_CHECKING:  # imported where used: see the module docstring
+    from nereid.actors.diagram import DiagramActorState
+    from nereid.actors.tree import SessionHandle
+    from nereid.store.session_io import Kept, LoadResult
 
 __all__ = [
     "SessionOpenError",
@@ -126,6 +131,8 @@ def probe_folder(folder: Path, files: SessionFiles) -> SessionMetaFile | None:
     cannot use is refused at once. Raises SessionOpenError for a broken meta or a
     folder that holds other things.
     """
+    from nereid.store.session_io import SessionNotFound, read_meta
+
     try:
         return read_meta(files)
     except SessionNotFound:
@@ -153,6 +160,8 @@ def load_probed(
     folder: Path, files: SessionFiles, meta: SessionMetaFile | None
 ) -> tuple[LoadResult, bool]:
     """What `probe_folder` found, loaded (the slow part); True if it is a new seed."""
+    from nereid.store.session_io import LoadResult, load_listed
+
     if meta is None:
         return LoadResult(session=seed_session(folder.resolve().name)), True
     from nereid.offload.folder_load import decode_in_workers  # (multiprocessing: only here)
@@ -184,6 +193,8 @@ def _report_issues(result: LoadResult) -> None:
 def unloaded_diagrams(result: LoadResult) -> list[DiagramActorState]:
     """The listed diagrams that did not load: still listed (empty, with their problem),
     so that nobody takes their id and overwrites the person's file."""
+    from nereid.actors.diagram import DiagramActorState
+
     problems: dict[str, FileProblem] = {}
     for issue in result.issues:
         if issue.diagram_id is not None:
@@ -242,6 +253,9 @@ async def open_session_handle(
     SessionOpenError when the folder cannot be used. `watch`: import edits made to the
     folder's files by other programs (`watch_folder`).
     """
+    from nereid.actors.tree import open_session
+    from nereid.store.demo import load_demo_session
+
     if demo:
         if session_dir is not None:
             raise SessionOpenError("--demo cannot be combined with a session directory")
@@ -271,6 +285,9 @@ async def _run_loaded(
     runtime: Runtime | None = None,
 ) -> AsyncIterator[SessionHandle]:
     """Run the loaded (or seed) session of `folder` (in `runtime` if given), watched."""
+    from nereid.actors.folder_watch import watch_folder
+    from nereid.actors.tree import open_session
+
     _report_issues(result)
     files.adopt_reads(excluding=_files_of_issues(result))
     if fresh:
@@ -357,12 +374,11 @@ async def _serve_stdio_main(
     files = RecordingFiles(FolderFiles(folder, durable=opts.durable_writes))
     meta = None if opts.demo else probe_folder(folder, files)
     gate = SessionGate()
-    tools = all_tools()
     cache = ParseCache.from_env()
-    known = cache.tool_schemas() if cache is not None else None
+    kept = cache.tool_listing() if cache is not None else None
     if cache is not None:
         cache.close()
-    fresh_schemas = known is None or not tools.use_schemas(known)
+    tools = session_tools(kept)
     async with open_session_runtime(tracer) as runtime:
         endpoint = McpEndpoint(
             runtime,
@@ -387,7 +403,7 @@ async def _serve_stdio_main(
                     tracer=tracer,
                     endpoint=endpoint,
                     lock=lock,
-                    keep_schemas=fresh_schemas,
+                    keep_listing=kept is None,
                 )
             )
             await serve_stdio(endpoint, settle=False)
@@ -406,11 +422,12 @@ async def _load_and_run(
     tracer: Tracer | None,
     endpoint: McpEndpoint,
     lock: FolderLock | None,
-    keep_schemas: bool = False,
+    keep_listing: bool = False,
 ) -> None:
     """Serve the bridge's HTTP (owning a folder), load the session off the event loop,
-    run its tree in `runtime` and open the gate; runs until cancelled. `keep_schemas`:
-    the tool schemas were generated in this run: keep them for the next (parse cache).
+    run its tree in `runtime` and open the gate; runs until cancelled. The tools are
+    imported meanwhile, in a worker thread, if the endpoint listed them from the parse
+    cache; `keep_listing`: the listing was generated in this run: keep it for the next.
 
     Loading writes nothing, so a client leaving meanwhile abandons the worker thread.
     """
@@ -418,6 +435,10 @@ async def _load_and_run(
         if lock is not None:
             nursery.start_soon(_serve_bridge_http, endpoint, lock, gate)
         await gate.until_wanted()
+        await trio.to_thread.run_sync(endpoint.tools.load)
+        from nereid.actors.tree import open_session
+        from nereid.store.demo import load_demo_session
+
         try:
             if opts.demo:
                 session = await trio.to_thread.run_sync(load_demo_session, abandon_on_cancel=True)
@@ -441,8 +462,8 @@ async def _load_and_run(
             async with opening as handle:
                 gate.opened(handle)
                 settle_heap()  # the session is in: what lives as long as the process
-                if keep_schemas:
-                    await trio.to_thread.run_sync(_keep_tool_schemas, endpoint.tools)
+                if keep_listing:
+                    await trio.to_thread.run_sync(_keep_tool_listing, endpoint.tools)
                 await trio.sleep_forever()
         except Exception as error:
             if gate.handle is not None:
@@ -455,12 +476,13 @@ async def _load_and_run(
             await trio.sleep_forever()
 
 
-def _keep_tool_schemas(tools: ToolTable) -> None:
-    """Keep the listed tool schemas for the next launch (generating them is most of
-    building the tool table; they depend on the code only)."""
+def _keep_tool_listing(tools: ToolTable) -> None:
+    """Keep the tool listing for the next launch (generating the schemas is most of
+    building the tool table, importing the tools most of start-up; it depends on the code
+    only)."""
     cache = ParseCache.from_env()
     if cache is not None:
-        cache.keep_tool_schemas(tools.listed_schemas())
+        cache.keep_tool_listing(tools.listing())
         cache.close()
 
 
@@ -580,6 +602,8 @@ async def _serve_tui_main(opts: MainOptions, tracer: Tracer | None, lock: Folder
     async with AsyncExitStack() as stack:
         folder: str | Path | None = opts.session_dir
         if opts.demo:
+            from nereid.store.demo import demo_folder
+
             folder = stack.enter_context(demo_folder(durable=opts.durable_writes))
             print(f"nereid: demo session copied to {folder} (removed on exit)", file=sys.stderr)
         handle = await stack.enter_async_context(

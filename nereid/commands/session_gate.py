@@ -14,13 +14,15 @@ request comes (a call needs the session), or after a short delay, whichever is f
 
 from __future__ import annotations
 
-from typing import Any, Final, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 import trio
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 
-from nereid.actors.tree import SessionHandle
 from nereid.errors import SessionLoading, SessionUnavailable
+
+if TYPE_CHECKING:  # the session's modules load after the handshake
+    from nereid.actors.tree import SessionHandle
 
 __all__ = ["LOAD_DELAY", "LOAD_PATIENCE", "SessionGate"]
 

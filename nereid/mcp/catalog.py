@@ -8,6 +8,10 @@ as `nereid://diagram/<id>` resources, following the EventBus) and `AgentSessionH
 Tool modules each expose `TOOLS`. Modules written in parallel by other work
 (`tools_collab`, `tools_xref`, `tools_queries`) are imported only if present: a missing
 one is skipped with a logged warning — never replaced by stand-ins.
+
+The actors' protocol and the pure layers are imported where they are used: `nereid --mcp`
+answers the handshake and `tools/list` (from a kept listing, `session_tools`) before the
+session's modules are loaded.
 """
 
 from __future__ import annotations
@@ -16,27 +20,19 @@ import importlib
 import logging
 from collections.abc import AsyncIterator, Iterator
 from types import ModuleType
-from typing import Any, Final, final
+from typing import TYPE_CHECKING, Any, Final, final
 
-from nereid.actors.protocol import (
-    AgentPresence,
-    AgentSessionEnded,
-    DiagramChanged,
-    DiagramCreated,
-    DiagramDeleted,
-    GetDiagram,
-    ListDiagrams,
-)
-from nereid.actors.tree import SessionHandle
 from nereid.errors import ActorNotFound, MailboxClosed, ResourceNotFound
-from nereid.offload.dispatch import export_mermaid_text
 from nereid.runtime import ResyncNeeded, Runtime
 
 from .agents import Agent
 from .endpoint import EndpointParts
 from .presence import Presence
 from .resources import DiagramChange, ListChanged
-from .tools import Tool, ToolTable
+from .tools import Listing, Tool, ToolTable
+
+if TYPE_CHECKING:
+    from nereid.actors.tree import SessionHandle
 
 __all__ = [
     "OPTIONAL_TOOL_MODULES",
@@ -44,6 +40,7 @@ __all__ = [
     "AgentSessionHooks",
     "SessionDiagramResources",
     "all_tools",
+    "session_tools",
     "session_endpoint_parts",
 ]
 
@@ -83,14 +80,21 @@ def _modules() -> Iterator[ModuleType]:
             yield module
 
 
-def all_tools() -> ToolTable:
-    """Every tool of every present tool module (duplicate names are a ValueError)."""
-    table = ToolTable()
+def _tools() -> Iterator[Tool[Any, Any]]:
     for module in _modules():
         tools: tuple[Tool[Any, Any], ...] = module.TOOLS
-        for item in tools:
-            table.add(item)
-    return table
+        yield from tools
+
+
+def all_tools() -> ToolTable:
+    """Every tool of every present tool module (duplicate names are a ValueError)."""
+    return ToolTable(_tools())
+
+
+def session_tools(kept: Listing | None) -> ToolTable:
+    """`all_tools`, listed from `kept` (the listing this very code gave before) when given:
+    the tool modules, and the layers they use, are then imported on first use."""
+    return all_tools() if kept is None else ToolTable.listed(_tools, kept)
 
 
 @final
@@ -104,10 +108,15 @@ class SessionDiagramResources:
         self._handle = handle
 
     async def list_diagrams(self) -> list[tuple[str, str]]:
+        from nereid.actors.protocol import ListDiagrams
+
         reply = await self._handle.registry.lookup("session").call(ListDiagrams())
         return [(d.diagram_id, d.name) for d in reply.diagrams]
 
     async def read_text(self, diagram_id: str) -> str:
+        from nereid.actors.protocol import GetDiagram
+        from nereid.offload.dispatch import export_mermaid_text
+
         address = self._handle.registry.get(f"diagram:{diagram_id}")
         missing = ResourceNotFound("diagram not found", data={"diagram_id": diagram_id})
         if address is None:
@@ -120,6 +129,8 @@ class SessionDiagramResources:
 
     def changes(self) -> AsyncIterator[DiagramChange]:
         """Subscribes now (not on the first iteration), so no later change is missed."""
+        from nereid.actors.protocol import DiagramChanged, DiagramCreated, DiagramDeleted
+
         subscription = self._handle.bus.subscribe(DiagramChanged, DiagramCreated, DiagramDeleted)
 
         async def follow() -> AsyncIterator[DiagramChange]:
@@ -150,11 +161,15 @@ class AgentSessionHooks:
         return None
 
     async def session_ended(self, agent: Agent) -> None:
+        from nereid.actors.protocol import AgentSessionEnded
+
         attention = self._handle.registry.get("attention")
         if attention is not None:
             await attention.cast(AgentSessionEnded(agent_id=agent.agent_id), timeout=1.0)
 
     async def session_presence(self, agent: Agent, presence: Presence) -> None:
+        from nereid.actors.protocol import AgentPresence
+
         attention = self._handle.registry.get("attention")
         if attention is not None:
             message = AgentPresence(agent_id=agent.agent_id, presence=presence)

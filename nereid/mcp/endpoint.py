@@ -412,10 +412,8 @@ class McpEndpoint:
         if listing is None:
             namer = self._namers[mode]
             entries = []
-            for wire in self.tools.wire():
-                entry = namer.value(wire.model_dump(by_alias=True, mode="json", exclude_none=True))
-                entry["name"] = namer.listed(wire.name)
-                entries.append(entry)
+            for name, listed in self.tools.listing().items():
+                entries.append({**namer.value(listed), "name": namer.listed(name)})
             listing = self._listings[mode] = {"tools": entries}
         return listing
 

@@ -11,12 +11,14 @@ refused the same way (`too_large_to_render`).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
 from nereid.errors import InvalidParams
-from nereid.render import TooLargeToRender
+
+if TYPE_CHECKING:  # the render layer is not needed to answer the handshake
+    from nereid.render import TooLargeToRender
 
 __all__ = [
     "DIAGRAM_PARTS",

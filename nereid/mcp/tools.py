@@ -23,6 +23,8 @@ are rows too (`nereid.mcp.tools_queries.query_tool`).
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, final
@@ -44,12 +46,15 @@ __all__ = [
     "SET_STATE",
     "Handler",
     "Hints",
+    "Listing",
     "NoParams",
     "Tool",
     "ToolCall",
     "ToolTable",
     "tool",
 ]
+
+log = logging.getLogger(__name__)
 
 ParamsT = TypeVar("ParamsT", bound=msgspec.Struct)
 ResultT = TypeVar("ResultT", bound=msgspec.Struct)
@@ -183,11 +188,6 @@ class Tool(Generic[ParamsT, ResultT]):
         assert self._schemas is not None
         return self._schemas
 
-    def take_schemas(self, schemas: tuple[dict[str, Any], dict[str, Any]]) -> None:
-        """Use `schemas` (generated for this tool by this code before) from now on."""
-        if self._schemas is None:
-            object.__setattr__(self, "_schemas", schemas)
-
     @property
     def has_schemas(self) -> bool:
         return self._schemas is not None
@@ -255,14 +255,47 @@ def tool(
     return declare
 
 
+Listing = dict[str, dict[str, Any]]
+"""Tool name -> its `tools/list` entry (JSON), as `ToolTable.listing` gives it."""
+
+
 @final
 class ToolTable:
-    """The tools one endpoint serves, by name; iterates (and lists) sorted by name."""
+    """The tools one endpoint serves, by name; iterates (and lists) sorted by name.
+
+    `ToolTable.listed(load, listing)` lists from `listing` (what `listing()` gave for this
+    very code, kept between runs) and imports its tools (`load()`) only once a call needs
+    one: `nereid --mcp` answers `tools/list` without importing the layers the tools use.
+    """
 
     def __init__(self, tools: Iterable[Tool[Any, Any]] = ()) -> None:
         self._tools: dict[str, Tool[Any, Any]] = {}
+        self._load: Callable[[], Iterable[Tool[Any, Any]]] | None = None
+        self._listing: Listing | None = None
+        self._loading = threading.Lock()
         for item in tools:
             self.add(item)
+
+    @classmethod
+    def listed(cls, load: Callable[[], Iterable[Tool[Any, Any]]], listing: Listing) -> ToolTable:
+        """A table that lists `listing` and loads its tools on first use (`load`)."""
+        table = cls()
+        table._load, table._listing = load, {name: listing[name] for name in sorted(listing)}
+        return table
+
+    def load(self) -> None:
+        """Import the tools now if they are not yet (thread-safe: start-up loads them in a
+        worker thread after the handshake). A listing that names other tools than the code
+        (it cannot: it is kept per code) is dropped, and the tools are listed afresh."""
+        with self._loading:
+            load, self._load = self._load, None
+            if load is None:
+                return
+            for item in load():
+                self.add(item)
+            if self._listing is not None and set(self._listing) != set(self._tools):
+                log.warning("the kept tool listing names other tools; listing them afresh")
+                self._listing = None
 
     def add(self, item: Tool[Any, Any]) -> None:
         """Add a tool; raises ValueError if its name is taken."""
@@ -271,32 +304,30 @@ class ToolTable:
         self._tools[item.name] = item
 
     def get(self, name: str) -> Tool[Any, Any] | None:
+        self.load()
         return self._tools.get(name)
 
     def names(self) -> list[str]:
+        if self._load is not None and self._listing is not None:
+            return sorted(self._listing)
+        self.load()
         return sorted(self._tools)
 
     def __iter__(self) -> Iterator[Tool[Any, Any]]:
-        return iter(self._tools[name] for name in self.names())
+        self.load()
+        return iter([self._tools[name] for name in sorted(self._tools)])
 
     def __len__(self) -> int:
-        return len(self._tools)
+        return len(self.names())
 
-    def listed_schemas(self) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
-        """Every tool's (input schema, output schema), generated at once where not yet."""
-        items = list(self)
-        batch = _batch_for(items)
-        return {item.name: item.schemas(batch) for item in items}
-
-    def use_schemas(self, known: Mapping[str, tuple[dict[str, Any], dict[str, Any]]]) -> bool:
-        """Take `known` (what `listed_schemas` gave for this very code, kept between runs) as
-        every tool's schemas, instead of generating them; False (nothing taken) unless it
-        names exactly these tools."""
-        if set(known) != set(self._tools):
-            return False
-        for name, item in self._tools.items():
-            item.take_schemas(known[name])
-        return True
+    def listing(self) -> Listing:
+        """Every tool's `tools/list` entry by name (every schema generated at once, once)."""
+        if self._listing is None:
+            self._listing = {
+                wire.name: wire.model_dump(by_alias=True, mode="json", exclude_none=True)
+                for wire in self.wire()
+            }
+        return self._listing
 
     def wire(self) -> list[WireTool]:
         """The `tools/list` result entries, sorted by name (every schema generated at once)."""

@@ -44,19 +44,23 @@ Where we go beyond the reference format (all compatible with it):
   not cover this either).
 """
 
-from nereid.model.file_names import StorePathError, check_storable_id
-from nereid.store.demo import demo_folder, load_demo_session
-from nereid.store.files import FolderFiles, MemoryFiles, SessionFiles, SymlinkRefused
-from nereid.store.schema import StoreFileError
-from nereid.store.session_io import (
-    Kept,
-    LoadIssue,
-    LoadResult,
-    SaveReport,
-    SessionNotFound,
-    load_session,
-    save_session,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nereid.model.file_names import StorePathError, check_storable_id
+    from nereid.store.demo import demo_folder, load_demo_session
+    from nereid.store.files import FolderFiles, MemoryFiles, SessionFiles, SymlinkRefused
+    from nereid.store.schema import StoreFileError
+    from nereid.store.session_io import (
+        Kept,
+        LoadIssue,
+        LoadResult,
+        SaveReport,
+        SessionNotFound,
+        load_session,
+        save_session,
+    )
 
 __all__ = [
     "FolderFiles",
@@ -76,3 +80,27 @@ __all__ = [
     "load_session",
     "save_session",
 ]
+
+_HOMES = {
+    "StorePathError": "nereid.model.file_names",
+    "check_storable_id": "nereid.model.file_names",
+    "demo_folder": "nereid.store.demo",
+    "load_demo_session": "nereid.store.demo",
+    "FolderFiles": "nereid.store.files",
+    "MemoryFiles": "nereid.store.files",
+    "SessionFiles": "nereid.store.files",
+    "SymlinkRefused": "nereid.store.files",
+    "StoreFileError": "nereid.store.schema",
+}
+"""Where each name lives; the rest are `nereid.store.session_io`'s."""
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, imported on first use: `nereid --mcp` uses a few light store
+    modules (files, the parse cache) before the handshake, and must not wait for the load
+    path's (the Mermaid layer) meanwhile."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOMES.get(name, "nereid.store.session_io")), name)
+    globals()[name] = value
+    return value

@@ -24,9 +24,10 @@ and a hit gives the Diagram a parse would give, field for field.
   mtime) and the versions of Python, msgspec and Lark: another Nereid never reads this
   one's entries.
 
-The same directory keeps the MCP tools' listed schemas (`tool_schemas`): generating them
-from the Structs is most of building the tool table at start-up, and they too depend on
-the code only (`code_key`).
+The same directory keeps the MCP tools' `tools/list` entries (`tool_listing`): with them
+`nereid --mcp` answers the handshake without importing the tool modules (and the layers
+they use) or generating schemas from the Structs, and they too depend on the code only
+(`code_key`).
 
 A cache that cannot be used never fails a load: it says so once in the log and is off.
 """
@@ -42,22 +43,23 @@ import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 import msgspec
 
 import nereid
 from nereid.model import Diagram, FlowchartAst, SequenceAst, StateAst
 from nereid.model.diagram import Ast
-from nereid.store.diagram_files import loaded_rev
 from nereid.store.schema import Rev, StoreFileError
-from nereid.store.session_io import DiagramDecoder, DiagramRead
+
+if TYPE_CHECKING:  # the load path: `nereid --mcp` reads the kept tool listing before it
+    from nereid.store.session_io import DiagramDecoder, DiagramRead
 
 __all__ = [
     "CACHE_DIR_ENV",
     "MAX_BYTES",
     "ParseCache",
-    "ToolSchemas",
+    "ToolListing",
     "cached_decoder",
     "code_key",
 ]
@@ -85,14 +87,14 @@ class _Entry(msgspec.Struct, array_like=True, frozen=True):
     payload: bytes
 
 
-ToolSchemas = dict[str, tuple[dict[str, Any], dict[str, Any]]]
-"""Tool name -> (input schema, output schema), as `tools/list` lists them."""
+ToolListing = dict[str, dict[str, Any]]
+"""Tool name -> its `tools/list` entry (`nereid.mcp.tools.ToolTable.listing`)."""
 
-_TOOL_SCHEMAS: Final = "tool-schemas"
+_TOOL_LISTING: Final = "tool-listing"
 
 
-def _tool_schemas_name() -> str:
-    return f"{_TOOL_SCHEMAS}-{code_key().hex()}{_SUFFIX}"
+def _tool_listing_name() -> str:
+    return f"{_TOOL_LISTING}-{code_key().hex()}{_SUFFIX}"
 
 
 class _SidecarRev(msgspec.Struct):
@@ -242,6 +244,8 @@ class ParseCache:
 
     def get(self, name: str, read: DiagramRead) -> Diagram | None:
         """The Diagram `read` loads as, if its parse is kept under `name`; else None."""
+        from nereid.store.diagram_files import loaded_rev
+
         entry = self._read(name)
         ast_type = None if entry is None else _AST_TYPES.get(entry.ast_type)
         if entry is None or ast_type is None:
@@ -269,19 +273,19 @@ class ParseCache:
         """Keep `ast` under `name`."""
         self._write(name, type(ast).__name__, msgspec.msgpack.encode(ast))
 
-    def tool_schemas(self) -> ToolSchemas | None:
-        """The MCP tools' listed schemas this code generated before (`keep_tool_schemas`)."""
-        entry = self._read(_tool_schemas_name())
-        if entry is None or entry.ast_type != _TOOL_SCHEMAS:
+    def tool_listing(self) -> ToolListing | None:
+        """The MCP tools' listing this code gave before (`keep_tool_listing`)."""
+        entry = self._read(_tool_listing_name())
+        if entry is None or entry.ast_type != _TOOL_LISTING:
             return None
         try:
-            return msgspec.msgpack.decode(entry.payload, type=ToolSchemas)
+            return msgspec.msgpack.decode(entry.payload, type=ToolListing)
         except msgspec.DecodeError:
             return None
 
-    def keep_tool_schemas(self, schemas: ToolSchemas) -> None:
-        """Keep the tools' schemas: they are a pure function of the code (`code_key`)."""
-        self._write(_tool_schemas_name(), _TOOL_SCHEMAS, msgspec.msgpack.encode(schemas))
+    def keep_tool_listing(self, listing: ToolListing) -> None:
+        """Keep the tools' listing: it is a pure function of the code (`code_key`)."""
+        self._write(_tool_listing_name(), _TOOL_LISTING, msgspec.msgpack.encode(listing))
 
     def prune(self) -> None:
         """Remove the least recently used entries beyond `max_bytes` (and stale temp files)."""

@@ -31,7 +31,6 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from nereid.model.file_names import LEGACY_META_FILE, META_FILE, WALKTHROUGH_SUFFIX, sidecar_path
-from nereid.store.diagram_files import mmd_digest
 from nereid.store.files import SessionFiles
 from nereid.store.schema import StoreFileError, decode_sidecar
 
@@ -167,6 +166,8 @@ class RecordingFiles:
     def _sidecar_vouches(self, path: str, current: bytes) -> bool:
         """A `.mmd` whose side-car records its hash was written by a Nereid (an earlier
         run whose save was cut short before the meta listed it): not a person's file."""
+        from nereid.store.diagram_files import mmd_digest  # (the Mermaid layer: not at start-up)
+
         if not path.endswith(".mmd"):
             return False
         side = sidecar_path(path)

@@ -15,12 +15,13 @@ import json
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nereid.mcp import ToolTable
+from nereid.mcp import Tool, ToolTable
 from nereid.mcp.catalog import all_tools
 from nereid.model import Diagram
 from nereid.store.demo import demo_files
@@ -192,22 +193,26 @@ def test_the_environment_names_the_cache_or_turns_it_off(tmp_path: Path) -> None
     assert home is not None and home.directory.is_relative_to(Path.home() / ".cache")
 
 
-def _listing(table: ToolTable) -> list[dict[str, object]]:
-    return [w.model_dump(by_alias=True, mode="json", exclude_none=True) for w in table.wire()]
+def test_a_kept_tool_listing_lists_the_tools_as_generating_it_does(tmp_path: Path) -> None:
+    generated = all_tools().listing()
+    ParseCache(tmp_path).keep_tool_listing(generated)
+    kept = ParseCache(tmp_path).tool_listing()
+    assert kept == generated and list(kept) == sorted(kept)
+    loads: list[int] = []
 
+    def load() -> list[Tool[Any, Any]]:
+        loads.append(1)
+        return list(all_tools())
 
-def test_kept_tool_schemas_list_the_tools_as_generating_them_does(tmp_path: Path) -> None:
-    generated = all_tools()
-    ParseCache(tmp_path).keep_tool_schemas(generated.listed_schemas())
-    kept = ParseCache(tmp_path).tool_schemas()
-    assert kept is not None
-    taken = all_tools()
-    assert taken.use_schemas(kept)
-    assert _listing(taken) == _listing(generated) == _listing(all_tools())
-    # Schemas of other tools (another build) are not taken, not even in part.
-    partial = all_tools()
-    assert not partial.use_schemas({k: v for k, v in kept.items() if k != "diagram.list"})
-    assert _listing(partial) == _listing(generated)
+    table = ToolTable.listed(load, kept)
+    assert table.names() == sorted(generated) and table.listing() == generated
+    assert not loads  # listing imports no tool
+    assert table.get("diagram.list") is not None and loads == [1]
+    assert table.listing() == generated and len(table) == len(generated)
+    # A listing that names other tools (another build) is dropped once the tools load.
+    other = ToolTable.listed(load, {k: v for k, v in kept.items() if k != "diagram.list"})
+    other.load()
+    assert other.listing() == generated
     for entry in _entries(tmp_path):
         entry.write_bytes(entry.read_bytes()[:-3])
-    assert ParseCache(tmp_path).tool_schemas() is None
+    assert ParseCache(tmp_path).tool_listing() is None
