@@ -44,7 +44,7 @@ _FAR: Final = 1 << 30
 #: the router's track order, easily upset, can draw more crossings.
 _EXACT_SEGMENTS: Final = 24
 
-Segment = tuple[int, int, int]  # (channel, upper column, lower column)
+_Change = tuple[int, int, int, int, int]  # (channel, edge, index in its chain, upper, lower column)
 
 
 def room(placed: Placed, item: int, position: list[int]) -> tuple[int, int]:
@@ -243,7 +243,11 @@ class _Unturn:
                 self.upper_edges[chain[-1]].append(i)
                 for item in chain[1:-1]:
                     edge_of[item] = i
-        self.crossings: dict[int, int] = {}  # per small channel looked at
+        # per small channel looked at: its segments as drawn now, and their crossings
+        self.segments: dict[int, list[tuple[int, int, int, int]]] = {}
+        self.crossings: dict[int, int] = {}
+        self.ends: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}  # per channel
+        self.busy = set(placed.cluster_left) | set(placed.cluster_right)  # frame sides
         self.sizes: dict[int, int] = {}  # segments per channel looked at
 
     def run(self, turning: list[int]) -> None:
@@ -279,10 +283,8 @@ class _Unturn:
         lows = [first[0], *[-_FAR] * inner, last[0]]
         highs = [first[1], *[_FAR] * inner, last[1]]
         least = min(
-            _movement(cols, target)
-            for rising in (True, False)
-            for forward in (True, False)
-            if (target := _monotone(cols, lows, highs, rising=rising, forward=forward))
+            (_movement(cols, target) for target in _monotones(cols, lows, highs)),
+            default=_FAR,
         )
         if least > _REACH:
             return
@@ -299,12 +301,9 @@ class _Unturn:
         lows.append(last[0])
         highs.append(last[1])
         options = []
-        for rising in (True, False):
-            for forward in (True, False):
-                target = _monotone(cols, lows, highs, rising=rising, forward=forward)
-                if target is not None:
-                    _straight_ends(target, lows, highs)
-                    options.append((_bends(target), _movement(cols, target), target))
+        for target in _monotones(cols, lows, highs):
+            _straight_ends(target, lows, highs)
+            options.append((_bends(target), _movement(cols, target), target))
         options.sort()
         tried: list[list[int]] = []
         for _, _, target in options:
@@ -326,12 +325,10 @@ class _Unturn:
         lows[-1] = fixed[1][0] + shifts[1][0] - placed.x[ends[1]]
         highs[-1] = fixed[1][1] + shifts[1][1] - placed.x[ends[1]]
         options = []
-        for rising in (True, False):
-            for forward in (True, False):
-                target = _monotone(cols, lows, highs, rising=rising, forward=forward)
-                if target is not None and target not in tried:
-                    _straight_ends(target, lows, highs)
-                    options.append((_bends(target), _movement(cols, target), target))
+        for target in _monotones(cols, lows, highs):
+            if target not in tried:
+                _straight_ends(target, lows, highs)
+                options.append((_bends(target), _movement(cols, target), target))
         options.sort()
         for _, _, target in options:
             moves: dict[int, int] = {}
@@ -365,10 +362,16 @@ class _Unturn:
         """Move edge `i` to `target`, its end boxes by `shifts` (node -> cells), pushing
         waypoints beside its own along, unless another edge that moves would turn back, the
         edges that move would bend more in all, or the channels it changes would draw more
-        crossings."""
+        crossings. The cheap refusals come first: a channel too full to count, then the
+        edges that move, then the channels' tracks."""
         placed = self.placed
         items = placed.ordered.items
         chain = items.chains[i]
+        new: list[_Change] = []
+        _changed_segments(items, i, chain, cols, target, new)
+        size = self._size
+        if any(size(change[0]) > _EXACT_SEGMENTS for change in new):
+            return False  # a channel too full to count its crossings exactly: no move there
         breadth = items.breadth
         new_x: dict[int, int] = {}
         for item, col in zip(chain[1:-1], target[1:-1], strict=True):
@@ -386,9 +389,6 @@ class _Unturn:
                     moved.add(other)
         new_port[(i, "down")], new_port[(i, "up")] = target[0], target[-1]
         moved.discard(i)
-        old: list[Segment] = []
-        new: list[Segment] = []
-        _changed_segments(items, chain, cols, target, old, new)
         bends = _bends(target) - _bends(cols)
         for other in sorted(moved):
             before = self.columns(other)
@@ -397,12 +397,15 @@ class _Unturn:
             if not stubbed and _turns(after) and not _turns(before):
                 return False
             bends += _bends(after) - _bends(before)
-            _changed_segments(items, items.chains[other], before, after, old, new)
+            _changed_segments(items, other, items.chains[other], before, after, new)
         if moved and bends > 0:
             return False
-        if not new or any(self._size(channel) > _EXACT_SEGMENTS for channel, _, _ in new):
-            return False  # a channel too full to count its crossings exactly: no move there
-        accept = self._no_more_crossings({channel for channel, _, _ in new}, new_x, new_port)
+        if not new or any(size(change[0]) > _EXACT_SEGMENTS for change in new):
+            return False
+        by_channel: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
+        for channel, edge, j, a, b in new:
+            by_channel.setdefault(channel, {})[(edge, j)] = (a, b)
+        accept = self._no_more_crossings(by_channel)
         if accept:
             placed.port.update(new_port)
             for item, left in new_x.items():
@@ -410,20 +413,30 @@ class _Unturn:
         return accept
 
     def _no_more_crossings(
-        self, channels: set[int], x: dict[int, int], port: dict[Side, int]
+        self, changes: dict[int, dict[tuple[int, int], tuple[int, int]]]
     ) -> bool:
-        """Whether `channels` draw no more crossings with the move than without it: their
-        tracks are worked out as the router will."""
-        after: dict[int, int] = {}
-        for channel in channels:
-            segments = self._segments(channel, x, port)
-            before = self.crossings.get(channel)
-            if before is None:
-                before = self.crossings[channel] = self._crossings(self._segments(channel))
-            after[channel] = self._crossings(segments)
-            if after[channel] > before:
+        """Whether the channels in `changes` (channel -> (edge, index) -> new columns) draw
+        no more crossings with the move than without it: their tracks are worked out as the
+        router will. Each channel's segments are kept as they are drawn now, so a move only
+        replaces the ones it changes; the smaller channels are counted first (a refusal
+        there spares counting the larger)."""
+        after: dict[int, tuple[list[tuple[int, int, int, int]], int]] = {}
+        for channel in sorted(changes, key=self._size):
+            segments = self._channel(channel)
+            moves = changes[channel]
+            moved = [
+                (edge, j, *moves[(edge, j)]) if (edge, j) in moves else segment
+                for segment in segments
+                for edge, j, _, _ in (segment,)
+            ]
+            count = self._crossings(channel, moved)
+            # (no crossings after the move: no need to count the ones before it)
+            if count and count > self._drawn(channel, segments):
                 return False
-        self.crossings.update(after)
+            after[channel] = (moved, count)
+        for channel, (moved, count) in after.items():
+            self.segments[channel] = moved
+            self.crossings[channel] = count
         return True
 
     def _size(self, layer: int) -> int:
@@ -441,27 +454,41 @@ class _Unturn:
             self.sizes[layer] = size
         return size
 
-    def _crossings(self, segments: list[tuple[int, int, int, int]]) -> int:
-        """Crossings the router's tracks for one channel's segments draw (given in edge
-        order, as the router takes them)."""
-        segments.sort()
-        placed = self.placed
-        chains = placed.ordered.items.chains
-        ends = {(i, j): (chains[i][j], chains[i][j + 1]) for i, j, _, _ in segments}
-        busy = set(placed.cluster_left) | set(placed.cluster_right)
-        tracks, bends = assign_tracks(segments, busy, ends)
+    def _channel(self, layer: int) -> list[tuple[int, int, int, int]]:
+        """The segments of the channel under `layer` as they are drawn now, in edge order
+        (as the router takes them)."""
+        segments = self.segments.get(layer)
+        if segments is None:
+            segments = self.segments[layer] = self._segments(layer)
+            segments.sort()
+        return segments
+
+    def _drawn(self, layer: int, segments: list[tuple[int, int, int, int]]) -> int:
+        """The crossings the channel under `layer` (its `segments`) draws now."""
+        count = self.crossings.get(layer)
+        if count is None:
+            count = self.crossings[layer] = self._crossings(layer, segments)
+        return count
+
+    def _crossings(self, layer: int, segments: list[tuple[int, int, int, int]]) -> int:
+        """Crossings the router's tracks draw for the segments of the channel under `layer`
+        (in edge order)."""
+        ends = self.ends.get(layer)
+        if ends is None:
+            chains = self.placed.ordered.items.chains
+            ends = self.ends[layer] = {
+                (i, j): (chains[i][j], chains[i][j + 1]) for i, j, _, _ in segments
+            }
+        tracks, bends = assign_tracks(segments, self.busy, ends)
         return _track_crossings(segments, tracks, bends)
 
-    def _segments(
-        self, layer: int, x: dict[int, int] | None = None, port: dict[Side, int] | None = None
-    ) -> list[tuple[int, int, int, int]]:
+    def _segments(self, layer: int) -> list[tuple[int, int, int, int]]:
         """(edge, index in its chain, upper column, lower column) of the segments in the
-        channel under `layer` (with the positions in `x` and `port` where given)."""
+        channel under `layer`."""
         placed = self.placed
         items = placed.ordered.items
         chains, breadth, kind, top = items.chains, items.breadth, items.kind, items.layer
-        at = placed.x if x is None else _Overlay(placed.x, x)
-        ports = placed.port if port is None else ChainMap(port, placed.port)
+        at, ports = placed.x, placed.port
         edge_of = self.edge_of
         found: list[tuple[int, int, int, int]] = []
         for item in placed.ordered.layers[layer]:
@@ -499,21 +526,20 @@ class _Overlay:
 
 def _changed_segments(
     items: Items,
+    edge: int,
     chain: list[int],
     before: list[int],
     after: list[int],
-    old: list[Segment],
-    new: list[Segment],
+    new: list[_Change],
 ) -> None:
-    """Append the segments of `chain` whose columns differ, as they were and will be (a
+    """Append the segments of `edge` (its `chain`) whose columns differ, as they will be (a
     stubbed edge's two connectors are no segment)."""
     layer, kind = items.layer, items.kind
     for j in range(len(chain) - 1):
         if before[j] != after[j] or before[j + 1] != after[j + 1]:
             if kind[chain[j]] == STUB and kind[chain[j + 1]] == STUB:
                 continue
-            old.append((layer[chain[j]], before[j], before[j + 1]))
-            new.append((layer[chain[j]], after[j], after[j + 1]))
+            new.append((layer[chain[j]], edge, j, after[j], after[j + 1]))
 
 
 def _track_crossings(
@@ -551,39 +577,77 @@ def _turns(cols: list[int]) -> bool:
     return any(s * t < 0 for s, t in zip(steps, steps[1:], strict=False))
 
 
+def _monotones(cols: list[int], lows: list[int], highs: list[int]) -> list[list[int]]:
+    """Every way `_monotone` finds to keep `cols` inside [lows[k], highs[k]] without turning
+    back: rising and falling, each swept forwards and backwards (fewer where the intervals
+    allow no such route)."""
+    found = []
+    for rising in (True, False):
+        for forward in (True, False):
+            target = _monotone(cols, lows, highs, rising=rising, forward=forward)
+            if target is not None:
+                found.append(target)
+    return found
+
+
 def _monotone(
     cols: list[int], lows: list[int], highs: list[int], *, rising: bool, forward: bool
 ) -> list[int] | None:
     """Columns inside [lows[k], highs[k]] that never turn back, kept as close to `cols` as a
     greedy sweep allows (`forward`: keep the earlier ones, else the later ones); None when
-    the intervals allow none."""
-    if not rising:
-        flipped = _monotone(
-            [-c for c in cols],
-            [-h for h in highs],
-            [-low for low in lows],
-            rising=True,
-            forward=forward,
-        )
-        return None if flipped is None else [-c for c in flipped]
+    the intervals allow none. (A falling route is the rising one of the mirrored columns,
+    worked out here without mirroring them.)"""
     count = len(cols)
-    floor = lows[:]  # the least each may take, given the ones before it
-    for k in range(1, count):
-        floor[k] = max(floor[k], floor[k - 1])
-    ceiling = highs[:]  # the most each may take, given the ones after it
-    for k in range(count - 2, -1, -1):
-        ceiling[k] = min(ceiling[k], ceiling[k + 1])
-    if any(f > c for f, c in zip(floor, ceiling, strict=True)):
-        return None
+    if rising:
+        floor = lows[:]  # the least each may take, given the ones before it
+        for k in range(1, count):
+            if floor[k] < floor[k - 1]:
+                floor[k] = floor[k - 1]
+        ceiling = highs[:]  # the most each may take, given the ones after it
+        for k in range(count - 2, -1, -1):
+            if ceiling[k] > ceiling[k + 1]:
+                ceiling[k] = ceiling[k + 1]
+    else:
+        ceiling = highs[:]  # the most each may take, given the ones before it
+        for k in range(1, count):
+            if ceiling[k] > ceiling[k - 1]:
+                ceiling[k] = ceiling[k - 1]
+        floor = lows[:]  # the least each may take, given the ones after it
+        for k in range(count - 2, -1, -1):
+            if floor[k] < floor[k + 1]:
+                floor[k] = floor[k + 1]
+    for f, c in zip(floor, ceiling, strict=True):
+        if f > c:
+            return None
     target = cols[:]
+    # Rising forwards: each at least the one before; backwards: at most the one after.
+    # Falling mirrors both.
     if forward:
         for k in range(count):
-            low = max(floor[k], target[k - 1]) if k else floor[k]
-            target[k] = min(max(cols[k], low), ceiling[k])
+            low, high = floor[k], ceiling[k]
+            if k:
+                if rising:
+                    low = max(low, target[k - 1])
+                else:
+                    high = min(high, target[k - 1])
+            col = cols[k]
+            if rising:
+                target[k] = min(max(col, low), high)
+            else:
+                target[k] = max(min(col, high), low)
     else:
         for k in range(count - 1, -1, -1):
-            high = min(ceiling[k], target[k + 1]) if k + 1 < count else ceiling[k]
-            target[k] = max(min(cols[k], high), floor[k])
+            low, high = floor[k], ceiling[k]
+            if k + 1 < count:
+                if rising:
+                    high = min(high, target[k + 1])
+                else:
+                    low = max(low, target[k + 1])
+            col = cols[k]
+            if rising:
+                target[k] = max(min(col, high), low)
+            else:
+                target[k] = min(max(col, low), high)
     return target
 
 
