@@ -15,7 +15,7 @@ from typing import Any
 from nereid.errors import InvalidParams
 from nereid.model.writable import mermaid_text_problem
 
-__all__ = ["MermaidError", "MermaidExportError", "check_encodable", "iter_lines"]
+__all__ = ["MermaidError", "MermaidExportError", "check_encodable", "iter_lines", "kept_lines"]
 
 
 class MermaidError(InvalidParams, ValueError):
@@ -106,7 +106,13 @@ def iter_lines(text: str) -> Iterator[tuple[int, str, str]]:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    for index, raw in enumerate(text.split("\n"), start=1):
+    return kept_lines(enumerate(text.split("\n"), start=1))
+
+
+def kept_lines(numbered: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
+    """`iter_lines` over `(line_no, physical line)` pairs, for a parser that reads some
+    lines itself from the same iterator."""
+    for index, raw in numbered:
         if raw.endswith("\r"):
             raw = raw[:-1]
         trimmed = raw.strip()

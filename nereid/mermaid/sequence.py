@@ -36,12 +36,13 @@ from typing import Final, Literal, NoReturn, cast
 import msgspec
 
 from nereid.mermaid.accessibility import ACC_START, read_accessibility
-from nereid.mermaid.errors import MermaidError, check_encodable, iter_lines
+from nereid.mermaid.errors import MermaidError, check_encodable, kept_lines
 from nereid.mermaid.preamble import take_preamble
 from nereid.mermaid.sequence_box import parse_box_header
 from nereid.mermaid.sequence_export import export_sequence
 from nereid.mermaid.sequence_grammar import (
     FAST_MESSAGE,
+    PLAIN_LINE,
     lark_note,
     parse_declaration,
     parse_message,
@@ -56,7 +57,6 @@ from nereid.mermaid.sequence_rules import (
     split_statements,
     strip_comment,
 )
-from nereid.model.refs import SEQ_MESSAGE, SEQ_NOTE, SEQ_PARTICIPANT
 from nereid.model.sequence import (
     ARROW_KINDS,
     CANONICAL_ARROW,
@@ -72,7 +72,7 @@ from nereid.model.sequence import (
     SeqSection,
     SequenceAst,
 )
-from nereid.model.writable import ObjectKey, link_problem, sequence_problem
+from nereid.model.writable import link_problem, sequence_problem
 
 __all__ = ["MAX_BLOCK_DEPTH", "export_sequence", "parse_sequence"]
 
@@ -101,6 +101,12 @@ _WRAP: Final = re.compile(r":?(no)?wrap:")
 #: keyword starts another statement, or makes the name invalid.
 _NAME_KEYWORDS: Final = KEYWORDS | SPACED_KEYWORDS
 _ARROW_TOKENS_LONGEST_FIRST: Final = sorted(ARROW_KINDS, key=len, reverse=True)
+#: The arrows `FAST_MESSAGE` reads -> (kind, the written token if not the kind's own).
+_PLAIN_ARROWS: Final = {
+    token: (kind, None if CANONICAL_ARROW[kind] == token else token)
+    for token, kind in ARROW_KINDS.items()
+}
+_ACTIVATION_MARKS: Final[dict[str, Literal["+", "-"] | None]] = {"": None, "+": "+", "-": "-"}
 _META_KEY: Final = re.compile(r"""\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z_]+))\s*:\s*(.*?)\s*""")
 _DECL_EXPECTED: Final = '\'{kw} <name> [@{{ "type": "<type>" }}] [as <alias>]\''
 _NOTE_EXPECTED: Final = "'Note left of|right of|over <participant>[,<participant>]: <text>'"
@@ -197,14 +203,22 @@ class _Importer:
         #: `create ...` / `destroy X` waiting for their message: (participant id, statement).
         self.pending_create: tuple[str, _Statement] | None = None
         self.pending_destroy: tuple[str, _Statement] | None = None
-        #: Messages `plain_message` took: their names and text are writable by construction.
-        self.proven: set[str] = set()
+        #: Messages the statement path took: `plain_message`'s have names and a text that
+        #: are writable by construction.
+        self.unproven: list[SeqMessage] = []
+        #: Names `plain_message` took, with their participant ids.
+        self.plain_names: dict[str, str] = {}
 
     # ---- driver -------------------------------------------------------------------------
 
     def run(self, text: str) -> SequenceAst:
         preamble = take_preamble(text)
-        lines = iter_lines(preamble.text)
+        body = preamble.text
+        if body.startswith("\ufeff"):
+            body = body[1:]
+        # The lines as `iter_lines` gives them; the loop below reads most of them raw first.
+        numbered = enumerate(body.split("\n"), start=1)
+        lines = kept_lines(numbered)
         first = next(lines, None)
         if first is None or first[2] != HEADER:
             line_no = first[0] if first is not None else None
@@ -216,11 +230,22 @@ class _Importer:
                 text=first[2] if first is not None else None,
                 expected=HEADER,
             )
-        for line_no, raw, trimmed in lines:
+        plain_line = PLAIN_LINE.fullmatch
+        plain_message = self.plain_message
+        for line_no, raw in numbered:
+            # A whole plain message line (as trimmed it would match FAST_MESSAGE alike).
+            match = plain_line(raw)
+            if match is not None and "#" not in raw and ";" not in raw and plain_message(match):
+                continue
+            if raw.endswith("\r"):  # the rest of `kept_lines`
+                raw = raw[:-1]
+            trimmed = raw.strip()
+            if not trimmed or trimmed.startswith("%%"):
+                continue
             whole = "#" not in trimmed and ";" not in trimmed  # one statement, no comment
             if whole:
                 match = FAST_MESSAGE.fullmatch(trimmed)
-                if match is not None and self.plain_message(match):
+                if match is not None and plain_message(match):
                     continue
             indent = len(raw) - len(raw.lstrip())
             if ACC_START.match(trimmed):
@@ -285,21 +310,14 @@ class _Importer:
             front_matter=preamble.front_matter,
             directives=preamble.directives,
         )
-        unwritable = sequence_problem(ast, self.unproven_keys())
+        # Every value but the texts of the messages `plain_message` took (proven writable).
+        checked = ast
+        if len(self.unproven) < len(self.messages):
+            checked = msgspec.structs.replace(ast, messages=tuple(self.unproven))
+        unwritable = sequence_problem(checked)
         if unwritable is not None:  # a value no statement check refused (a bug)
             raise MermaidError("UnwritableValue", unwritable.describe(), text=unwritable.value)
         return ast
-
-    def unproven_keys(self) -> list[ObjectKey] | None:
-        """The objects `sequence_problem` still checks: all but the messages `plain_message`
-        took, whose names and text it has proven writable (None: all of them)."""
-        if not self.proven:
-            return None
-        keys: list[ObjectKey] = [(SEQ_PARTICIPANT, pid) for pid in self.participants]
-        keys += [(SEQ_NOTE, note.note_id) for note in self.notes]
-        proven = self.proven
-        keys += [(SEQ_MESSAGE, m.message_id) for m in self.messages if m.message_id not in proven]
-        return keys
 
     def statement(self, st: _Statement) -> None:
         keyword = leading_keyword(st.text)
@@ -597,30 +615,33 @@ class _Importer:
     # ---- messages -----------------------------------------------------------------------
 
     def plain_message(self, match: re.Match[str]) -> bool:
-        """Take a whole line that `FAST_MESSAGE` matched (no `#`, no `;`), if nothing in it
-        needs the statement path's checks, and do what `message` would do for it. False (and
-        nothing changed) sends the line down the statement path."""
+        """Take a line that `FAST_MESSAGE` or `PLAIN_LINE` matched (no `#`, no `;`), if nothing
+        in it needs the statement path's checks, and do what `message` would do for it. False
+        (and nothing changed) sends the line down the statement path."""
         from_name, arrow, activation, to_name, rest = match.group(1, 2, 3, 4, 5)
         text = rest.strip()  # as fast_message reads it
         if (
-            self.open_box is not None
+            not text
+            or self.open_box is not None
             or self.pending_create is not None
             or self.pending_destroy is not None
-            or not text
-            or from_name.lower() in _NAME_KEYWORDS
-            or to_name.lower() in _NAME_KEYWORDS
             or (text[0] in ":wn" and _WRAP.match(text) is not None)
             or (not (text.isascii() and text.isprintable()) and sequence_text_problem(text))
         ):
             return False
-        participants = self.participants
-        from_id = "p:" + from_name
-        if from_id not in participants:
-            participants[from_id] = SeqParticipant(mermaid_name=from_name)
-        to_id = "p:" + to_name
-        if to_id not in participants:
-            participants[to_id] = SeqParticipant(mermaid_name=to_name)
-        kind = ARROW_KINDS[arrow]
+        # Names seen here before are no keyword and have their participant.
+        plain_names = self.plain_names
+        from_id = plain_names.get(from_name)
+        if from_id is None and from_name.lower() in _NAME_KEYWORDS:
+            return False
+        to_id = plain_names.get(to_name)
+        if to_id is None and to_name.lower() in _NAME_KEYWORDS:
+            return False
+        if from_id is None:
+            from_id = self.plain_participant(from_name)
+        if to_id is None:
+            to_id = self.plain_participant(to_name)
+        kind, written = _PLAIN_ARROWS[arrow]
         message_id = f"m:{len(self.messages) + 1:04d}"
         self.timeline += 1
         self.messages.append(
@@ -631,11 +652,10 @@ class _Importer:
                 kind=kind,
                 text=text,
                 order_key=1000 * self.timeline,
-                arrow=None if CANONICAL_ARROW[kind] == arrow else arrow,
-                activation=cast("Literal['+', '-'] | None", activation or None),
+                arrow=written,
+                activation=_ACTIVATION_MARKS[activation],
             )
         )
-        self.proven.add(message_id)
         if self.pending_numbering:
             for change in self.pending_numbering:
                 self.autonumber_changes.append(
@@ -645,6 +665,14 @@ class _Importer:
         for block in self.open_blocks:
             block.sections[-1].message_ids.append(message_id)
         return True
+
+    def plain_participant(self, name: str) -> str:
+        """The id of `name` (no keyword, plain characters), creating its participant."""
+        participant_id = "p:" + name
+        if participant_id not in self.participants:
+            self.participants[participant_id] = SeqParticipant(mermaid_name=name)
+        self.plain_names[name] = participant_id
+        return participant_id
 
     def message(self, st: _Statement) -> None:
         if _ANY_ARROW.search(st.text) is None:
@@ -683,6 +711,7 @@ class _Importer:
             wrap=wrap,
         )
         self.messages.append(message)
+        self.unproven.append(message)
         self.lifeline_events(st, message)
         for change in self.pending_numbering:
             self.autonumber_changes.append(msgspec.structs.replace(change, message_id=message_id))

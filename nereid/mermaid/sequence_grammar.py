@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # Lark is imported on first use: most statements take the fas
 
 __all__ = [
     "FAST_MESSAGE",
+    "PLAIN_LINE",
     "fast_declaration",
     "fast_message",
     "lark_declaration",
@@ -43,6 +44,10 @@ _ARROWS: Final = r"<<-->>|<<->>|-->>|->>|--\)|-\)|--x|-x|-->|->"
 FAST_MESSAGE: Final = re.compile(
     rf"([A-Za-z0-9_]+)[ \t]*({_ARROWS})[ \t]*([+-]?)[ \t]*([A-Za-z0-9_]+)[ \t]*:(.*)"
 )
+#: `FAST_MESSAGE` on a physical line: where it matches, the trimmed line matches
+#: `FAST_MESSAGE` with the same names and arrow, and a text that strips the same (spaces
+#: and tabs lead, whitespace and a `\r` only trail, inside the text group).
+PLAIN_LINE: Final = re.compile(rf"[ \t]*{FAST_MESSAGE.pattern}")
 _FAST_DECLARATION: Final = re.compile(r"(participant|actor)[ \t]+([A-Za-z0-9_]+)")
 
 #: Readable names for the grammar's terminals, used in "expected ..." texts.

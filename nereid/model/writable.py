@@ -338,12 +338,10 @@ def sequence_text_problem(text: str) -> str | None:
     problem = _bad_char(_ONE_LINE_BAD, text)
     if problem is not None:
         return problem
-    for match in COMMENT_OR_ENTITY.finditer(text):
-        if match.group() == "#":
-            return "contains '#' (Mermaid reads the rest of the line as a comment; write '#35;')"
-    for match in _SEQ_STATEMENT_SPLIT.finditer(text):
-        if match.group() == ";":
-            return "contains ';' (Mermaid reads it as a statement break; write '#59;')"
+    if "#" in text and any(m.group() == "#" for m in COMMENT_OR_ENTITY.finditer(text)):
+        return "contains '#' (Mermaid reads the rest of the line as a comment; write '#35;')"
+    if ";" in text and any(m.group() == ";" for m in _SEQ_STATEMENT_SPLIT.finditer(text)):
+        return "contains ';' (Mermaid reads it as a statement break; write '#59;')"
     if _WRAP_PREFIX.match(text):
         return "must not start with 'wrap:' or 'nowrap:' (Mermaid reads it as the wrap flag)"
     return None

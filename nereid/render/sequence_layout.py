@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
+from functools import lru_cache
+from operator import itemgetter, lt
 
 from nereid.model.sequence import (
+    CANONICAL_ARROW,
     SeqActivation,
     SeqBlock,
     SeqMessage,
@@ -68,7 +70,8 @@ class MessagePlan:
 
     The last label line sits on the arrow row, inside the line (`├── text ──▶│`); earlier lines
     of a wrapped label go on the rows above it. A self message is a loop right of its lifeline
-    (`├──┐` … `│◀─┘`), as tall as its label, with the label right of the loop.
+    (`├──┐` … `│◀─┘`), as tall as its label, with the label right of the loop. `plan_message`
+    fills in the rows and the label's width.
     """
 
     message: SeqMessage
@@ -77,25 +80,13 @@ class MessagePlan:
     from_index: int
     to_index: int
     top: int  # first row the message takes
+    is_self: bool
+    rows: int  # rows the message takes
+    arrow_row: int  # the row of the line (of the loop's top, for a self message)
+    head_row: int  # the row where the arrow reaches its target
+    label_width: int  # the widest label line, in cells
     from_x: int = 0
     to_x: int = 0
-    is_self: bool = False
-    rows: int = 1  # rows the message takes
-    arrow_row: int = 0  # the row of the line (of the loop's top, for a self message)
-    head_row: int = 0  # the row where the arrow reaches its target
-
-    def __post_init__(self) -> None:
-        self.is_self = self.from_index == self.to_index
-        self.rows = max(2 if self.is_self else 1, len(self.lines))
-        self.head_row = self.top + self.rows - 1
-        self.arrow_row = self.top if self.is_self else self.head_row
-
-    @property
-    def label_width(self) -> int:
-        lines = self.lines
-        if len(lines) == 1:
-            return text_width(lines[0])
-        return max((text_width(t) for t in lines), default=0)
 
     def extent(self) -> tuple[int, int]:
         """The leftmost and rightmost column this message paints."""
@@ -105,8 +96,30 @@ class MessagePlan:
 
     def span_need(self) -> int:
         """The least lifeline distance that shows this (non-self) message and its label."""
-        ends = (self.look.head != "none") + (self.look.tail != "none")
-        return max(self.label_width + 2 + 2 + ends + 1, 5)
+        return _span_need(self.label_width, self.look)
+
+
+def plan_message(
+    message: SeqMessage, look: ArrowLook, lines: list[str], from_index: int, to_index: int, top: int
+) -> MessagePlan:
+    """The plan of `message` from its first row `top` (rows and label width derived)."""
+    is_self = from_index == to_index
+    if len(lines) == 1:
+        width = text_width(lines[0])
+        rows = 2 if is_self else 1
+    else:
+        width = max((text_width(t) for t in lines), default=0)
+        rows = max(2 if is_self else 1, len(lines))
+    head_row = top + rows - 1
+    arrow_row = top if is_self else head_row
+    return MessagePlan(
+        message, look, lines, from_index, to_index, top, is_self, rows, arrow_row, head_row, width
+    )
+
+
+def _span_need(label_width: int, look: ArrowLook) -> int:
+    ends = (look.head != "none") + (look.tail != "none")
+    return max(label_width + 2 + 2 + ends + 1, 5)
 
 
 def self_reach(label_width: int) -> int:
@@ -218,6 +231,13 @@ _TIMELINE_ORDER = itemgetter(0, 1)
 _OPEN_ORDER = itemgetter(0, 1)
 
 
+@lru_cache(maxsize=64)
+def _token_look(token: str) -> tuple[ArrowLook, int]:
+    """`token_look` and how many arrowheads it draws."""
+    look = token_look(token)
+    return look, (look.head != "none") + (look.tail != "none")
+
+
 def _close_order(entry: tuple[int, SeqBlock]) -> int:
     return -entry[0]
 
@@ -276,7 +296,7 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
         bottom=builder.y,
         boxes=boxes,
     )
-    _place_columns(layout, options)
+    _place_columns(layout, builder.need)
     return layout
 
 
@@ -327,6 +347,9 @@ class _RowBuilder:
         self.creations: dict[str, list[tuple[int, int]]] = {}
         self.head_tops: dict[int, int] = {}
         self.prefix_labels = options.prefix_object_labels
+        self.max_width = options.max_label_width
+        #: need[j][i] = d: lifeline j stands at least d cells right of lifeline i (i < j).
+        self.need: list[dict[int, int]] = [{} for _ in index_of]
 
     def _participant(self, pid: str, what: str) -> int:
         index = self.index_of.get(pid)
@@ -334,21 +357,32 @@ class _RowBuilder:
             raise _err(f"{what} references unknown participant {pid}")
         return index
 
-    def run(self) -> None:
+    def _timeline(self) -> list[SeqMessage | SeqNote | SeqActivation]:
+        """Messages, notes and activation statements by `(order_key, id)`."""
+        ast = self.ast
+        if not ast.notes and not ast.activations:
+            keys = [m.order_key for m in ast.messages]
+            if all(map(lt, keys, keys[1:])):  # in order already, as the importer makes them
+                return list(ast.messages)
         timeline: list[tuple[int, str, SeqMessage | SeqNote | SeqActivation]] = []
-        timeline.extend((m.order_key, m.message_id, m) for m in self.ast.messages)
-        timeline.extend((n.order_key, n.note_id, n) for n in self.ast.notes)
-        timeline.extend((a.order_key, a.activation_id, a) for a in self.ast.activations)
+        timeline.extend((m.order_key, m.message_id, m) for m in ast.messages)
+        timeline.extend((n.order_key, n.note_id, n) for n in ast.notes)
+        timeline.extend((a.order_key, a.activation_id, a) for a in ast.activations)
         timeline.sort(key=_TIMELINE_ORDER)
+        return [item for _, _, item in timeline]
+
+    def run(self) -> None:
+        timeline = self._timeline()
         # Frames open before the first message or note of their run and close after the last.
         before: dict[int, list[tuple[int, int, SeqBlock, SeqSection | None]]] = {}
         after: dict[int, list[tuple[int, SeqBlock]]] = {}
         if self.ast.blocks:
-            position = {
-                item[1]: i
-                for i, item in enumerate(timeline)
-                if not isinstance(item[2], SeqActivation)
-            }
+            position: dict[str, int] = {}
+            for i, item in enumerate(timeline):
+                if isinstance(item, SeqMessage):
+                    position[item.message_id] = i
+                elif isinstance(item, SeqNote):
+                    position[item.note_id] = i
             for block in self.ast.blocks:
                 self._index_block(block, 0, position, before, after)
         number = self.ast.autonumber.start if self.ast.autonumber else 1
@@ -356,8 +390,8 @@ class _RowBuilder:
         shown = self.ast.autonumber is not None
         changes = {c.message_id: c for c in self.ast.autonumber_changes}
         message = self._message
-        for i, (_, _, item) in enumerate(timeline):
-            opening = before.get(i)
+        for i, item in enumerate(timeline):
+            opening = before.get(i) if before else None
             if opening is not None:
                 for depth, _, block, section in sorted(opening, key=_OPEN_ORDER):
                     if section is None:
@@ -380,7 +414,7 @@ class _RowBuilder:
                 self._note(item)
             else:
                 self._activation(item)
-            closing = after.get(i)
+            closing = after.get(i) if after else None
             if closing is not None:
                 for _, block in sorted(closing, key=_close_order):
                     self._close_frame(block)
@@ -446,26 +480,61 @@ class _RowBuilder:
             what = f"message {message.message_id}"
             source = self._participant(message.from_participant_id, what)
             target = self._participant(message.to_participant_id, what)
-        text = prefix + display_text(message.text)
+        text = display_text(message.text)
+        if prefix:
+            text = prefix + text
         if self.prefix_labels:
             text = LABEL_PREFIX + text
-        width = self.options.max_label_width
-        if len(text) <= width and text.isascii() and text.isprintable() and "<br" not in text:
-            lines = [text] if text.strip() else []  # `_wrap`'s shortcut, inline: most labels
-        else:
-            lines = _wrap(text, width) if text.strip() else []
+        token = message.arrow
+        look, ends = _token_look(token if token is not None else CANONICAL_ARROW[message.kind])
         if self.creations:
             created = self.creations.get(message.message_id, ())
             if created:  # room for the created participant's box, right above the arrow
                 for index, _height in created:
                     self.head_tops[index] = self.y
                 self.y += max(height for _index, height in created)
-        plan = MessagePlan(message, token_look(message.token), lines, source, target, self.y)
+        top = self.y
+        if (
+            source != target
+            and len(text) <= self.max_width
+            and text.isascii()
+            and text.isprintable()
+            and "<br" not in text
+            and text.strip()
+        ):  # the common message: one row, a one-line label (`plan_message`'s case, inline)
+            width = len(text)
+            plan = MessagePlan(
+                message, look, [text], source, target, top, False, 1, top, top, width
+            )
+        else:
+            lines = _wrap(text, self.max_width) if text.strip() else []
+            plan = plan_message(message, look, lines, source, target, top)
+            width = plan.label_width
         self.messages.append(plan)
-        if self._open or self._pending:
-            self._add_item(plan)
+        if self._open:
+            self._open[-1].items.append(plan)
+        if self._pending:
+            for bar in self._pending:
+                bar.top = bar.bottom = top
+            self._pending.clear()
+        need = self.need
+        if source == target:
+            if source + 1 < len(need):
+                distance = self_reach(width) + LIFELINE_CLEARANCE + FRAME_PAD
+                if distance > need[source + 1].get(source, 0):
+                    need[source + 1][source] = distance
+        else:
+            distance = max(width + 5 + ends, 5)  # `_span_need`
+            low, high = (source, target) if source < target else (target, source)
+            if distance > need[high].get(low, 0):
+                need[high][low] = distance
+            if high - low > 1:
+                # The label may have to sit in the sender's gap to keep off other lifelines.
+                low, high = (source, source + 1) if target > source else (source - 1, source)
+                if distance > need[high].get(low, 0):
+                    need[high][low] = distance
         arrow_row = plan.head_row
-        self.y = plan.top + plan.rows
+        self.y = top + plan.rows
         self._last_content_row = self.y - 1
         if message.activation == "+":
             bar = ActivationPlan(target, arrow_row, arrow_row, [])
@@ -549,10 +618,11 @@ class _RowBuilder:
 # -- columns ---------------------------------------------------------------------------------
 
 
-def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
+def _place_columns(layout: SequenceLayout, need: list[dict[int, int]]) -> None:
+    """Columns from the spacing constraints (`need`: the messages' already, as the rows were
+    assigned), then frames around what they hold, then everything shifted to start at 0."""
     heads = layout.heads
     count = len(heads)
-    need: list[dict[int, int]] = [{} for _ in range(count)]  # need[j][i]: x[j] - x[i] >= d
 
     def require(i: int, j: int, distance: int) -> None:
         if i > j:
@@ -565,17 +635,6 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
     for j in range(1, count):
         require(j - 1, j, heads[j - 1].shape.right + HEAD_GAP - heads[j].shape.left + 1)
     box_constraints(layout.boxes, [head.shape for head in heads], require)
-    for plan in layout.messages:
-        if plan.is_self:
-            reach = self_reach(plan.label_width)
-            require(plan.from_index, plan.from_index + 1, reach + LIFELINE_CLEARANCE + FRAME_PAD)
-        else:
-            need_gap = plan.span_need()
-            require(plan.from_index, plan.to_index, need_gap)
-            if abs(plan.from_index - plan.to_index) > 1:
-                # The label may have to sit in the sender's gap to keep off other lifelines.
-                step = 1 if plan.to_index > plan.from_index else -1
-                require(plan.from_index, plan.from_index + step, need_gap)
     for note in layout.notes:
         _note_constraints(note, require)
     for frame in layout.frames:
@@ -590,9 +649,6 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
         x[j] = max(x[i] + d for i, d in need[j].items())
     for head, col in zip(heads, x, strict=True):
         head.x = col
-    for plan in layout.messages:
-        plan.from_x = x[plan.from_index]
-        plan.to_x = x[plan.to_index]
     for note in layout.notes:
         _place_note(note, x)
     for bar in layout.activations:
@@ -608,8 +664,8 @@ def _place_columns(layout: SequenceLayout, options: RenderOptions) -> None:
     }
     for frame in layout.frames:
         if frame.depth == 0:
-            _place_frame(frame, lifelines, box_sides, created)
-    _shift(layout)
+            _place_frame(frame, x, lifelines, box_sides, created)
+    _shift(layout, x)
 
 
 def _note_constraints(note: NotePlan, require: Callable[[int, int, int], None]) -> None:
@@ -643,26 +699,39 @@ def _place_note(note: NotePlan, x: list[int]) -> None:
 
 def _place_frame(
     frame: FramePlan,
+    x: list[int],
     lifelines: list[int],
     box_sides: set[int],
     created: dict[str, tuple[int, int]],
 ) -> None:
     """Size `frame` around its items and inner frames (post-order), off every lifeline and
     never on a participant box's side (the two lines would read as one); `created`: the
-    columns of each box drawn above its creating message, by message id."""
+    columns of each box drawn above its creating message, by message id. `x`: the
+    lifelines' columns (messages get theirs later, in `_shift`)."""
     lo, hi = 1 << 60, -(1 << 60)
     for child in frame.children:
-        _place_frame(child, lifelines, box_sides, created)
-        lo, hi = min(lo, child.left), max(hi, child.right)
+        _place_frame(child, x, lifelines, box_sides, created)
+        if child.left < lo:
+            lo = child.left
+        if child.right > hi:
+            hi = child.right
     for item in frame.items:
         if isinstance(item, MessagePlan):
-            a, b = item.extent()
-            box = created.get(item.message.message_id)
-            if box is not None:
-                a, b = min(a, box[0]), max(b, box[1])
+            a, b = x[item.from_index], x[item.to_index]  # `MessagePlan.extent`
+            if item.is_self:
+                b = a + self_reach(item.label_width)
+            elif a > b:
+                a, b = b, a
+            if created:
+                box = created.get(item.message.message_id)
+                if box is not None:
+                    a, b = min(a, box[0]), max(b, box[1])
         else:
             a, b = item.left, item.right
-        lo, hi = min(lo, a), max(hi, b)
+        if a < lo:
+            lo = a
+        if b > hi:
+            hi = b
     left, right = lo - FRAME_PAD, hi + FRAME_PAD
     while _too_close(left, lifelines, box_sides):
         left -= 1
@@ -695,14 +764,19 @@ def _label_col(start: int, width: int, lifelines: list[int]) -> int:
     return col
 
 
-def _shift(layout: SequenceLayout) -> None:
+def _shift(layout: SequenceLayout, x: list[int]) -> None:
+    """Shift everything so the leftmost cell is column 0, placing the messages (at the
+    lifelines `x`) on the way, and set the width."""
     lo, hi = 0, 0
     for head in layout.heads:
         lo = min(lo, head.x + head.shape.left)
         hi = max(hi, head.x + head.shape.right)
+    # A message between two lifelines lies within the heads (a head reaches at least one
+    # cell either side of its lifeline): only self messages can reach further.
     for plan in layout.messages:
-        a, b = plan.extent()
-        lo, hi = min(lo, a), max(hi, b)
+        if plan.is_self:
+            a = x[plan.from_index]
+            lo, hi = min(lo, a), max(hi, a + self_reach(plan.label_width))
     for note in layout.notes:
         lo, hi = min(lo, note.left), max(hi, note.right)
     for frame in layout.frames:
@@ -712,9 +786,10 @@ def _shift(layout: SequenceLayout) -> None:
     shift = -lo
     for head in layout.heads:
         head.x += shift
+    placed = [col + shift for col in x]
     for plan in layout.messages:
-        plan.from_x += shift
-        plan.to_x += shift
+        plan.from_x = placed[plan.from_index]
+        plan.to_x = placed[plan.to_index]
     for note in layout.notes:
         note.left += shift
     for frame in layout.frames:

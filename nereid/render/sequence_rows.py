@@ -65,8 +65,9 @@ _OBJECT_ID = attrgetter("object_id")
 
 
 _TEXT, _TOP, _SEPARATOR, _BOTTOM = range(4)  # what a body row holds, besides an arrow
-#: An arrow row's shape: (from index, to index, arrow look, label width or -1 for none).
-_ArrowKey = tuple[int, int, ArrowLook, int]
+#: An arrow row's shape: (from index, to index, the arrow look's id, label width or -1 for
+#: none); the looks live as long as the layout that holds them.
+_ArrowKey = tuple[int, int, int, int]
 
 
 class _Declined(Exception):
@@ -229,7 +230,7 @@ class _RowCells:
 class _Background:
     """A body row with nothing of its own: lifelines and the sides of the frames around it."""
 
-    __slots__ = ("arrows", "codes", "sides", "text")
+    __slots__ = ("arrows", "codes", "sides", "text", "trimmed")
 
     def __init__(self, width: int, lifelines: list[int], sides: tuple[int, ...], v: str) -> None:
         codes = [0] * (width + 2)  # one margin column each side: index = col + 1
@@ -240,6 +241,8 @@ class _Background:
         self.codes: list[int | str] = list(codes)
         self.sides = sides
         self.text = "".join(chars)
+        #: `text` right-trimmed, as a row of nothing else is drawn.
+        self.trimmed = self.text.rstrip(" ")
         #: Arrow rows on this background by shape: (the row left of the label, the row right
         #: of it, the message's cells).
         self.arrows: dict[_ArrowKey, tuple[str, str, list[tuple[int, int]]]] = {}
@@ -280,66 +283,66 @@ class _RowPainter:
         opened: list[FramePlan] = []
         lines = self.lines
         background = self.background(())
-        back = background.text
+        back = background.trimmed
         row_shapes = background.arrows
         spans = self.spans
         message_runs = self.runs
         diagram_id = self.diagram_id
-        for offset, event in enumerate(slots):
+        for row, event in enumerate(slots, first_body_row):
             if event is None:
                 lines.append(back)
                 continue
-            row = first_body_row + offset
             if isinstance(event, MessagePlan):
                 labels = event.lines
+                # The row's shape; a look by identity (equal looks may be two entries).
                 if labels:
                     inline = labels[-1]
                     if not (inline.isascii() and inline.isprintable()) and not _simple(inline):
                         raise _Declined
-                    key = (event.from_index, event.to_index, event.look, len(inline))
+                    key = (event.from_index, event.to_index, id(event.look), len(inline))
                 else:
                     inline = ""
-                    key = (event.from_index, event.to_index, event.look, -1)
+                    key = (event.from_index, event.to_index, id(event.look), -1)
                 known = row_shapes.get(key)
                 if known is None:
                     known = row_shapes[key] = self._arrow_row(event, inline, background)
                 before, after, runs = known
-                owner = ObjectRef(
-                    diagram_id=diagram_id, category=SEQ_MESSAGE, object_id=event.message.message_id
-                )
+                owner = ObjectRef(diagram_id, SEQ_MESSAGE, event.message.message_id)
                 if len(runs) == 1 and len(labels) < 2:
-                    spans[owner] = (_new_span(Span, (row, *runs[0])),)
+                    first, last = runs[0]
+                    spans[owner] = (_new_span(Span, (row, first, last)),)
                 else:
                     made = [_new_span(Span, (row, a, b)) for a, b in runs]
                     above = [_new_span(Span, run) for run in message_runs.pop(owner, ())]
                     spans[owner] = (*above, *made)
-                lines.append(before + inline + after)
+                if after:  # right-trimmed (`after` ends in a line's glyph)
+                    lines.append(before + inline + after)
+                else:
+                    lines.append((before + inline).rstrip(" "))
                 continue
             kind = event[0]
             if kind == _TEXT:
                 _, col, text, text_owner = event
                 assert isinstance(col, int) and isinstance(text, str)
                 assert isinstance(text_owner, ObjectRef)
-                lines.append(self._text_row(row, col, text, text_owner, background))
+                lines.append(self._text_row(row, col, text, text_owner, background).rstrip(" "))
                 continue
             frame = event[1]
             assert isinstance(frame, FramePlan)
             if kind == _BOTTOM:
                 opened.remove(frame)
                 background = self._sides(opened)
-                back, row_shapes = background.text, background.arrows
+                back, row_shapes = background.trimmed, background.arrows
             label_col, label = event[2], event[3]
             assert isinstance(label_col, int) and isinstance(label, str)
             assert isinstance(kind, int)
-            lines.append(self._frame_row(kind, frame, label_col, label, background))
+            lines.append(self._frame_row(kind, frame, label_col, label, background).rstrip(" "))
             if kind == _TOP:
                 opened.append(frame)
                 background = self._sides(opened)
-                back, row_shapes = background.text, background.arrows
+                back, row_shapes = background.trimmed, background.arrows
         for frame in layout.frames:
             self._frame_spans(frame)
-        for index, line in enumerate(lines):
-            lines[index] = line.rstrip(" ")
         while lines and not lines[-1]:
             lines.pop()
         if wide:
@@ -442,7 +445,7 @@ class _RowPainter:
         back = background.text
         return (
             back[:first] + before,
-            after + back[last + 1 :],
+            (after + back[last + 1 :]).rstrip(" "),
             [(first + a, first + b) for a, b in runs],
         )
 
