@@ -61,7 +61,7 @@ _ARM_COUNT = tuple(bin(mask).count("1") for mask in range(16))
 _new_span = tuple.__new__
 #: Any owner: `_segment` records its cells, not whose they are.
 _SEGMENT_OWNER = ObjectRef(diagram_id="segment", category=SEQ_MESSAGE, object_id="m")
-_OBJECT_ID = attrgetter("object_id")
+_REF_ORDER = attrgetter("category", "object_id")
 
 
 _TEXT, _TOP, _SEPARATOR, _BOTTOM = range(4)  # what a body row holds, besides an arrow
@@ -402,8 +402,12 @@ class _RowPainter:
             slots[offset] = event
 
         heads = layout.heads
+        count = len(slots)
         for plan in layout.messages:
-            put(plan.arrow_row, plan)
+            offset = plan.arrow_row - first_body_row  # `put`, inline
+            if not 0 <= offset < count or slots[offset] is not None:
+                raise _Declined
+            slots[offset] = plan
             if len(plan.lines) > 1:
                 owner = self.ref(SEQ_MESSAGE, plan.message.message_id)
                 lo, hi = label_room(plan, heads)
@@ -524,14 +528,7 @@ class _RowPainter:
         for owner, runs in self.runs.items():
             if owner not in spans:
                 spans[owner] = tuple(merge_runs(runs))
-        by_category: dict[tuple[str, ...], list[ObjectRef]] = {}
-        for owner in spans:
-            by_category.setdefault(owner.category, []).append(owner)
-        ordered: SpanMap = {}
-        for category in sorted(by_category):
-            for owner in sorted(by_category[category], key=_OBJECT_ID):
-                ordered[owner] = spans[owner]
-        return ordered
+        return {owner: spans[owner] for owner in sorted(spans, key=_REF_ORDER)}
 
 
 @lru_cache(maxsize=256)
