@@ -9,7 +9,10 @@ here until the folder has loaded, for at most `patience` seconds: then it gets
 Loading waits for the handshake (`until_wanted`): loading is CPU work in this process
 (reading, decoding kept parses, starting actors) that would share the interpreter with
 the handshake, so it starts once `tools/list` has been answered, as soon as any other
-request comes (a call needs the session), or after a short delay, whichever is first.
+request comes (a call needs the session), or a short delay after `initialize` has been
+answered, whichever is first. The delay counts from `initialize`, not from launch: on a
+busy machine the launch alone can take longer than the delay, and the load would then
+compete with the handshake it is meant to wait for.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ if TYPE_CHECKING:  # the session's modules load after the handshake
 __all__ = ["LOAD_DELAY", "LOAD_PATIENCE", "SessionGate"]
 
 LOAD_DELAY: Final = 1.0
-"""Seconds loading waits for the handshake at most (`SessionGate.until_wanted`)."""
+"""Seconds after `initialize` loading waits for the rest of the handshake at most
+(`SessionGate.until_wanted`)."""
 _HANDSHAKE: Final = frozenset({"initialize", "tools/list"})
 
 LOAD_PATIENCE: Final = 120.0
@@ -44,6 +48,7 @@ class SessionGate:
         self._settled = trio.Event()
         self._failure: str | None = None
         self._wanted = trio.Event()
+        self._greeted = trio.Event()
         self.handle: SessionHandle | None = None
 
     async def middleware(
@@ -52,15 +57,18 @@ class SessionGate:
         """The MCP server's middleware that tells when the client wants the session."""
         if ctx.method not in _HANDSHAKE:
             self._wanted.set()
+            self._greeted.set()
         try:
             return await call_next(ctx)
         finally:
             if ctx.method == "tools/list":
                 self._wanted.set()
+            self._greeted.set()  # `initialize` answered (or, out of order, something else)
 
     async def until_wanted(self, delay: float = LOAD_DELAY) -> None:
-        """Return once the handshake is done or a request needs the session, or after
-        `delay` seconds: when loading should start."""
+        """Return once the handshake is done or a request needs the session, or `delay`
+        seconds after `initialize` was answered: when loading should start."""
+        await self._greeted.wait()
         with trio.move_on_after(delay):
             await self._wanted.wait()
 
@@ -82,6 +90,7 @@ class SessionGate:
     async def wait(self) -> None:
         """Return once the session runs; raise SessionLoading / SessionUnavailable."""
         self._wanted.set()
+        self._greeted.set()
         if self.handle is None:
             with trio.move_on_after(self._patience):
                 await self._settled.wait()

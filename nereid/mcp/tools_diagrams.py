@@ -28,6 +28,7 @@ from nereid.actors.protocol import (
     ApplyWalkthroughOpsReply,
     CreateDiagramFromMermaid,
     DeleteDiagram,
+    GetReadContext,
     ListDiagrams,
     OpenDiagram,
 )
@@ -43,7 +44,6 @@ from .session_calls import (
     forward,
     joined,
     note_mutation,
-    read_context,
     read_from,
     resolve_diagram,
     save_states,
@@ -118,24 +118,11 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The active diagram id (or null) and the read context."""
+    """The active diagram id (or null) and the read context, read from one context: the two
+    always agree (asking for the active ids apart could straddle a `diagram.open`)."""
 
-    active_diagram_id: str | None
+    session_active_diagram_id: str | None = msgspec.field(name="active_diagram_id")
     context: ReadContext
-
-
-@tool(
-    "diagram.current",
-    "The active diagram id (or null).",
-    params=NoParams,
-    result=CurrentResult,
-    hints=READ_ONLY,
-)
-async def diagram_current(call: ToolCall, params: NoParams) -> CurrentResult:
-    """One read of the context: the id and `context.session_active_diagram_id` always agree
-    (asking for the active ids and the context apart could straddle an `diagram.open`)."""
-    context = await read_context(call)
-    return CurrentResult(active_diagram_id=context.session_active_diagram_id, context=context)
 
 
 # -- diagram.apply_ops / diagram.propose_ops -------------------------------------------------
@@ -241,7 +228,13 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         hints=DESTRUCTIVE,
         mutates=True,
     ),
-    diagram_current,
+    forward(
+        "diagram.current",
+        "The active diagram id (or null).",
+        GetReadContext,
+        result=CurrentResult,
+        hints=READ_ONLY,
+    ),
     diagram_apply_ops,
     diagram_propose_ops,
 )

@@ -15,14 +15,15 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 import trio
 import trio.testing
 
 from nereid.actors.tree import open_session
-from nereid.commands.session_gate import SessionGate
+from nereid.commands.session_gate import LOAD_DELAY, SessionGate
 from nereid.errors import SessionLoading, SessionUnavailable
 from nereid.model import Diagram, FlowchartAst, FlowEdge, FlowNode, Session
 from nereid.store.demo import load_demo_session
@@ -204,3 +205,42 @@ async def test_the_gate_is_bounded(autojump_clock: trio.abc.Clock) -> None:
         await gate.wait()
     assert caught.value.to_jsonrpc()["data"] == {"retryable": True}
     assert trio.current_time() == pytest.approx(30.0)
+
+
+async def _answer(gate: SessionGate, method: str) -> None:
+    """`method` through the gate's middleware (what the SDK's server runs for a request)."""
+
+    async def handler(ctx: Any) -> None:
+        return None
+
+    await gate.middleware(cast(Any, SimpleNamespace(method=method)), handler)
+
+
+@pytest.mark.parametrize("then", ["nothing", "tools/list"])
+async def test_loading_waits_for_the_handshake_not_for_the_launch(
+    then: str, autojump_clock: trio.abc.Clock
+) -> None:
+    """A slow launch (a busy machine) does not start the load before `initialize`: the
+    delay counts from its answer; `tools/list` starts the load at once."""
+    gate = SessionGate()
+    started: list[float] = []
+
+    async def load() -> None:
+        await gate.until_wanted()
+        started.append(trio.current_time())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(load)
+        await trio.sleep(10 * LOAD_DELAY)
+        assert started == []
+        await _answer(gate, "initialize")
+        await trio.sleep(LOAD_DELAY / 4)
+        if then == "tools/list":
+            await _answer(gate, then)
+            await trio.testing.wait_all_tasks_blocked()
+            assert started == [pytest.approx(10.25 * LOAD_DELAY)]
+        else:
+            await trio.sleep(LOAD_DELAY / 2)
+            assert started == []
+            await trio.sleep(LOAD_DELAY)
+            assert started == [pytest.approx(11 * LOAD_DELAY)]
