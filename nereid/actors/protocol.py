@@ -596,6 +596,11 @@ class ReadContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
             if (value := getattr(self, key)) is not None
         }
 
+    @property
+    def follow_ai_enabled(self) -> bool:
+        """Whether agents' spotlights move the cursor: the TUI's switch, on without a TUI."""
+        return True if self.follow_ai is None else self.follow_ai
+
 
 class GetReadContext(Request[ReadContext], frozen=True):
     """The read context: active diagram from `session`, UI state from `attention`."""

@@ -93,9 +93,9 @@ class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FollowAiReadResult(msgspec.Struct, frozen=True, kw_only=True):
-    """`enabled` (true without a TUI) and the read context."""
+    """`enabled` (true without a TUI) and the read context it is read from."""
 
-    enabled: bool
+    follow_ai_enabled: bool = msgspec.field(name="enabled")
     context: ReadContext
 
 
@@ -182,19 +182,6 @@ def _tui_view(view: ViewDetails, follow_ai: bool) -> TuiView:
 
 
 @tool(
-    "follow_ai.read",
-    "Whether the TUI cursor follows agent spotlights (true when no TUI is attached).",
-    params=NoParams,
-    result=FollowAiReadResult,
-    hints=READ_ONLY,
-)
-async def follow_ai_read(call: ToolCall, params: NoParams) -> FollowAiReadResult:
-    context = await read_context(call)
-    enabled = True if context.follow_ai is None else context.follow_ai
-    return FollowAiReadResult(enabled=enabled, context=context)
-
-
-@tool(
     "view.read_state",
     "The TUI's view: active diagram, scroll, visible panes and `tui` (what the person sees: "
     "diagram, cursor, viewport, focus, follow-AI, search, walkthrough, MCP URL); null "
@@ -254,7 +241,13 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         result=AgentsAttentionResult,
         hints=READ_ONLY,
     ),
-    follow_ai_read,
+    forward(
+        "follow_ai.read",
+        "Whether the TUI cursor follows agent spotlights (true when no TUI is attached).",
+        GetReadContext,
+        result=FollowAiReadResult,
+        hints=READ_ONLY,
+    ),
     forward(
         "follow_ai.set",
         "Switch follow-AI on or off in the TUI (a no-op without a TUI); echoes `enabled`.",
