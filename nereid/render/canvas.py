@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import re
 from functools import cache
+from itertools import repeat
 from typing import Final
 
 from nereid.model.refs import ObjectRef
@@ -36,7 +37,7 @@ from nereid.render.glyphs import (
     UP,
     GlyphSet,
 )
-from nereid.render.spans import SpanRecorder
+from nereid.render.spans import Span, SpanRecorder
 from nereid.render.text import split_cells
 
 __all__ = ["Canvas", "CanvasError"]
@@ -58,6 +59,7 @@ _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
 _CELL: Final = tuple(bytes((code,)) for code in range(256))
 """Every code as a one-cell run (a line over blank cells is one of these times its length)."""
+_new_span = tuple.__new__
 _PATCH_SPAN: Final = 16
 """Cells per patched cell below which a row is rebuilt from a list of its cells rather than
 from slices between the patches (both give the same text)."""
@@ -341,6 +343,63 @@ class Canvas:
         if owner is not None:
             self.spans.add_column(owner, col, row_start, row_end)
 
+    def path(
+        self,
+        points: list[tuple[int, int]],
+        style: int = STYLE_LIGHT,
+        owner: ObjectRef | None = None,
+    ) -> None:
+        """Lines from each (row, col) point to the next, as `hline` / `vline` would draw them
+        one after the other (a repeated point draws nothing); the common case, a run over
+        blank cells, without a call per run."""
+        if not points:
+            return
+        cells, width, height = self._cells, self.width, self.height
+        horizontal = _CELL[(style << _STYLE_SHIFT) | LEFT | RIGHT]
+        vertical = _CELL[(style << _STYLE_SHIFT) | UP | DOWN]
+        add_arms = self._add_arms
+        runs = None if owner is None else self.spans.runs_of(owner)
+        r0, c0 = points[0]
+        for r1, c1 in points[1:]:
+            if r0 == r1:
+                if c0 == c1:
+                    continue
+                low, high = (c0, c1) if c0 < c1 else (c1, c0)
+                if not (0 <= r0 < height and 0 <= low and high < width) or high - low == 1:
+                    self.hline(r0, c0, c1, style, owner)
+                else:
+                    base = r0 * width
+                    first, stop = base + low + 1, base + high
+                    if cells.count(0, first, stop) == stop - first:
+                        cells[first:stop] = horizontal * (stop - first)
+                        add_arms(r0, low, RIGHT, style, False)
+                        add_arms(r0, high, LEFT, style, False)
+                        if runs is not None:
+                            runs.append(_new_span(Span, (r0, low, high)))
+                    else:
+                        self.hline(r0, c0, c1, style, owner)
+            else:
+                low, high = (r0, r1) if r0 < r1 else (r1, r0)
+                if not (0 <= low and high < height and 0 <= c0 < width) or high - low == 1:
+                    self.vline(c0, r0, r1, style, owner)
+                else:
+                    first, stop = (low + 1) * width + c0, high * width + c0
+                    if not any(cells[first:stop:width]):
+                        cells[first:stop:width] = vertical * (high - low - 1)
+                        add_arms(low, c0, DOWN, style, False)
+                        add_arms(high, c0, UP, style, False)
+                        if runs is not None:
+                            runs.extend(
+                                map(
+                                    _new_span,
+                                    repeat(Span),
+                                    zip(range(low, high + 1), repeat(c0), repeat(c0)),
+                                )
+                            )
+                    else:
+                        self.vline(c0, r0, r1, style, owner)
+            r0, c0 = r1, c1
+
     def box(
         self,
         top: int,
@@ -353,6 +412,38 @@ class Canvas:
         """A rectangular frame with corners at (top, left) and (bottom, right), inclusive."""
         if bottom <= top or right <= left:
             raise CanvasError(f"degenerate box ({top},{left})-({bottom},{right})")
+        if owner is None and 0 <= top and bottom < self.height and 0 <= left and right < self.width:
+            cells, width = self._cells, self.width
+            first, last = top * width, bottom * width
+            side = slice(first + width + left, last + left, width)
+            other = slice(first + width + right, last + right, width)
+            if not (
+                cells.count(0, first + left, first + right + 1) == right - left + 1
+                and cells.count(0, last + left, last + right + 1) == right - left + 1
+                and not any(cells[side])
+                and not any(cells[other])
+            ):
+                self._box_lines(top, left, bottom, right, style, owner)
+                return
+            # Onto blank cells: the codes the four lines would leave, written at once.
+            code = style << _STYLE_SHIFT
+            inner = _CELL[code | LEFT | RIGHT] * (right - left - 1)
+            down, up = code | DOWN | _JUNCTION, code | UP | _JUNCTION
+            cells[first + left : first + right + 1] = (
+                _CELL[down | RIGHT] + inner + _CELL[down | LEFT]
+            )
+            cells[last + left : last + right + 1] = _CELL[up | RIGHT] + inner + _CELL[up | LEFT]
+            column = _CELL[code | UP | DOWN] * (bottom - top - 1)
+            cells[side] = column
+            cells[other] = column
+            self._junction_rows[top] = 1
+            self._junction_rows[bottom] = 1
+            return
+        self._box_lines(top, left, bottom, right, style, owner)
+
+    def _box_lines(
+        self, top: int, left: int, bottom: int, right: int, style: int, owner: ObjectRef | None
+    ) -> None:
         self.hline(top, left, right, style, owner)
         self.hline(bottom, left, right, style, owner)
         self.vline(left, top, bottom, style, owner)

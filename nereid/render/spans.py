@@ -60,6 +60,14 @@ class SpanRecorder:
         cells = zip(range(row_start, row_end + 1), repeat(col), repeat(col))
         runs.extend(map(_new, repeat(Span), cells))
 
+    def runs_of(self, owner: ObjectRef) -> list[Span]:
+        """The runs recorded for `owner`, to append `Span`s to directly (a drawing call
+        that records many)."""
+        runs = self._runs.get(owner)
+        if runs is None:
+            runs = self._runs[owner] = []
+        return runs
+
     def add_cell(self, owner: ObjectRef, row: int, col: int) -> None:
         self.add(owner, row, col, col)
 

@@ -135,27 +135,29 @@ class _Pending:
     ) -> None:
         above = _vertical_constraints(parts)
         prefer = _stacking_preferences(parts, ends)
-        low = [min(a, b) for _, _, a, b, _ in parts]
-        self._high = [max(a, b) for _, _, a, b, _ in parts]
-        self.remaining = sorted(
-            (s for s in range(len(parts)) if s not in placed),
-            key=lambda s: (low[s], self._high[s], s),
-        )
-        self._lows = [low[s] for s in self.remaining]
+        count = len(parts)
+        low = [a if a < b else b for _, _, a, b, _ in parts]
+        self._high = high = [b if a < b else a for _, _, a, b, _ in parts]
+        order = [(low[s], high[s], s) for s in range(count) if s not in placed]
+        order.sort()
+        self.remaining = [s for _, _, s in order]
+        self._lows = [first for first, _, _ in order]
         self._taken_at: list[int] = []
         # watchers[p]: (part, which) for every constraint of `part` naming p (0 above, 1 prefer)
-        self._watchers: list[list[tuple[int, int]]] = [[] for _ in parts]
-        self._waiting_above = [0] * len(parts)
-        self._waiting_prefer = [0] * len(parts)
-        for s in range(len(parts)):
-            for which, group, waiting in (
-                (0, above[s], self._waiting_above),
-                (1, prefer[s], self._waiting_prefer),
-            ):
+        watchers: list[list[tuple[int, int]]] = [[] for _ in parts]
+        self._watchers = watchers
+        self._waiting_above = waiting_above = [0] * count
+        self._waiting_prefer = waiting_prefer = [0] * count
+        for which, constraints, waiting in ((0, above, waiting_above), (1, prefer, waiting_prefer)):
+            for s, group in enumerate(constraints):
+                if not group:
+                    continue
+                if placed:
+                    group = [p for p in group if p not in placed]
+                waiting[s] += len(group)
+                entry = (s, which)
                 for p in group:
-                    if p not in placed:
-                        waiting[s] += 1
-                        self._watchers[p].append((s, which))
+                    watchers[p].append(entry)
 
     def fill(self, *, use_preferences: bool) -> list[int]:
         """Left-edge packing of one track: parts whose constraints (and preferences, when
@@ -224,20 +226,20 @@ def _stacking_preferences(
             (a, b, s) if a < b else (b, a, s) for s in members for _, _, a, b, _ in (parts[s],)
         ]
         spans.sort(key=_low_end)
-        count = len(spans)
-        for x in range(count):
-            s_low, s_high, s = spans[x]
-            for y in range(x + 1, count):
-                o_low, o_high, o = spans[y]
-                if o_low > s_high:
-                    break
-                # o starts inside s's span; both ends further along means they nest apart.
-                if o_high <= s_high or o_low == s_low:
-                    continue
-                if direction > 0:
-                    prefer[s].append(o)  # o is further right: it turns first
-                else:
-                    prefer[o].append(s)  # s is further left: it turns first
+        lows = [span[0] for span in spans]
+        for x, (s_low, s_high, s) in enumerate(spans):
+            # The spans that start inside s's span, further along than s starts, and end
+            # beyond it (the others nest apart): o turns first rightwards, s leftwards.
+            start = bisect_right(lows, s_low, x + 1)
+            stop = bisect_right(lows, s_high, start)
+            if start == stop:
+                continue
+            later = [o for _, o_high, o in spans[start:stop] if o_high > s_high]
+            if direction > 0:
+                prefer[s].extend(later)
+            else:
+                for o in later:
+                    prefer[o].append(s)
     return prefer
 
 

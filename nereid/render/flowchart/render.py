@@ -132,14 +132,7 @@ def _draw_edge(canvas: Canvas, edge: EdgeDraw, diagram_id: str, glyphs: GlyphSet
     if edge.line != "invisible":
         style = _LINE_STYLE.get(edge.line, STYLE_LIGHT)
         for piece in edge.pieces:
-            points = _trim_to_lines(canvas, piece, edge.anchors)
-            for (r0, c0), (r1, c1) in zip(points, points[1:], strict=False):
-                if r0 == r1 and c0 == c1:
-                    continue
-                if r0 == r1:
-                    canvas.hline(r0, c0, c1, style, owner)
-                else:
-                    canvas.vline(c0, r0, r1, style, owner)
+            canvas.path(_trim_to_lines(canvas, piece, edge.anchors), style, owner)
         for row, col, travel, kind in edge.heads:
             if kind == "arrow":
                 glyph = glyphs.arrow[travel]
