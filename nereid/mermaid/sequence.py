@@ -243,7 +243,8 @@ class _Importer:
             if not trimmed or trimmed.startswith("%%"):
                 continue
             whole = "#" not in trimmed and ";" not in trimmed  # one statement, no comment
-            if whole:
+            # PLAIN_LINE read the trimmed line already unless other whitespace leads it.
+            if whole and match is None and not raw.lstrip(" \t").startswith(trimmed):
                 match = FAST_MESSAGE.fullmatch(trimmed)
                 if match is not None and plain_message(match):
                     continue

@@ -153,10 +153,7 @@ class SectionPlan:
     end: int = 0  # the next separator or the frame bottom row
     label_col: int = 0
     more: list[str] = field(default_factory=list)  # a wrapped label's further lines
-
-    @property
-    def label_width(self) -> int:
-        return max((text_width(line) for line in (self.label, *self.more)), default=0)
+    label_width: int = 0  # the widest line of the label, in cells
 
 
 @dataclass(slots=True)
@@ -175,10 +172,7 @@ class FramePlan:
     label_col: int = 0
     more: list[str] = field(default_factory=list)  # a wrapped label's further lines, drawn
     # inside the frame under its tab
-
-    @property
-    def label_width(self) -> int:
-        return max((text_width(line) for line in (self.label, *self.more)), default=0)
+    label_width: int = 0  # the widest line of the label, in cells
 
     def first_participant(self) -> int:
         indexes = [c.first_participant() for c in self.children]
@@ -253,17 +247,20 @@ def _err(message: str) -> RenderError:
     return RenderError(f"sequence layout error: {message}")
 
 
-def _frame_label(kind: str, header: str | None, width: int) -> list[str]:
+@lru_cache(maxsize=1024)
+def _frame_label(kind: str, header: str | None, width: int) -> tuple[tuple[str, ...], int]:
     """The tab of a frame or section, `kind [header]`, wrapped like a message at `width`
-    (the first line goes on the border, the others under it); a `rect`'s header is its
-    background colour, which text cannot show, so a rect frame has no tab."""
+    (the first line goes on the border, the others under it), and its widest line in
+    cells; a `rect`'s header is its background colour, which text cannot show, so a rect
+    frame has no tab. Pure: frames of one kind and header share it."""
     if kind == "rect":
-        return [""]
+        return ("",), 0
     header = display_text(header or "").strip()
     if not header:
-        return [f" {kind} "]
-    lines = wrap_text(f"{kind} [{header}]", width)
-    return [f" {line} " for line in lines]
+        lines = [f" {kind} "]
+    else:
+        lines = [f" {line} " for line in wrap_text(f"{kind} [{header}]", width)]
+    return tuple(lines), max(text_width(line) for line in lines)
 
 
 def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
@@ -584,8 +581,10 @@ class _RowBuilder:
     # -- frames ------------------------------------------------------------------------------
 
     def _open_frame(self, block: SeqBlock, depth: int) -> None:
-        label = _frame_label(block.kind, block.header, self.options.max_label_width)
-        frame = FramePlan(block, depth, label[0], self.y, more=label[1:])
+        label, label_width = _frame_label(block.kind, block.header, self.max_width)
+        frame = FramePlan(
+            block, depth, label[0], self.y, more=list(label[1:]), label_width=label_width
+        )
         first = block.sections[0]
         frame.sections.append(SectionPlan(first, "", self.y))
         if self._open:
@@ -597,8 +596,10 @@ class _RowBuilder:
     def _separate(self, block: SeqBlock, section: SeqSection) -> None:
         frame = self._frame_of(block)
         frame.sections[-1].end = self.y
-        label = _frame_label(section.kind, section.header, self.options.max_label_width)
-        frame.sections.append(SectionPlan(section, label[0], self.y, more=label[1:]))
+        label, label_width = _frame_label(section.kind, section.header, self.max_width)
+        frame.sections.append(
+            SectionPlan(section, label[0], self.y, more=list(label[1:]), label_width=label_width)
+        )
         self.y += len(label)
 
     def _close_frame(self, block: SeqBlock) -> None:
@@ -747,9 +748,10 @@ def _place_frame(
 
 def _too_close(col: int, lifelines: list[int], box_sides: set[int]) -> bool:
     """A frame side at `col` would touch a lifeline or a participant box's side."""
-    return any(abs(col - line) < LIFELINE_CLEARANCE for line in lifelines) or any(
-        abs(col - side) < 2 for side in box_sides
-    )
+    for line in lifelines:
+        if -LIFELINE_CLEARANCE < col - line < LIFELINE_CLEARANCE:
+            return True
+    return any(abs(col - side) < 2 for side in box_sides) if box_sides else False
 
 
 def _label_col(start: int, width: int, lifelines: list[int]) -> int:
