@@ -28,18 +28,28 @@ def _waypoints(spans: list[int], longest: int) -> int:
 @given(st.lists(st.integers(0, 400), max_size=120))
 def test_the_rule_keeps_the_longest_spans_that_fit_the_waypoint_budget(spans: list[int]) -> None:
     longest = stub_span(spans)
+    total = _waypoints(spans, 1 << 30)
     if longest is None:
-        assert _waypoints(spans, 1 << 30) <= FULL_ROUTE_WAYPOINTS
+        assert total <= FULL_ROUTE_WAYPOINTS
         return
-    assert _waypoints(spans, 1 << 30) > FULL_ROUTE_WAYPOINTS
+    assert total > FULL_ROUTE_WAYPOINTS
+    # Past the threshold the budget shrinks as the diagram grows: half at twice the threshold.
+    goal = FULL_ROUTE_WAYPOINTS * FULL_ROUTE_WAYPOINTS // total
+    assert goal < FULL_ROUTE_WAYPOINTS
     assert longest >= MIN_STUB_SPAN - 1
     assert any(span > longest for span in spans)
     # Within budget, unless only the shortest spans (never stubbed) are left; and one
     # more span length drawn in full would not have fit.
-    assert longest == MIN_STUB_SPAN - 1 or _waypoints(spans, longest) <= FULL_ROUTE_WAYPOINTS
-    assert _waypoints(spans, longest + 1) > FULL_ROUTE_WAYPOINTS or not any(
-        span == longest + 1 for span in spans
-    )
+    assert longest == MIN_STUB_SPAN - 1 or _waypoints(spans, longest) <= goal
+    assert _waypoints(spans, longest + 1) > goal or not any(span == longest + 1 for span in spans)
+
+
+def test_the_budget_past_the_threshold_is_continuous_and_shrinks() -> None:
+    # Just past the threshold nearly all of it is drawn in full; far past it, far less.
+    just_past = [2] * (FULL_ROUTE_WAYPOINTS - 5) + [8]
+    assert stub_span(just_past) == 7  # only the one longest edge is cut
+    far_past = [2] * FULL_ROUTE_WAYPOINTS + [6] * FULL_ROUTE_WAYPOINTS
+    assert stub_span(far_past) == MIN_STUB_SPAN - 1  # 1/6 of the waypoints: the 2-spans
 
 
 def _ast(text: str) -> FlowchartAst:

@@ -6,7 +6,10 @@ are one variable each for all its layers, which is what makes frames rectangles 
 their members and nothing else. The start is the leftmost packing (longest path over the
 constraint graph); then a bounded number of passes moves each item towards the weighted mean
 of its neighbours' centres, inside the interval its neighbours in the layer allow. Long-edge
-dummies pull hardest, so long edges come out straight.
+dummies pull hardest, so long edges come out straight. The passes are bounded by a budget of
+item visits: ten up to 4000 items, then fewer, two from 20 000 (after the first few passes
+nearly nothing moves: on the 3000-node benchmark flowchart two passes draw within 0.1 % of the
+line cells of ten).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ __all__ = ["Placement", "place_layers"]
 from typing import NamedTuple
 
 _PASSES = 10
-_PASS_BUDGET = 600_000
+_PASS_BUDGET = 40_000  # item visits: 10 passes up to 4000 items, then fewer, at least 2
+_MIN_PASSES = 2
 
 
 class Placement(NamedTuple):
@@ -83,7 +87,7 @@ def place_layers(
         for q, d in succs[item].items():
             succ_var[item], succ_dist[item] = q, d
     bounds = (pred_var, pred_dist, succ_var, succ_dist)
-    passes = max(1, min(_PASSES, _PASS_BUDGET // max(item_count, 1)))
+    passes = max(_MIN_PASSES, min(_PASSES, _PASS_BUDGET // max(item_count, 1)))
     # What each layer's items aim at, per direction, worked out once for all passes.
     aims_down = [_aims(layer, up, down) for layer in layers]
     aims_up = [_aims(layer, down, up) for layer in reversed(layers)]
@@ -191,7 +195,10 @@ def _balance_layer(
     """Move each item of a layer towards what it aims at (`_aims`), as far as its layer
     neighbours allow. Returns whether anything moved."""
     pred_var, pred_dist, succ_var, succ_dist = bounds
-    desired: list[tuple[int, int]] = []
+    # Items that want to go right, and those that want to go left: a rightward move only
+    # changes the item itself, so what the leftward loop sees of the others is the same.
+    right: list[tuple[int, int]] = []
+    left: list[tuple[int, int]] = []
     for item, n, constant, pairs, weight_sum in aims:
         if n >= 0:
             want = x[n] + constant
@@ -201,27 +208,28 @@ def _balance_layer(
                 total += x[m] * w2
             # twice the position, to stay exact for odd widths
             want = round(total / weight_sum / 2)
-        if want != x[item]:
-            desired.append((item, want))
+        here = x[item]
+        if want > here:
+            right.append((item, want))
+        elif want < here:
+            left.append((item, want))
     # Rightward moves from the right end (so a row of items can all shift right), then
     # leftward moves from the left end.
     moved = False
-    for item, want in reversed(desired):
-        if want > x[item]:
-            s = succ_var[item]
-            hi = x[s] - succ_dist[item] if s >= 0 else want
-            if hi > x[item]:
-                x[item] = min(want, hi)
-                moved = True
-    for item, want in desired:
-        if want < x[item]:
-            p = pred_var[item]
-            lo = x[p] + pred_dist[item] if p >= 0 else 0
-            if lo < 0:
-                lo = 0
-            if lo < x[item]:
-                x[item] = max(want, lo)
-                moved = True
+    for item, want in reversed(right):
+        s = succ_var[item]
+        hi = x[s] - succ_dist[item] if s >= 0 else want
+        if hi > x[item]:
+            x[item] = want if want < hi else hi
+            moved = True
+    for item, want in left:
+        p = pred_var[item]
+        lo = x[p] + pred_dist[item] if p >= 0 else 0
+        if lo < 0:
+            lo = 0
+        if lo < x[item]:
+            x[item] = want if want > lo else lo
+            moved = True
     return moved
 
 
