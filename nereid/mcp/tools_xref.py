@@ -30,50 +30,41 @@ async def _all_once_checked(call: ToolCall, params: Any) -> QueryScope:
     return QueryScope() if params.limit == 0 else await all_diagrams(call)
 
 
-route_find_tool = query_tool(
-    "route.find",
-    "Paths between two objects across all diagrams (structure plus xrefs), fewest hops first.",
-    route_find,
-    result=RoutesResult,
-    scope=_all_once_checked,
-    internal=("graph", "expansion_budget"),
-    offload=lambda params: params.limit > 0,
-)
-
-
-xref_list_tool = forward(
-    "xref.list",
-    "Cross-references, filtered by status, kind, endpoints or label; sorted by xref_id.",
-    ListXrefs,
-    hints=READ_ONLY,
-)
-xref_neighbors_tool = forward(
-    "xref.neighbors",
-    "Objects linked to an object by xrefs (direction out, in or both), in string order.",
-    XrefNeighbors,
-    hints=READ_ONLY,
-)
-xref_add_tool = forward(
-    "xref.add",
-    "Record a cross-reference between two objects; dangling endpoints are allowed.",
-    AddXref,
-    hints=ADDITIVE,
-    mutates=True,
-)
-xref_remove_tool = forward(
-    "xref.remove",
-    "Delete a cross-reference by id.",
-    RemoveXref,
-    hints=DESTRUCTIVE,
-    mutates=True,
-)
-
-
 TOOLS: tuple[Tool[Any, Any], ...] = (
-    route_find_tool,
-    xref_list_tool,
-    xref_neighbors_tool,
-    xref_add_tool,
-    xref_remove_tool,
+    query_tool(
+        "route.find",
+        "Paths between two objects across all diagrams (structure plus xrefs), fewest hops first.",
+        route_find,
+        result=RoutesResult,
+        scope=_all_once_checked,
+        internal=("graph", "expansion_budget"),
+        offload=lambda params: params.limit > 0,
+    ),
+    forward(
+        "xref.list",
+        "Cross-references, filtered by status, kind, endpoints or label; sorted by xref_id.",
+        ListXrefs,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "xref.neighbors",
+        "Objects linked to an object by xrefs (direction out, in or both), in string order.",
+        XrefNeighbors,
+        hints=READ_ONLY,
+    ),
+    forward(
+        "xref.add",
+        "Record a cross-reference between two objects; dangling endpoints are allowed.",
+        AddXref,
+        hints=ADDITIVE,
+        mutates=True,
+    ),
+    forward(
+        "xref.remove",
+        "Delete a cross-reference by id.",
+        RemoveXref,
+        hints=DESTRUCTIVE,
+        mutates=True,
+    ),
 )
 """Group E."""
