@@ -36,9 +36,10 @@ from nereid.offload.jobs import (
     regex_matches,
     walkthrough_text,
 )
+from nereid.offload.packed_drawing import unpack_steps
 from nereid.ops.merge3 import MergeConflict
 from nereid.query.regex_guard import Pattern, RegexTimeout, match_all
-from nereid.render import Rendered, RenderOptions
+from nereid.render import Rendered, RenderOptions, render_diagram
 
 __all__ = [
     "SMALL_PAYLOAD",
@@ -99,16 +100,31 @@ async def render_diagram_drawing(
     diagram: Diagram, options: RenderOptions, *, small: int = SMALL_PAYLOAD
 ) -> Rendered:
     """`render_diagram(diagram, options)` (the TUI's drawing), in a worker unless its AST
-    encodes to at most `small` bytes."""
-    encoded = await _run(
+    encodes to at most `small` bytes. The worker's drawing comes back packed and is rebuilt
+    here in steps with a checkpoint after each (`nereid.offload.packed_drawing`), so the
+    agents' requests are answered between them instead of after a 1 MB decode."""
+    payload = msgspec.msgpack.encode(diagram.ast)
+    if len(payload) <= small:
+        return render_diagram(diagram, options)
+    import trio_parallel
+
+    packed: bytes = await trio_parallel.run_sync(
+        call_encoded,
         diagram_drawing,
-        diagram.ast,
         type(diagram.ast),
+        payload,
         *_diagram_args(diagram),
         options,
-        small=small,
+        kill_on_cancel=True,
     )
-    return msgspec.msgpack.decode(encoded, type=Rendered)
+    steps = unpack_steps(packed)
+    while True:
+        await trio.lowlevel.checkpoint()
+        try:
+            next(steps)
+        except StopIteration as done:
+            rendered: Rendered = done.value
+            return rendered
 
 
 async def export_mermaid_text(diagram: Diagram) -> str:
