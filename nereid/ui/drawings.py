@@ -11,7 +11,9 @@ A layout is not redone for what was drawn before: the last `RECENT_DRAWINGS` dra
 each diagram are kept by what they were drawn from (AST, markers, options), so a reverted
 edit, notes toggled back or a revision that changes nothing drawn shows at once. Nor for a
 label edit that keeps the label's width: the shown drawing is patched in place
-(`nereid.ui.label_patch`).
+(`nereid.ui.label_patch`). A label edit of another width on a big diagram is laid out, but
+meanwhile a provisional patch shows the new label at once (`provisional`; the Diagram
+pane's title says it is updating) and the layout replaces it when it arrives.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from nereid.model.state_flow import state_display_label
 from nereid.offload.dispatch import needs_worker
 from nereid.render import Rendered, RenderError, RenderOptions, render_diagram
 from nereid.ui.highlight import DiagramCells
-from nereid.ui.label_patch import marked_label, patched_label_drawing
+from nereid.ui.label_patch import label_patch, marked_label
 from nereid.ui.mirror import Markers
 
 __all__ = ["TUI_SMALL_PAYLOAD", "CellsKey", "Drawings", "LayoutJob"]
@@ -72,6 +74,8 @@ class Drawings:
         # diagram id → content digest → drawing, oldest first (at most RECENT_DRAWINGS)
         self._recent: dict[str, dict[bytes, DiagramCells]] = {}
         self._digests: dict[CellsKey, bytes] = {}  # the content digest of wanted drawings
+        # Shown drawings that are provisional label patches, until their layout arrives.
+        self._provisional: set[CellsKey] = set()
         # The app's hook: a drawing is wanted off the loop (None: draw everything in-process).
         self._listener: Callable[[], None] | None = None
 
@@ -101,9 +105,9 @@ class Drawings:
             self._show(key, drawn, digest)
             return drawn
         patched = self._patched(key, diagram)
-        if patched is not None:  # one label changed, same width: no layout either
-            self._show(key, patched, digest)
-            return patched
+        if patched is not None and patched[1]:  # one label changed, same width: no layout
+            self._show(key, patched[0], digest)
+            return patched[0]
         marked = _with_markers(diagram, dict(markers))
         if self._listener is not None and needs_worker(diagram.ast, TUI_SMALL_PAYLOAD):
             if self._wanted is not None:  # superseded before the app took it
@@ -111,6 +115,8 @@ class Drawings:
             self._digests[key] = digest
             self._wanted = LayoutJob(key, marked, options, diagram.ast)
             self._listener()
+            if patched is not None:  # the new label at once, until the layout arrives
+                self._show(key, patched[0], None, provisional=True)
             return self._drawing_of(diagram.diagram_id)
         outcome: Rendered | Exception
         try:
@@ -120,22 +126,28 @@ class Drawings:
         self._done(key, outcome, diagram.ast, diagram, digest)
         return self._cells.get(key)
 
-    def _patched(self, key: CellsKey, diagram: Diagram) -> DiagramCells | None:
+    def _patched(self, key: CellsKey, diagram: Diagram) -> tuple[DiagramCells, bool] | None:
         """The shown drawing patched for `diagram` when all that changed since is one
-        label of the same width, drawn with the same notes flag and markers (see
-        `nereid.ui.label_patch`); None otherwise."""
+        label, drawn with the same notes flag and markers (see `nereid.ui.label_patch`),
+        and whether the patch is what a full layout draws (else it is provisional); None
+        when it cannot be patched."""
         shown = next(((k, c) for k, c in self._cells.items() if k[0] == key[0]), None)
         if shown is None:
             return None
         shown_key, base = shown
         if shown_key[2:] != key[2:] or base.ast is None:
             return None
-        rendered = patched_label_drawing(
-            base.rendered, base.ast, diagram.ast, diagram.diagram_id, dict(key[3])
-        )
-        if rendered is None:
+        patch = label_patch(base.rendered, base.ast, diagram.ast, diagram.diagram_id, dict(key[3]))
+        if patch is None:
             return None
-        return DiagramCells(rendered, diagram.diagram_id, diagram.ast)
+        cells = DiagramCells(
+            patch.rendered,
+            diagram.diagram_id,
+            diagram.ast,
+            patch_of=base,
+            changed_rows=patch.rows,
+        )
+        return cells, patch.exact and shown_key not in self._provisional
 
     def take_layout(self) -> LayoutJob | None:
         """The newest wanted drawing, for the app to make off the loop (None: none)."""
@@ -175,8 +187,7 @@ class Drawings:
                 _log.error("rendering %s failed", diagram_id, exc_info=outcome)
                 self._errors[diagram_id] = f"internal error: {outcome!r}"
             self._failed[diagram_id] = key
-            for old in [k for k in self._cells if k[0] == diagram_id]:
-                del self._cells[old]
+            self._drop(diagram_id)
             return True
         self._show(key, DiagramCells(outcome, diagram_id, ast), digest)
         return True
@@ -186,9 +197,14 @@ class Drawings:
         the loop (None: the drawing is current, or none is shown)."""
         key = (diagram.diagram_id, diagram.rev, show_notes, markers)
         wanted = self._wanted is not None and self._wanted.key == key
-        if not (wanted or key in self._running):
+        if not (wanted or key in self._running) or key in self._provisional:
             return None
         return next((k[1] for k in self._cells if k[0] == diagram.diagram_id), None)
+
+    def provisional(self, diagram: Diagram, *, show_notes: bool, markers: Markers) -> bool:
+        """The drawing on screen for `diagram`'s newest rev is a provisional label patch
+        (`nereid.ui.label_patch`): its layout is being made off the loop."""
+        return (diagram.diagram_id, diagram.rev, show_notes, markers) in self._provisional
 
     def pending(self, diagram: Diagram) -> bool:
         """`diagram`'s drawing is being made off the loop and none is shown yet."""
@@ -203,14 +219,18 @@ class Drawings:
         """Why the diagram's newest drawing could not be made (None: it could)."""
         return self._errors.get(diagram_id)
 
-    def _show(self, key: CellsKey, drawing: DiagramCells, digest: bytes | None) -> None:
-        """Make `drawing` the one shown for its diagram (and keep it for reuse)."""
+    def _show(
+        self, key: CellsKey, drawing: DiagramCells, digest: bytes | None, provisional: bool = False
+    ) -> None:
+        """Make `drawing` the one shown for its diagram (and keep it for reuse unless it is
+        `provisional`: a patch shown until the layout of `key` arrives)."""
         diagram_id = key[0]
         self._errors.pop(diagram_id, None)
         self._failed.pop(diagram_id, None)
-        for old in [k for k in self._cells if k[0] == diagram_id]:
-            del self._cells[old]
+        self._drop(diagram_id)
         self._cells[key] = drawing
+        if provisional:
+            self._provisional.add(key)
         if digest is not None:
             recent = self._recent.setdefault(diagram_id, {})
             recent.pop(digest, None)
@@ -221,8 +241,13 @@ class Drawings:
     def forget(self, diagram_id: str) -> None:
         """The diagram is gone: drop its drawings."""
         self._recent.pop(diagram_id, None)
+        self._drop(diagram_id)
+
+    def _drop(self, diagram_id: str) -> None:
+        """No drawing of the diagram is shown any more."""
         for old in [k for k in self._cells if k[0] == diagram_id]:
             del self._cells[old]
+            self._provisional.discard(old)
 
     def _drawing_of(self, diagram_id: str) -> DiagramCells | None:
         return next((c for k, c in self._cells.items() if k[0] == diagram_id), None)

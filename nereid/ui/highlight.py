@@ -59,21 +59,45 @@ class Marks:
 class DiagramCells:
     """A rendered diagram as rows of cells plus per-object intervals (after gap filling)."""
 
-    def __init__(self, rendered: Rendered, diagram_id: str, ast: Ast | None = None) -> None:
+    def __init__(
+        self,
+        rendered: Rendered,
+        diagram_id: str,
+        ast: Ast | None = None,
+        *,
+        patch_of: DiagramCells | None = None,
+        changed_rows: Iterable[int] = (),
+    ) -> None:
+        """`patch_of`: the drawing `rendered` is a label patch of (`nereid.ui.label_patch`),
+        which changed only `changed_rows` and no note, block or bold/italic cell: the rest
+        is taken from it instead of worked out again over the whole drawing."""
         self.rendered = rendered
         self.diagram_id = diagram_id
         self.ast = ast  # what it was drawn from (None: not known)
-        self.rows: list[str | list[str]] = [_cells(line) for line in rendered.lines]
-        # Bold/italic cells of markdown labels (drawn with terminal attributes).
-        self.emphasis: dict[tuple[int, int], Emphasis] = (
-            emphasis_cells(rendered, ast, diagram_id, self.rows) if ast is not None else {}
-        )
-        self.emphasis_rows = frozenset(row for row, _ in self.emphasis)
         self.width = rendered.width
         self.height = rendered.height
         self._intervals: dict[ObjectRef, dict[int, list[Interval]]] = {}
-        self.note_rows: dict[int, list[Interval]] = {}
-        self.block_rows: dict[int, list[Interval]] = {}
+        self.rows: list[str | list[str]]
+        self.emphasis: dict[tuple[int, int], Emphasis]  # bold/italic cells of markdown labels
+        self.emphasis_rows: frozenset[int]
+        self.note_rows: dict[int, list[Interval]]
+        self.block_rows: dict[int, list[Interval]]
+        if patch_of is not None:
+            self.rows = list(patch_of.rows)
+            for row in changed_rows:
+                self.rows[row] = _cells(rendered.lines[row])
+            self.emphasis = patch_of.emphasis
+            self.emphasis_rows = patch_of.emphasis_rows
+            self.note_rows = patch_of.note_rows
+            self.block_rows = patch_of.block_rows
+            return
+        self.rows = [_cells(line) for line in rendered.lines]
+        self.emphasis = (
+            emphasis_cells(rendered, ast, diagram_id, self.rows) if ast is not None else {}
+        )
+        self.emphasis_rows = frozenset(row for row, _ in self.emphasis)
+        self.note_rows = {}
+        self.block_rows = {}
         for ref, spans in rendered.spans.items():
             if ref.category in (FLOW_NOTE, SEQ_NOTE):
                 _add(self.note_rows, spans)

@@ -84,6 +84,8 @@ def diagram_title(vm: ViewModel) -> list[Run]:
         behind = vm.layout_behind()
         if behind is not None:
             runs.append(("title_dim", f" · updating (showing r{behind})"))
+        elif vm.layout_provisional():
+            runs.append(("title_dim", " · updating (label patched, laying out)"))
     runs.append((border, " "))
     return runs
 

@@ -187,6 +187,18 @@ class ViewModel:
             markers=self.session.markers(diagram.diagram_id),
         )
 
+    def layout_provisional(self) -> bool:
+        """The active diagram's drawing is a provisional label patch while its layout is
+        made off the loop (`Drawings.provisional`)."""
+        diagram = self.active
+        if diagram is None or self.walk.is_open:
+            return False
+        return self.drawings.provisional(
+            diagram,
+            show_notes=self.panes.show_notes,
+            markers=self.session.markers(diagram.diagram_id),
+        )
+
     def layout_pending(self) -> bool:
         """The active diagram's drawing is being made off the loop and none is shown yet."""
         diagram = self.active

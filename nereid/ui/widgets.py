@@ -206,8 +206,8 @@ class TuiWidget(urwid.Widget):
         for pane, rect in rects.items():
             iw, ih = max(rect.w - 2, 0), max(rect.h - 2, 0)
             if pane is Focus.DIAGRAM:
-                title = diagram_title(vm)
-                inner = diagram_rows(vm, iw, ih)
+                inner = diagram_rows(vm, iw, ih)  # first: it asks for the drawing
+                title = diagram_title(vm)  # which says whether it is updating
             elif pane is Focus.OBJECTS:
                 title, inner = objects_rows(vm, iw, ih)
             elif pane is Focus.XREFS:

@@ -14,8 +14,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import trio
 from mcp import Client
+
+from nereid.mermaid import parse_flowchart
+from nereid.model.diagram import Diagram
+from nereid.model.flowchart import FlowchartAst
+from nereid.render import RenderOptions, render_diagram
+from nereid.testing.big_diagrams import flowchart
+from nereid.ui.label_patch import label_patch
 
 from .pty_screen import PtyScreen
 
@@ -228,6 +236,64 @@ async def test_an_agent_spotlights_a_subgraph_the_tui_follows_and_lists_it() -> 
             row = next(line for line in text.splitlines() if "subgraph sg:core" in line)
             assert "◉" in row, row
             assert "node n:api (Orders v2)" in text
+            nursery.cancel_scope.cancel()
+    finally:
+        tui.close()
+
+
+async def test_an_agents_wider_rename_on_a_big_diagram_shows_at_once_then_laid_out() -> None:
+    """Issue 18: a rename that changes the label's width on a diagram laid out in a worker
+    shows the new label at once in a provisional patch (the title says so), and the full
+    layout replaces it when it arrives."""
+    text = flowchart(400)
+    ast = parse_flowchart(text)
+    drawn = render_diagram(
+        Diagram(diagram_id="big", name="big", kind="flowchart", ast=ast, rev=0),
+        RenderOptions(show_notes=True, flowchart_extra_col_gap=2),
+    )
+
+    def renamed(node_id: str) -> FlowchartAst:
+        node = ast.nodes[node_id]
+        label = f"{node.label} renamed"
+        return msgspec.structs.replace(
+            ast, nodes={**ast.nodes, node_id: msgspec.structs.replace(node, label=label)}
+        )
+
+    node_id = next(
+        n
+        for n in ast.nodes
+        if (patch := label_patch(drawn, ast, renamed(n), "big", {})) is not None
+        and not patch.exact
+        and len(patch.rows) == 2  # wrapped onto the empty note row: its box keeps its place
+    )
+    old = ast.nodes[node_id].label
+    new = f"{old} renamed"
+    tui, url = demo_tui_with_mcp(cols=160, rows=45)
+    try:
+        async with trio.open_nursery() as nursery, Client(url) as agent:
+            nursery.start_soon(_drain, tui)
+            await agent.call_tool(
+                "diagram.create_from_mermaid",
+                {"mermaid": text, "diagram_id": "big", "make_active": False},
+            )
+            await agent.call_tool(
+                "attention.agent.set", {"object_ref": f"d:big/flow/node/{node_id}"}
+            )
+            tui.wait_for(
+                lambda t: "big" in _title(t) and "updating" not in _title(t) and old in t,
+                timeout=60,
+            )
+            stat = _result(await agent.call_tool("diagram.stat", {"diagram_id": "big"}))
+            update = {"type": "flow_update_node", "node_id": node_id, "label": new}
+            await agent.call_tool(
+                "diagram.apply_ops",
+                {"diagram_id": "big", "base_rev": stat["rev"], "ops": [update]},
+            )
+            # First the patch: the new label wrapped in the box where it was.
+            provisional = tui.wait_for(lambda t: "renamed" in t and new not in t, timeout=10)
+            assert "updating (label patched, laying out)" in _title(provisional)
+            # Then the full layout: the label on one line, the title no longer updating.
+            tui.wait_for(lambda t: new in t and "updating" not in _title(t), timeout=60)
             nursery.cancel_scope.cancel()
     finally:
         tui.close()
