@@ -46,6 +46,11 @@ def _members(end: End) -> tuple[int, ...]:
     return end.members if isinstance(end, ClusterEnd) else (end,)
 
 
+def _first(end: End) -> int:
+    """The node a plain edge is laid out at: the end itself, or a subgraph's first member."""
+    return end if isinstance(end, int) else end.members[0]
+
+
 def rank_edges(node_count: int, edges: list[tuple[End, End, int]]) -> RankedEdges:
     """Layers and laid-out ends for `edges` given as (from, to, minimum length)."""
     plain = [
@@ -82,7 +87,7 @@ def _rank_once(
 
     for i, (a, b, minlen) in enumerate(edges):
         if plain[i]:
-            src, dst = _members(a)[0], _members(b)[0]
+            src, dst = _first(a), _first(b)
         else:
             src = hub(a, "out") if isinstance(a, ClusterEnd) else a
             dst = hub(b, "in") if isinstance(b, ClusterEnd) else b
@@ -110,7 +115,7 @@ def _rank_once(
     bad: list[int] = []
     for i, (a, b, minlen) in enumerate(edges):
         if plain[i]:
-            ends.append((_members(a)[0], _members(b)[0]))
+            ends.append((_first(a), _first(b)))
             continue
         source, target = _members(a), _members(b)
         down = (_extreme(source, layer, lowest=True), _extreme(target, layer, lowest=False))

@@ -126,12 +126,15 @@ def assign_layers(
     if len(order) != node_count:
         raise ValueError("assign_layers needs an acyclic graph")
 
+    # Only a node with more edges on one side than on the other ever moves.
+    uneven = [node for node in order if len(preds[node]) != len(succs[node])]
+    uneven_up = uneven[::-1]
     for _ in range(balance_passes):
         moved = False
-        for node in reversed(order):
-            moved |= _balance(node, layer, preds, succs)
-        for node in order:
-            moved |= _balance(node, layer, preds, succs)
+        for sweep in (uneven_up, uneven):
+            for node in sweep:
+                if _balance(node, layer, preds[node], succs[node]):
+                    moved = True
         if not moved:
             break
     low = min(layer, default=0)
@@ -141,16 +144,14 @@ def assign_layers(
 def _balance(
     node: int,
     layer: list[int],
-    preds: list[list[tuple[int, int]]],
-    succs: list[list[tuple[int, int]]],
+    ins: list[tuple[int, int]],
+    outs: list[tuple[int, int]],
 ) -> bool:
-    ins, outs = preds[node], succs[node]
-    if len(ins) == len(outs):
-        return False
+    """Move `node` as close to the side with more edges as that side's ends allow."""
     if len(outs) > len(ins):
-        target = min(layer[dst] - minlen for dst, minlen in outs)
+        target = min([layer[dst] - minlen for dst, minlen in outs])
     else:
-        target = max(layer[src] + minlen for src, minlen in ins)
+        target = max([layer[src] + minlen for src, minlen in ins])
     if target == layer[node]:
         return False
     layer[node] = target
