@@ -53,7 +53,8 @@ _TEXT: Final = 0x80
 _JUNCTION: Final = 0x80
 """On a line cell (one with arms): its glyph depends on its neighbours (an end, a corner, a
 crossing); a straight line's interior cells show their own glyph as they are."""
-_OCCUPIED: Final = re.compile(rb"[^\x00]")
+_NONZERO: Final = bytes([0] + [1] * 255)
+"""Translation table: every non-zero byte becomes 1 (so `find(1)` finds it with memchr)."""
 _TEXT_CELLS: Final = re.compile(rb"\x80")
 _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
@@ -351,44 +352,65 @@ class Canvas:
     ) -> None:
         """Lines from each (row, col) point to the next, as `hline` / `vline` would draw them
         one after the other (a repeated point draws nothing); the common case, a run over
-        blank cells, without a call per run."""
-        if not points:
+        blank cells, without a call per run. The owner gets the same cells, recorded once
+        each where a vertical run meets a horizontal one (fewer runs for the span map to
+        merge)."""
+        points = [p for k, p in enumerate(points) if not k or p != points[k - 1]]
+        if len(points) < 2:
             return
-        cells, width, height = self._cells, self.width, self.height
-        horizontal = _CELL[(style << _STYLE_SHIFT) | LEFT | RIGHT]
-        vertical = _CELL[(style << _STYLE_SHIFT) | UP | DOWN]
-        add_arms = self._add_arms
+        cells, width, height, junction_rows = (
+            self._cells,
+            self.width,
+            self.height,
+            self._junction_rows,
+        )
+        fresh = style << _STYLE_SHIFT
+        horizontal = _CELL[fresh | LEFT | RIGHT]
+        vertical = _CELL[fresh | UP | DOWN]
         runs = None if owner is None else self.spans.runs_of(owner)
+        last = len(points) - 2
         r0, c0 = points[0]
-        for r1, c1 in points[1:]:
+        for k in range(last + 1):
+            r1, c1 = points[k + 1]
             if r0 == r1:
-                if c0 == c1:
-                    continue
                 low, high = (c0, c1) if c0 < c1 else (c1, c0)
-                if not (0 <= r0 < height and 0 <= low and high < width) or high - low == 1:
-                    self.hline(r0, c0, c1, style, owner)
+                base = r0 * width
+                first, stop = base + low + 1, base + high
+                if (
+                    0 <= r0 < height
+                    and 0 <= low
+                    and high < width
+                    and cells.count(0, first, stop) == stop - first
+                    and ((left := cells[base + low]) & _MASK or not left)
+                    and ((right := cells[base + high]) & _MASK or not right)
+                ):
+                    # Over blank cells, from and to line or blank cells (no text to erase).
+                    cells[first:stop] = horizontal * (stop - first)
+                    cells[base + low] = (left if left else fresh) | RIGHT | _JUNCTION
+                    cells[base + high] = (right if right else fresh) | LEFT | _JUNCTION
+                    junction_rows[r0] = 1
+                    if runs is not None:
+                        runs.append(_new_span(Span, (r0, low, high)))
                 else:
-                    base = r0 * width
-                    first, stop = base + low + 1, base + high
-                    if cells.count(0, first, stop) == stop - first:
-                        cells[first:stop] = horizontal * (stop - first)
-                        add_arms(r0, low, RIGHT, style, False)
-                        add_arms(r0, high, LEFT, style, False)
-                        if runs is not None:
-                            runs.append(_new_span(Span, (r0, low, high)))
-                    else:
-                        self.hline(r0, c0, c1, style, owner)
+                    self.hline(r0, c0, c1, style, owner)
             else:
                 low, high = (r0, r1) if r0 < r1 else (r1, r0)
                 if not (0 <= low and high < height and 0 <= c0 < width) or high - low == 1:
                     self.vline(c0, r0, r1, style, owner)
                 else:
                     first, stop = (low + 1) * width + c0, high * width + c0
-                    if not any(cells[first:stop:width]):
+                    if any(cells[first:stop:width]):
+                        self.vline(c0, r0, r1, style, owner)
+                    else:
                         cells[first:stop:width] = vertical * (high - low - 1)
-                        add_arms(low, c0, DOWN, style, False)
-                        add_arms(high, c0, UP, style, False)
+                        self._add_arms(low, c0, DOWN, style, False)
+                        self._add_arms(high, c0, UP, style, False)
                         if runs is not None:
+                            # An end a horizontal run next to it records is left to it.
+                            step = 1 if r1 > r0 else -1
+                            top = r0 + step if k and points[k - 1][0] == r0 else r0
+                            end = r1 - step if k < last and points[k + 2][0] == r1 else r1
+                            low, high = (top, end) if top < end else (end, top)
                             runs.extend(
                                 map(
                                     _new_span,
@@ -396,8 +418,6 @@ class Canvas:
                                     zip(range(low, high + 1), repeat(c0), repeat(c0)),
                                 )
                             )
-                    else:
-                        self.vline(c0, r0, r1, style, owner)
             r0, c0 = r1, c1
 
     def box(
@@ -453,6 +473,13 @@ class Canvas:
         """Record cells for `owner` without drawing (e.g. a box's blank interior)."""
         self.spans.add(owner, row, col_start, col_end)
 
+    def claim_rect(self, owner: ObjectRef, top: int, left: int, bottom: int, right: int) -> None:
+        """Record every cell of the rectangle for `owner` (a box's rows), without drawing."""
+        if right < left:
+            left, right = right, left
+        cells = zip(range(top, bottom + 1), repeat(left), repeat(right))
+        self.spans.runs_of(owner).extend(map(_new_span, repeat(Span), cells))
+
     # -- output -----------------------------------------------------------------------------
 
     def to_lines(self) -> list[str]:
@@ -495,10 +522,10 @@ class Canvas:
                 continue
             patches: dict[int, str] = dict(text)
             if junctions:
-                here = from_bytes(codes, "little")
+                seen_here = as_int[row]
+                here = seen_here if row not in seen_rows else from_bytes(codes, "little")
                 above = as_int[row - 1] if row > 0 else 0
                 below = as_int[row + 1] if row + 1 < height else 0
-                seen_here = as_int[row]
                 connected_all = (
                     (here & has_left & ((seen_here << 8) >> 1))
                     | (here & has_right & ((seen_here >> 8) << 1))
@@ -507,12 +534,16 @@ class Canvas:
                 )
                 # Junction cells (flag bit set) with an arm no neighbour connects to.
                 junction_arms = ((here >> 7) & ones) * _MASK
-                loose = (((here & low) ^ connected_all) & junction_arms).to_bytes(width, "little")
+                loose = (
+                    (((here & low) ^ connected_all) & junction_arms)
+                    .to_bytes(width, "little")
+                    .translate(_NONZERO)
+                )
                 seen = seen_rows.get(row) or codes
                 above_row = (seen_rows.get(row - 1) or rows[row - 1]) if row > 0 else None
                 below_row = (seen_rows.get(row + 1) or rows[row + 1]) if row + 1 < height else None
-                for match in _OCCUPIED.finditer(loose):
-                    col = match.start()
+                col = loose.find(1)
+                while col >= 0:
                     code = codes[col]
                     mask = code & _MASK
                     connected = 0
@@ -528,6 +559,7 @@ class Canvas:
                         connected = mask
                     style = (code >> _STYLE_SHIFT) & _STYLE_BITS
                     patches[col] = tables[style][connected or mask]
+                    col = loose.find(1, col + 1)
             if patches:
                 if len(patches) * _PATCH_SPAN > width:
                     # Many patches on a short row: one list of cells, patched by index.

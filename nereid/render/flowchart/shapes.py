@@ -132,8 +132,7 @@ def draw_shape(
     ascii: bool,
 ) -> None:
     """Draw the frame of one node into the rectangle and claim the whole rectangle."""
-    for row in range(top, bottom + 1):
-        canvas.claim(owner, row, left, right)
+    canvas.claim_rect(owner, top, left, bottom, right)
     if style.frameless:
         return
     canvas.box(top, left, bottom, right, style.line)  # its cells are claimed above
