@@ -311,10 +311,10 @@ class _Importer:
             front_matter=preamble.front_matter,
             directives=preamble.directives,
         )
-        # Every value but the texts of the messages `plain_message` took (proven writable).
-        checked = ast
-        if len(self.unproven) < len(self.messages):
-            checked = msgspec.structs.replace(ast, messages=tuple(self.unproven))
+        # Every value but those proven writable: the texts of the messages `plain_message`
+        # took, and the block and section headers (`open_block` / `open_section` checked
+        # each with the rule `sequence_problem` applies; blocks are checked last there).
+        checked = msgspec.structs.replace(ast, messages=tuple(self.unproven), blocks=())
         unwritable = sequence_problem(checked)
         if unwritable is not None:  # a value no statement check refused (a bug)
             raise MermaidError("UnwritableValue", unwritable.describe(), text=unwritable.value)
