@@ -10,16 +10,24 @@ A diagram's kind: the persister takes `PersistDiagram`, a new rev is `DiagramCha
 and ``xref`` hears of every committed snapshot first (`DiagramObserved`, also from
 `init`: a restarted or newly created diagram), so existence checks made after a reply
 see it.
+
+A diagram listed before its file was parsed (`nereid --mcp` starts that way, issue 18:
+`DiagramActorState.pending_load`) answers `GetDiagramSummary` from its listing at once;
+any other message first takes its content from `DiagramLoads` (waiting for its parse if
+need be), commits it, tells ``xref`` and the persister (`LoadedDiagram`), and only then
+is handled, so every reply sees the loaded diagram. A file that does not parse makes it
+an unloaded diagram with its problem, as a load before the start would have.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 import msgspec
 
 from nereid.actors.persist_link import PersistConfig
-from nereid.actors.persister import PersistDiagram
+from nereid.actors.persister import LoadedDiagram, PersistDiagram
 from nereid.actors.protocol import (
     ApplyDiagramOps,
     ApplyDiagramOpsReply,
@@ -29,6 +37,7 @@ from nereid.actors.protocol import (
     DiagramRequest,
     DiagramSummary,
     DiffDiagram,
+    FinishLoad,
     GetDiagram,
     GetDiagramSummary,
     ImportFile,
@@ -51,11 +60,12 @@ from nereid.model.file_problem import FileProblem
 from nereid.offload.dispatch import import_file_edit
 from nereid.ops import Delta, DiagramState, DiffResult, ast_digest
 from nereid.ops.state import conflict
-from nereid.runtime import Event, on
+from nereid.runtime import Event, on, on_cast
 
 __all__ = [
     "DiagramActor",
     "DiagramActorState",
+    "DiagramLoads",
     "diagram_actor_name",
     "parse_mermaid_text",
 ]
@@ -86,6 +96,20 @@ def parse_mermaid_text(text: str, expected: DiagramKind | None = None) -> Ast:
         raise err.in_diagram(kind) from None
 
 
+class DiagramLoads(Protocol):
+    """Where listed diagrams that were not parsed at start-up get their content
+    (`nereid.offload.folder_load.FolderLoad`)."""
+
+    def ready(self, diagram_id: str) -> bool:
+        """Whether `take` would answer at once."""
+
+    async def take(self, diagram_id: str) -> Diagram | FileProblem:
+        """The diagram as its files load, or why they do not (waits for the parse)."""
+
+    def release(self, diagram_id: str) -> None:
+        """The actor holds the content now: the loader may forget it."""
+
+
 class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=True):
     """The committed snapshot: the diagram's state, name and kind (`persisted_rev` and
     `file_problem` as in `RevisionedSnapshot`)."""
@@ -94,6 +118,8 @@ class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=T
     kind: DiagramKind
     #: False for a diagram whose file did not parse at load: its AST is empty, not its own.
     loaded: bool = True
+    #: Listed, its file not parsed yet (`pending_load`): the content comes from `DiagramLoads`.
+    pending: bool = False
 
     @classmethod
     def of(cls, diagram: Diagram, *, persisted: bool) -> DiagramActorState:
@@ -119,6 +145,20 @@ class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=T
             loaded=False,
         )
 
+    @classmethod
+    def pending_load(
+        cls, diagram_id: str, *, name: str, kind: DiagramKind, rev: int
+    ) -> DiagramActorState:
+        """A listed diagram whose file is not parsed yet: listed at once, loaded on use."""
+        return cls(
+            name=name,
+            kind=kind,
+            state=DiagramState(diagram_id=diagram_id, ast=empty_ast(kind), rev=rev),
+            persisted_rev=rev,
+            loaded=False,
+            pending=True,
+        )
+
     def diagram(self) -> Diagram:
         state = self.state
         return Diagram(
@@ -135,10 +175,58 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
 
     persist_key = "diagram"
 
-    def __init__(self, config: PersistConfig, *, xref: str | None = "xref") -> None:
+    def __init__(
+        self,
+        config: PersistConfig,
+        *,
+        xref: str | None = "xref",
+        loads: DiagramLoads | None = None,
+    ) -> None:
         super().__init__(config)
         self._xref = xref
+        self._loads = loads
         self._diagram: tuple[DiagramActorState, Diagram] | None = None
+
+    # -- a diagram listed before it was parsed ---------------------------------------------
+
+    async def init(self, snapshot: DiagramActorState) -> None:
+        if not snapshot.pending:  # a pending one has nothing to tell yet: it loads on use
+            await super().init(snapshot)
+
+    async def handle(self, message: DiagramRequest) -> object:
+        if self.state.pending and not (
+            isinstance(message, GetDiagramSummary)
+            and self._loads is not None
+            and not self._loads.ready(self.state.state.diagram_id)
+        ):
+            await self._finish_load()
+        return await super().handle(message)
+
+    async def _finish_load(self) -> None:
+        """Take the content in: commit it, tell ``xref`` and the persister (which keeps
+        the folder's files as they are); or, when the file does not load, become an
+        unloaded diagram with its problem."""
+        current = self.state
+        diagram_id = current.state.diagram_id
+        if self._loads is None:
+            outcome: Diagram | FileProblem = self._problem("did not load")
+        else:
+            outcome = await self._loads.take(diagram_id)
+        if isinstance(outcome, Diagram):
+            self.commit(DiagramActorState.of(outcome, persisted=True))
+            await self.announce()
+            await self._link.send(
+                self.persist_key, LoadedDiagram(diagram=outcome), item=self.name, wait=False
+            )
+        else:
+            self.commit(msgspec.structs.replace(current, pending=False, file_problem=outcome))
+            self._publish_problem()
+        if self._loads is not None:
+            self._loads.release(diagram_id)
+
+    @on_cast(FinishLoad)
+    async def _loaded(self, message: FinishLoad) -> None:
+        """Done by `handle` before any message: nothing more to do."""
 
     # -- the document kind -----------------------------------------------------------------
 

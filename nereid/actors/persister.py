@@ -40,7 +40,7 @@ The save-report keys are the names of the actors that own the items (``diagram:<
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, TypeVar, assert_never
 
 import msgspec
@@ -72,6 +72,7 @@ __all__ = [
     "Flush",
     "GetSaveStatus",
     "ItemSaveState",
+    "LoadedDiagram",
     "RETRY_MAX",
     "RETRY_MIN",
     "ReportSaveStatus",
@@ -108,6 +109,14 @@ T = TypeVar("T")
 
 class PersistDiagram(Message, frozen=True):
     """The diagram's latest committed state (written if its rev differs from the folder's)."""
+
+    diagram: Diagram
+
+
+class LoadedDiagram(Message, frozen=True):
+    """A diagram listed before its file was parsed (a lazy start-up) has loaded: this is
+    the folder's content, not a change. Held as loaded from now on (nothing is written
+    for it), unless something newer of that id came first."""
 
     diagram: Diagram
 
@@ -214,6 +223,7 @@ _Change = PersistDiagram | DeleteDiagram | PersistWalkthrough | DeleteWalkthroug
 
 PersisterMessage = (
     PersistDiagram
+    | LoadedDiagram
     | DeleteDiagram
     | PersistWalkthrough
     | DeleteWalkthrough
@@ -242,12 +252,31 @@ class PersisterState(msgspec.Struct, frozen=True, kw_only=True):
     force: frozenset[str] = frozenset()
 
     @classmethod
-    def loaded(cls, result: LoadResult) -> PersisterState:
-        """The state right after loading the folder (nothing pending)."""
+    def loaded(cls, result: LoadResult, listed: Mapping[str, int] | None = None) -> PersisterState:
+        """The state right after loading the folder (nothing pending). `listed`: the revs
+        of diagrams listed but not parsed yet (their entries are in `result.kept` until
+        `LoadedDiagram`), by id."""
         session = result.session
-        saved = {diagram_key(k): d.rev for k, d in session.diagrams.items()}
+        saved = {diagram_key(k): rev for k, rev in (listed or {}).items()}
+        saved.update((diagram_key(k), d.rev) for k, d in session.diagrams.items())
         saved.update((walkthrough_key(k), w.rev) for k, w in session.walkthroughs.items())
         return cls(session=session, kept=result.kept, saved_revs=saved)
+
+    def with_loaded(self, diagram: Diagram) -> PersisterState:
+        """`LoadedDiagram`: the kept entry of `diagram` becomes the loaded diagram (pure)."""
+        d_id = diagram.diagram_id
+        if d_id in self.session.diagrams or d_id in self.deleted_diagram_ids:
+            return self  # written or deleted since: that message has the newer state
+        if not any(e.diagram_id == d_id for e in self.kept.diagram_entries):
+            return self
+        return msgspec.structs.replace(
+            self,
+            session=msgspec.structs.replace(
+                self.session, diagrams={**self.session.diagrams, d_id: diagram}
+            ),
+            kept=self.kept.without([d_id], []),
+            saved_revs={**self.saved_revs, diagram_key(d_id): diagram.rev},
+        )
 
     def save_status(self) -> SaveStatus:
         keys = set(self.failures) | set(self.saved_revs)
@@ -396,6 +425,10 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
     @on_cast(PersistDiagram)
     async def _persist_diagram(self, message: PersistDiagram) -> None:
         self._change(message)
+
+    @on_cast(LoadedDiagram)
+    async def _loaded_diagram(self, message: LoadedDiagram) -> None:
+        self.commit(self.state.with_loaded(message.diagram))
 
     @on_cast(DeleteDiagram)
     async def _delete_diagram(self, message: DeleteDiagram) -> None:

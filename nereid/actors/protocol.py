@@ -87,6 +87,7 @@ __all__ = [
     "DiagramSummary",
     "DiffDiagram",
     "DiffWalkthrough",
+    "FinishLoad",
     "GetActive",
     "GetAttention",
     "AdoptDiagram",
@@ -323,6 +324,11 @@ class AdoptDiagram(Request[DiagramSummary], frozen=True):
     problem: FileProblem | None = None
 
 
+class FinishLoad(Message, frozen=True):
+    """To a diagram listed before its file was parsed (a lazy start-up): its content is
+    ready, take it in now (a no-op for a loaded diagram)."""
+
+
 DiagramRequest = (
     GetDiagram
     | GetDiagramSummary
@@ -331,6 +337,7 @@ DiagramRequest = (
     | ImportFile
     | DiffDiagram
     | ResendToPersister
+    | FinishLoad
 )
 
 

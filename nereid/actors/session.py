@@ -4,8 +4,9 @@ Owns which diagrams and walkthroughs exist (id, name, kind), the active ids and 
 shared selection (persisted through ``index``). It routes lifecycle and does not proxy
 reads: clients call ``diagram:<id>`` / ``walkthrough:<id>`` directly.
 
-- **Start**: the spawn-time snapshot carries the loaded diagrams and walkthroughs
-  (`startup_*`); `init` spawns their actors under the ``diagrams`` / ``walkthroughs``
+- **Start**: the spawn-time snapshot carries the loaded diagrams and walkthroughs, and
+  the listed ones not parsed yet (`startup_*`; those load on use through the
+  `DiagramLoads` the actor was given); `init` spawns their actors under the ``diagrams`` / ``walkthroughs``
   supervisors and commits the directory without them. A restarted `init` reconciles with
   the registry: an actor without an entry is adopted, an entry without an actor (a crash
   in the middle of a delete) is finished as a delete.
@@ -38,6 +39,7 @@ import trio
 from nereid.actors.diagram import (
     DiagramActor,
     DiagramActorState,
+    DiagramLoads,
     diagram_actor_name,
     parse_mermaid_text,
 )
@@ -147,7 +149,8 @@ class SessionState(msgspec.Struct, frozen=True, kw_only=True):
     active_walkthrough_id: str | None = None
     selection: tuple[ObjectRef, ...] = ()
     startup_diagrams: tuple[Diagram, ...] = ()
-    #: Listed diagrams whose file did not parse at load (empty, with their problem).
+    #: Listed diagrams whose file did not parse at load (empty, with their problem), or
+    #: is not parsed yet (`DiagramActorState.pending_load`).
     startup_unloaded: tuple[DiagramActorState, ...] = ()
     startup_walkthroughs: tuple[Walkthrough, ...] = ()
     pending_diagram_deletes: frozenset[str] = frozenset()
@@ -172,8 +175,10 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         attention: str = "attention",
         index: str = "index",
         call_timeout: float = 5.0,
+        loads: DiagramLoads | None = None,
     ) -> None:
         self._config = config
+        self._loads = loads
         self._link = PersistLink(self, config)
         self._diagram_sup = diagrams
         self._walkthrough_sup = walkthroughs
@@ -461,7 +466,7 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         config = self._config
         await self._diagram_sup.spawn(
             diagram_actor_name(initial.state.diagram_id),
-            lambda: DiagramActor(config, xref=self._xref),
+            lambda: DiagramActor(config, xref=self._xref, loads=self._loads),
             initial=initial,
         )
 

@@ -35,7 +35,7 @@ from typing import Any, final
 import trio
 
 from nereid.actors.attention import AttentionActor, AttentionState
-from nereid.actors.diagram import DiagramActorState, diagram_actor_name
+from nereid.actors.diagram import DiagramActorState, DiagramLoads, diagram_actor_name
 from nereid.actors.persist_export import no_offload
 from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
 from nereid.actors.persister import DEFAULT_DEBOUNCE, Flush, PersisterState, spawn_persister
@@ -135,6 +135,7 @@ async def open_session(
     tracer: Tracer | None = None,
     kept: Kept | None = None,
     unloaded: Sequence[DiagramActorState] = (),
+    loads: DiagramLoads | None = None,
     unsaved: bool = False,
     debounce: float = DEFAULT_DEBOUNCE,
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] | None = None,
@@ -145,7 +146,9 @@ async def open_session(
 
     `files` None: memory-only. `durable`: apply/create replies wait for the disk (bounded).
     `kept`: entries of the folder that failed to load (kept by saves); `unloaded`: the
-    actors that list those diagrams (empty, with their file problem). `unsaved`: the
+    actors that list those diagrams (empty, with their file problem), and those of
+    diagrams listed but not parsed yet (`DiagramActorState.pending_load`: their entries
+    are in `kept` too, and `loads` gives their content on first use). `unsaved`: the
     session is not on disk yet (a seed or demo copy): the first save writes all of it.
     `run_blocking` (tests) runs the persister's file work, big exports included (no worker
     process); `config` overrides timeouts. `runtime` (from `open_session_runtime`): spawn
@@ -184,7 +187,10 @@ async def open_session(
                 initial=(
                     PersisterState(session=session, kept=kept or Kept(), pending=True)
                     if unsaved
-                    else PersisterState.loaded(LoadResult(session=session, kept=kept or Kept()))
+                    else PersisterState.loaded(
+                        LoadResult(session=session, kept=kept or Kept()),
+                        listed={u.state.diagram_id: u.state.rev for u in unloaded if u.pending},
+                    )
                 ),
                 name=config.persister,
                 debounce=debounce,
@@ -213,7 +219,7 @@ async def open_session(
         walkthroughs = await root.spawn_supervisor("walkthroughs", intensity=intensity)
         await root.spawn(
             "session",
-            lambda: SessionActor(config, diagrams=diagrams, walkthroughs=walkthroughs),
+            lambda: SessionActor(config, diagrams=diagrams, walkthroughs=walkthroughs, loads=loads),
             initial=SessionState(
                 diagrams={
                     **{

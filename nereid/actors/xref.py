@@ -10,6 +10,8 @@
   this actor is fed by casts rather than by a bus subscription, which could lag behind a
   client's next call. On (re)start it rebuilds the index by asking every ``diagram:*``
   actor for its snapshot; a cast that arrives later with an older rev is ignored.
+  A diagram listed before its file was parsed (a lazy start-up) has not announced itself
+  yet: a request that needs it first asks its actor (`_fill`), which loads it then.
 
 Requests: `ListXrefs`, `XrefNeighbors`, `AddXref`, `RemoveXref`, `CheckRefs` (for the
 selection and spotlight checks of ``session`` and ``attention``).
@@ -22,6 +24,7 @@ import logging
 import msgspec
 import trio
 
+from nereid.actors.diagram import diagram_actor_name
 from nereid.actors.persist_link import StoreXrefs, not_applied, unconfirmed
 from nereid.actors.protocol import (
     AddXref,
@@ -42,6 +45,7 @@ from nereid.actors.protocol import (
 from nereid.actors.refusals import check_id_param, parse_ref_param
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, ObjectRef, XRef, ref_exists, xref_status
+from nereid.model.refs import ObjectRefError, parse_ref
 from nereid.query.results import NeighborsResult, XRefListResult
 from nereid.query.scope import QueryScope
 from nereid.query.xrefs import xref_list, xref_neighbors
@@ -52,6 +56,8 @@ __all__ = ["XrefActor", "XrefActorState"]
 _log = logging.getLogger(__name__)
 
 _REBUILD_TIMEOUT = 5.0
+_FILL_TIMEOUT = 60.0
+"""Seconds a request waits for a diagram that loads on use (a big parse on a busy machine)."""
 
 
 class XrefActorState(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,15 +95,19 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
 
     @on(ListXrefs)
     async def _list(self, message: ListXrefs) -> XRefListResult:
+        texts = (message.from_ref, message.to_ref, message.involves_ref)
+        await self._fill(self._endpoint_diagrams() | _diagrams_named(texts))
         # The request's fields are the query's keyword parameters: the call is derived.
         return xref_list(self._scope(), **msgspec.structs.asdict(message))
 
     @on(XrefNeighbors)
     async def _neighbors(self, message: XrefNeighbors) -> NeighborsResult:
+        await self._fill(self._endpoint_diagrams() | _diagrams_named((message.object_ref,)))
         return xref_neighbors(self._scope(), **msgspec.structs.asdict(message))
 
     @on(CheckRefs)
     async def _check(self, message: CheckRefs) -> RefsExistence:
+        await self._fill({ref.diagram_id for ref in message.refs})
         return RefsExistence(exists=tuple(self._exists(ref) for ref in message.refs))
 
     @on_cast(DiagramObserved)
@@ -125,6 +135,7 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         if xref_id in self.state.xrefs:
             raise InvalidParams("xref_id already exists", data={"xref_id": xref_id})
         xref = XRef(from_ref=from_ref, to_ref=to_ref, kind=message.kind, label=message.label)
+        await self._fill({from_ref.diagram_id, to_ref.diagram_id})
         await self._change({**self.state.xrefs, xref_id: xref})
         self.runtime.bus.publish(XrefsChanged(added=(xref_id,), xrefs=self.state.xrefs))
         status = xref_status(not self._exists(from_ref), not self._exists(to_ref))
@@ -184,6 +195,30 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
 
     async def _rebuild(self) -> None:
         """Ask every live diagram actor for its snapshot (in parallel, bounded)."""
+        self._diagrams = await self._snapshots(self.runtime.registry.names("diagram:"))
+
+    async def _fill(self, diagram_ids: set[str]) -> None:
+        """Ask the diagrams in `diagram_ids` that run but that this index has not seen
+        (listed before they were parsed: asking loads them) for their snapshots."""
+        registry = self.runtime.registry
+        names = [
+            diagram_actor_name(d)
+            for d in sorted(diagram_ids)
+            if d not in self._diagrams and diagram_actor_name(d) in registry
+        ]
+        if names:
+            found = await self._snapshots(names, timeout=_FILL_TIMEOUT)
+            for diagram_id, diagram in found.items():
+                known = self._diagrams.get(diagram_id)  # a cast may have come meanwhile
+                if known is None or diagram.rev >= known.rev:
+                    self._diagrams[diagram_id] = diagram
+
+    async def _snapshots(
+        self,
+        names: list[str],
+        *,
+        timeout: float = _REBUILD_TIMEOUT,  # noqa: ASYNC109 - per call
+    ) -> dict[str, Diagram]:
         registry = self.runtime.registry
         found: dict[str, Diagram] = {}
 
@@ -192,13 +227,29 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
             if address is None:
                 return
             try:
-                diagram = await address.call(GetDiagram(), timeout=_REBUILD_TIMEOUT)
+                diagram = await address.call(GetDiagram(), timeout=timeout)
             except NereidError as err:
                 _log.warning("xref: no snapshot from %s: %s", name, err)
                 return
             found[diagram.diagram_id] = diagram
 
         async with trio.open_nursery() as nursery:
-            for name in registry.names("diagram:"):
+            for name in names:
                 nursery.start_soon(fetch, name)
-        self._diagrams = found
+        return found
+
+    def _endpoint_diagrams(self) -> set[str]:
+        """The diagrams the xrefs start or end in."""
+        return {ref.diagram_id for x in self.state.xrefs.values() for ref in (x.from_ref, x.to_ref)}
+
+
+def _diagrams_named(texts: tuple[str | None, ...]) -> set[str]:
+    """The diagrams of the refs among `texts` that parse (the query refuses the others)."""
+    found: set[str] = set()
+    for text in texts:
+        if text is not None:
+            try:
+                found.add(parse_ref(text).diagram_id)
+            except ObjectRefError:
+                pass
+    return found

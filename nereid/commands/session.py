@@ -37,8 +37,9 @@ from contextlib import (
 )
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
 
+import msgspec
 import trio
 
 from nereid.actors.session_runtime import open_session_runtime
@@ -55,7 +56,7 @@ from nereid.mcp.catalog import (
     session_tools,
 )
 from nereid.mcp.heap import settle_heap
-from nereid.model import Session
+from nereid.model import Diagram, Session
 from nereid.model.file_names import (
     LEGACY_META_FILE,
     META_FILE,
@@ -74,7 +75,8 @@ from nereid.store.schema import SessionMetaFile, StoreFileError
 if TYPE_CHECKING:  # imported where used: see the module docstring
     from nereid.actors.diagram import DiagramActorState
     from nereid.actors.tree import SessionHandle
-    from nereid.store.session_io import Kept, LoadResult
+    from nereid.offload.folder_load import FolderLoad
+    from nereid.store.session_io import DiagramRead, Kept, LoadResult
 
 __all__ = [
     "SessionOpenError",
@@ -164,13 +166,58 @@ def load_probed(
 
     if meta is None:
         return LoadResult(session=seed_session(folder.resolve().name)), True
-    from nereid.offload.folder_load import decode_in_workers  # (multiprocessing: only here)
+    from nereid.offload.folder_load import decode_in_workers
 
     decode = cached_decoder(ParseCache.from_env(), decode_in_workers)
     try:
         return load_listed(files, meta, decode), False
     except OSError as err:
         raise SessionOpenError(f"cannot read {folder}: {err}") from None
+
+
+class Listed(NamedTuple):
+    """A folder listed but not parsed (`list_probed`): `result` is the session without
+    the listed diagrams' contents (their entries in `kept`, as for files that did not
+    load, until each has loaded); `pending` their actors' start states; `reads` their
+    bytes, for `FolderLoad`."""
+
+    result: LoadResult
+    pending: tuple[DiagramActorState, ...]
+    reads: tuple[DiagramRead, ...]
+
+
+def list_probed(folder: Path, files: SessionFiles, meta: SessionMetaFile | None) -> Listed:
+    """What `probe_folder` found, read but not parsed: cheap, so `nereid --mcp` lists the
+    session at once and parses each diagram on use or in the background (`FolderLoad`).
+    A new folder gets the seed session, as `load_probed` gives it."""
+    from nereid.actors.diagram import DiagramActorState
+    from nereid.store.session_io import list_listed, listed_rev
+
+    if meta is None:
+        return Listed(load_probed(folder, files, meta)[0], (), ())
+    try:
+        listing = list_listed(files, meta)
+    except OSError as err:
+        raise SessionOpenError(f"cannot read {folder}: {err}") from None
+    last = {read.entry.diagram_id: read for read in listing.reads}
+    pending: list[DiagramActorState] = []
+    for read in last.values():
+        try:
+            rev = listed_rev(read)
+        except msgspec.DecodeError:  # the side-car is broken: the load will say so
+            rev = read.entry.rev
+        entry = read.entry
+        pending.append(
+            DiagramActorState.pending_load(
+                entry.diagram_id, name=entry.name, kind=entry.kind, rev=rev
+            )
+        )
+    result = listing.result
+    kept = msgspec.structs.replace(
+        result.kept,
+        diagram_entries=(*result.kept.diagram_entries, *(r.entry for r in last.values())),
+    )
+    return Listed(msgspec.structs.replace(result, kept=kept), tuple(pending), tuple(last.values()))
 
 
 def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
@@ -183,11 +230,15 @@ def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
 
 def _report_issues(result: LoadResult) -> None:
     for issue in result.issues:
-        print(
-            f"nereid: warning: {issue} (listed with the problem; its files are left as they are until they load)",
-            file=sys.stderr,
-            flush=True,
-        )
+        _report_issue(str(issue))
+
+
+def _report_issue(issue: str) -> None:
+    print(
+        f"nereid: warning: {issue} (listed with the problem; its files are left as they are until they load)",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def unloaded_diagrams(result: LoadResult) -> list[DiagramActorState]:
@@ -246,12 +297,16 @@ async def open_session_handle(
     durable_writes: bool,
     tracer: Tracer | None = None,
     watch: bool = True,
+    lazy: bool = False,
+    background: bool = True,
 ) -> AsyncIterator[SessionHandle]:
     """Run the session of `session_dir` (default `.`), or the demo in memory with `demo`.
 
     A new folder gets the seed session, written before this yields. Raises
     SessionOpenError when the folder cannot be used. `watch`: import edits made to the
-    folder's files by other programs (`watch_folder`).
+    folder's files by other programs (`watch_folder`). `lazy` (what `nereid --mcp` does):
+    yield once the folder is listed, each diagram parsed on first use, and (`background`)
+    the others in worker processes meanwhile.
     """
     from nereid.actors.tree import open_session
     from nereid.store.demo import load_demo_session
@@ -265,9 +320,23 @@ async def open_session_handle(
         return
     folder = Path(session_dir if session_dir is not None else ".")
     files = RecordingFiles(FolderFiles(folder, durable=durable_writes))
-    result, fresh = load_or_seed(folder, files)
+    listed: Listed | None = None
+    if lazy:
+        meta = probe_folder(folder, files)
+        listed = list_probed(folder, files, meta)
+        result, fresh = listed.result, meta is None
+    else:
+        result, fresh = load_or_seed(folder, files)
     async with _run_loaded(
-        folder, files, result, fresh, durable_writes=durable_writes, tracer=tracer, watch=watch
+        folder,
+        files,
+        result,
+        fresh,
+        durable_writes=durable_writes,
+        tracer=tracer,
+        watch=watch,
+        listed=listed,
+        background=background,
     ) as handle:
         yield handle
 
@@ -283,35 +352,77 @@ async def _run_loaded(
     tracer: Tracer | None,
     watch: bool,
     runtime: Runtime | None = None,
+    listed: Listed | None = None,
+    background: bool = True,
 ) -> AsyncIterator[SessionHandle]:
-    """Run the loaded (or seed) session of `folder` (in `runtime` if given), watched."""
-    from nereid.actors.folder_watch import watch_folder
-    from nereid.actors.tree import open_session
+    """Run the loaded (or seed) session of `folder` (in `runtime` if given), watched.
 
+    `listed` (`list_probed`; `result` is its own): the session starts with those diagrams
+    not parsed yet, and a `FolderLoad` parses them on use and (`background`) in worker
+    processes meanwhile; as each loads, its files are taken in (or, broken, reported and
+    left as they are).
+    """
+    from nereid.actors.diagram import diagram_actor_name
+    from nereid.actors.folder_watch import watch_folder
+    from nereid.actors.protocol import FinishLoad
+    from nereid.actors.tree import open_session
+    from nereid.offload.folder_load import FolderLoad
+
+    pending = listed.pending if listed is not None else ()
+    reads = listed.reads if listed is not None else ()
     _report_issues(result)
-    files.adopt_reads(excluding=_files_of_issues(result))
+    later = {path for read in reads for path in (read.mmd_path, read.sidecar_path)}
+    files.adopt_reads(excluding=_files_of_issues(result) | later)
     if fresh:
         _adopt_seed_leftovers(files)
+    later_ids = {p.state.diagram_id for p in pending}
+    unloaded = [u for u in unloaded_diagrams(result) if u.state.diagram_id not in later_ids]
+    unloaded += pending
     kept: Kept = result.kept
+    running: list[SessionHandle] = []
+
+    def done(read: DiagramRead, outcome: Diagram | FileProblem) -> None:
+        if isinstance(outcome, Diagram):
+            files.remember(read.mmd_path, read.mmd, imported=True)
+            if read.sidecar is not None:
+                files.remember(read.sidecar_path, read.sidecar, imported=True)
+        else:
+            _report_issue(f"{outcome.file}: {outcome.message}")
+        address = (
+            running[0].registry.get(diagram_actor_name(read.entry.diagram_id)) if running else None
+        )
+        if address is not None:
+            address.offer(FinishLoad())  # a full mailbox: it loads with its next message
+
+    loads = FolderLoad(reads, on_done=done) if reads else None
     async with open_session(
         result.session,
         files=files,
         durable=durable_writes,
         tracer=tracer,
         kept=kept,
-        unloaded=unloaded_diagrams(result),
+        unloaded=unloaded,
+        loads=loads,
         unsaved=fresh,
         runtime=runtime,
     ) as handle:
+        running.append(handle)
         if fresh:
             await handle.flush()
-        if not watch:
-            yield handle
-            return
         async with trio.open_nursery() as nursery:
-            await nursery.start(watch_folder, handle, folder, files)
+            if watch:
+                await nursery.start(watch_folder, handle, folder, files)
+            if loads is not None and background:
+                nursery.start_soon(_load_in_background, loads)
             yield handle
             nursery.cancel_scope.cancel()
+
+
+async def _load_in_background(loads: FolderLoad) -> None:
+    """Parse the diagrams nobody asked for yet, then settle the heap (what is loaded now
+    lives as long as the process)."""
+    await loads.run()
+    settle_heap()
 
 
 @asynccontextmanager
@@ -446,22 +557,24 @@ async def _load_and_run(
                     session, files=None, durable=False, tracer=tracer, runtime=runtime
                 )
             else:
-                result, fresh = await trio.to_thread.run_sync(
-                    load_probed, folder, files, meta, abandon_on_cancel=True
+                listed = await trio.to_thread.run_sync(
+                    list_probed, folder, files, meta, abandon_on_cancel=True
                 )
                 opening = _run_loaded(
                     folder,
                     files,
-                    result,
-                    fresh,
+                    listed.result,
+                    meta is None,
                     durable_writes=opts.durable_writes,
                     tracer=tracer,
                     watch=True,
                     runtime=runtime,
+                    listed=listed,
                 )
             async with opening as handle:
                 gate.opened(handle)
-                settle_heap()  # the session is in: what lives as long as the process
+                if opts.demo or not listed.reads:
+                    settle_heap()  # the session is in: what lives as long as the process
                 if keep_listing:
                     await trio.to_thread.run_sync(_keep_tool_listing, endpoint.tools)
                 await trio.sleep_forever()

@@ -13,7 +13,6 @@ render were 15-35 ms at equal priority).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -24,7 +23,7 @@ from nereid.errors import InvalidParams
 from nereid.mermaid import MermaidError, export_ast, parse_mermaid, reconcile_parse
 from nereid.model.diagram import Ast, Diagram, DiagramKind
 from nereid.model.walkthrough import Walkthrough
-from nereid.offload import WORKER_NICENESS
+from nereid.offload import as_background
 from nereid.offload.packed_drawing import pack_drawing
 from nereid.ops.merge3 import merge_file_edit
 from nereid.query.regex_guard import RegexTimeout, match_all
@@ -48,26 +47,12 @@ ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
 StructT = TypeVar("StructT", bound=msgspec.Struct)
 
-_niced = False
-
-
-def _as_background() -> None:
-    """Lower this worker process's priority once (a worker only ever runs jobs)."""
-    global _niced
-    if _niced:
-        return
-    _niced = True
-    try:
-        os.nice(WORKER_NICENESS)
-    except OSError:  # pragma: no cover - not allowed here: run at the normal priority
-        pass
-
 
 def call_encoded(
     job: Callable[..., ResultT], item_type: type[ItemT], payload: bytes, *args: Any
 ) -> ResultT:
     """`job(item, *args)` with `item` decoded from msgpack `payload` as `item_type`."""
-    _as_background()
+    as_background()
     return job(msgspec.msgpack.decode(payload, type=item_type), *args)
 
 
@@ -79,7 +64,7 @@ def call_in_pieces(
     *args: Any,
 ) -> ResultT:
     """`job(item, *args)` with `item` rebuilt by `from_pieces`."""
-    _as_background()
+    as_background()
     return job(from_pieces(item_type, skeleton, pieces), *args)
 
 
@@ -170,7 +155,7 @@ def regex_matches(
 ) -> list[bool] | None:
     """`match_all` of a user regex (already checked by `compile_user_regex`); None when
     its `time_limit` ran out."""
-    _as_background()
+    as_background()
     try:
         return match_all(regex.compile(pattern, flags), texts, time_limit)
     except RegexTimeout:

@@ -50,7 +50,7 @@ import msgspec
 import nereid
 from nereid.model import Diagram, FlowchartAst, SequenceAst, StateAst
 from nereid.model.diagram import Ast
-from nereid.store.schema import Rev, StoreFileError
+from nereid.store.schema import StoreFileError
 
 if TYPE_CHECKING:  # the load path: `nereid --mcp` reads the kept tool listing before it
     from nereid.store.session_io import DiagramDecoder, DiagramRead
@@ -97,15 +97,7 @@ def _tool_listing_name() -> str:
     return f"{_TOOL_LISTING}-{code_key().hex()}{_SUFFIX}"
 
 
-class _SidecarRev(msgspec.Struct):
-    """The two side-car keys a loaded rev depends on (validated as `SidecarFile` does)."""
-
-    rev: Rev | None = None
-    mmd_sha256: str | None = None
-
-
 _ENTRY_DECODER: Final = msgspec.msgpack.Decoder(_Entry)
-_REV_DECODER: Final = msgspec.json.Decoder(_SidecarRev)
 
 
 def _digest(payload: bytes) -> bytes:
@@ -244,7 +236,7 @@ class ParseCache:
 
     def get(self, name: str, read: DiagramRead) -> Diagram | None:
         """The Diagram `read` loads as, if its parse is kept under `name`; else None."""
-        from nereid.store.diagram_files import loaded_rev
+        from nereid.store.session_io import listed_rev
 
         entry = self._read(name)
         ast_type = None if entry is None else _AST_TYPES.get(entry.ast_type)
@@ -252,15 +244,9 @@ class ParseCache:
             return None
         try:
             ast = msgspec.msgpack.decode(entry.payload, type=ast_type)
-            sidecar = None if read.sidecar is None else _REV_DECODER.decode(read.sidecar)
+            rev = listed_rev(read)
         except msgspec.DecodeError:
             return None
-        rev = loaded_rev(
-            read.entry.rev,
-            None if sidecar is None else sidecar.rev,
-            None if sidecar is None else sidecar.mmd_sha256,
-            read.mmd,
-        )
         return Diagram(
             diagram_id=read.entry.diagram_id,
             name=read.entry.name,

@@ -52,6 +52,7 @@ from nereid.store.files import SessionFiles
 from nereid.store.recording import imported_text
 from nereid.store.schema import (
     DiagramEntry,
+    Rev,
     SessionMetaFile,
     SidecarFile,
     StoreFileError,
@@ -69,18 +70,23 @@ __all__ = [
     "DiagramRead",
     "Kept",
     "LoadIssue",
+    "Listing",
     "LoadResult",
     "SaveReport",
     "SessionNotFound",
     "decode_here",
     "decode_read",
+    "diagram_issue",
     "diagram_key",
+    "list_listed",
+    "listed_rev",
     "load_listed",
     "load_session",
     "read_meta",
     "save_problem",
     "save_session",
     "walkthrough_key",
+    "with_decoded",
 ]
 
 _log = logging.getLogger(__name__)
@@ -186,6 +192,29 @@ def _read_diagram(files: SessionFiles, entry: DiagramEntry) -> DiagramRead:
     return DiagramRead(entry, mmd, _read_optional(files, side_path), mmd_path, side_path)
 
 
+class _SidecarRev(msgspec.Struct):
+    """The two side-car keys a loaded rev depends on (validated as `SidecarFile` does)."""
+
+    rev: Rev | None = None
+    mmd_sha256: str | None = None
+
+
+_REV_DECODER: Final = msgspec.json.Decoder(_SidecarRev)
+
+
+def listed_rev(read: DiagramRead) -> int:
+    """The rev `read` loads as (`diagram_files.loaded_rev`), from the side-car's `rev` and
+    `mmd_sha256` alone: no parse. Raises `msgspec.DecodeError` for a side-car that is not
+    such JSON (then the diagram does not load either)."""
+    sidecar = None if read.sidecar is None else _REV_DECODER.decode(read.sidecar)
+    return diagram_files.loaded_rev(
+        read.entry.rev,
+        None if sidecar is None else sidecar.rev,
+        None if sidecar is None else sidecar.mmd_sha256,
+        read.mmd,
+    )
+
+
 def decode_read(read: DiagramRead) -> Diagram:
     """The diagram `read` holds; raises StoreFileError (UnparsableFile: where it fails)."""
     sidecar: SidecarFile | None = None
@@ -241,34 +270,107 @@ def load_listed(
     Files are read here, in the meta's order; `decode` parses them (`decode_here`, or a
     pool of worker processes for a big folder). Writes nothing.
     """
+    listing = list_listed(files, meta)
+    return with_decoded(listing, decode(listing.reads))
+
+
+class Listing(NamedTuple):
+    """A folder read but not parsed (`list_listed`): what a load is, less the decoding.
+
+    `result`: the session without its diagrams (walkthroughs, xrefs, active ids and
+    selection loaded; diagrams whose files cannot be read as issues and `kept`);
+    `reads`: the listed diagrams' bytes to decode, in the meta's order (an id listed
+    twice is read twice; the last entry wins); `order`: every listed entry with its read
+    or why it has none, for `with_decoded`.
+    """
+
+    result: LoadResult
+    reads: tuple[DiagramRead, ...]
+    order: tuple[tuple[DiagramEntry, DiagramRead | StoreFileError | StorePathError], ...]
+
+
+def list_listed(files: SessionFiles, meta: SessionMetaFile) -> Listing:
+    """Read what `meta` lists without parsing a diagram (cheap: bytes and small JSON).
+
+    A start-up that loads diagrams lazily lists the session from this and decodes
+    `Listing.reads` later (`with_decoded`, or one by one). Writes nothing.
+    """
+    order: list[tuple[DiagramEntry, DiagramRead | StoreFileError | StorePathError]] = []
+    for entry in meta.diagrams:
+        try:
+            order.append((entry, _read_diagram(files, entry)))
+        except (StoreFileError, StorePathError) as err:
+            order.append((entry, err))
+    reads = tuple(read for _, read in order if isinstance(read, DiagramRead))
+    issues: list[LoadIssue] = []
+    failed: dict[str, DiagramEntry] = {}
+    for entry, outcome in order:
+        failed.pop(entry.diagram_id, None)
+        if not isinstance(outcome, DiagramRead):
+            issues.append(diagram_issue(entry, outcome))
+            failed[entry.diagram_id] = entry
+    walkthroughs, wt_issues, failed_walkthroughs = _load_walkthroughs(files, meta)
+    session = Session(
+        session_id=meta.session_id,
+        diagrams={},
+        walkthroughs=walkthroughs,
+        xrefs={entry.xref_id: xref_from_entry(entry) for entry in meta.xrefs},
+        active_diagram_id=meta.active_diagram_id,
+        active_walkthrough_id=meta.active_walkthrough_id,
+        selected_object_refs=selection_from_meta(meta),
+    )
+    kept = Kept(
+        diagram_entries=tuple(failed.values()),
+        walkthrough_ids=tuple(w for w in failed_walkthroughs if w not in walkthroughs),
+    )
+    result = LoadResult(session=session, issues=(*issues, *wt_issues), kept=kept)
+    return Listing(result=result, reads=reads, order=tuple(order))
+
+
+def diagram_issue(entry: DiagramEntry, error: StoreFileError | StorePathError) -> LoadIssue:
+    """The load issue of a listed diagram that cannot be read or decoded."""
+    return LoadIssue(
+        path=error.path if isinstance(error, StoreFileError) else entry.mmd_path,
+        problem=error.problem if isinstance(error, StoreFileError) else str(error),
+        diagram_id=entry.diagram_id,
+        file_problem=error.file_problem if isinstance(error, UnparsableFile) else None,
+    )
+
+
+def with_decoded(listing: Listing, decoded: Sequence[Diagram | StoreFileError]) -> LoadResult:
+    """The load `listing` gives with its reads decoded as `decoded` (in order; issues in
+    meta order)."""
     issues: list[LoadIssue] = []
     diagrams: dict[str, Diagram] = {}
     failed: dict[str, DiagramEntry] = {}
-    outcomes: list[tuple[DiagramEntry, DiagramRead | StoreFileError | StorePathError]] = []
-    for entry in meta.diagrams:
-        try:
-            outcomes.append((entry, _read_diagram(files, entry)))
-        except (StoreFileError, StorePathError) as err:
-            outcomes.append((entry, err))
-    decoded = iter(decode([read for _, read in outcomes if isinstance(read, DiagramRead)]))
-    for entry, outcome in outcomes:
+    results = iter(decoded)
+    for entry, outcome in listing.order:
         diagrams.pop(entry.diagram_id, None)
         failed.pop(entry.diagram_id, None)
-        result = next(decoded) if isinstance(outcome, DiagramRead) else outcome
+        result = next(results) if isinstance(outcome, DiagramRead) else outcome
         if isinstance(result, Diagram):
             diagrams[entry.diagram_id] = result
             continue
-        path = result.path if isinstance(result, StoreFileError) else entry.mmd_path
-        problem = result.problem if isinstance(result, StoreFileError) else str(result)
-        issues.append(
-            LoadIssue(
-                path=path,
-                problem=problem,
-                diagram_id=entry.diagram_id,
-                file_problem=result.file_problem if isinstance(result, UnparsableFile) else None,
-            )
-        )
+        issues.append(diagram_issue(entry, result))
         failed[entry.diagram_id] = entry
+    base = listing.result
+    wt_issues = tuple(issue for issue in base.issues if issue.diagram_id is None)
+    return LoadResult(
+        session=msgspec.structs.replace(base.session, diagrams=diagrams),
+        issues=(*issues, *wt_issues),
+        kept=Kept(
+            diagram_entries=tuple(failed.values()),
+            walkthrough_ids=base.kept.walkthrough_ids,
+        ),
+    )
+
+
+def _load_walkthroughs(
+    files: SessionFiles, meta: SessionMetaFile
+) -> tuple[dict[str, Walkthrough], list[LoadIssue], list[str]]:
+    """The walkthroughs `meta` lists (or, for an old meta, the folder holds), the issues
+    of those that do not load, and their ids."""
+    issues: list[LoadIssue] = []
     walkthroughs: dict[str, Walkthrough] = {}
     failed_walkthroughs: list[str] = []
     if meta.walkthrough_ids is not None:
@@ -297,20 +399,7 @@ def load_listed(
                 failed_walkthroughs.append(guessed)
                 continue
             walkthroughs[loaded.walkthrough_id] = loaded
-    session = Session(
-        session_id=meta.session_id,
-        diagrams=diagrams,
-        walkthroughs=walkthroughs,
-        xrefs={entry.xref_id: xref_from_entry(entry) for entry in meta.xrefs},
-        active_diagram_id=meta.active_diagram_id,
-        active_walkthrough_id=meta.active_walkthrough_id,
-        selected_object_refs=selection_from_meta(meta),
-    )
-    kept = Kept(
-        diagram_entries=tuple(failed.values()),
-        walkthrough_ids=tuple(w for w in failed_walkthroughs if w not in walkthroughs),
-    )
-    return LoadResult(session=session, issues=tuple(issues), kept=kept)
+    return walkthroughs, issues, failed_walkthroughs
 
 
 def diagram_key(diagram_id: str) -> str:

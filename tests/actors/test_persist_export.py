@@ -50,7 +50,8 @@ async def test_workers_run_at_a_lower_priority_than_the_event_loop() -> None:
 
     import trio_parallel
 
-    from nereid.offload.jobs import WORKER_NICENESS, call_encoded
+    from nereid.offload import WORKER_NICENESS
+    from nereid.offload.jobs import call_encoded
 
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     payload = msgspec.msgpack.encode(os.PRIO_PROCESS)

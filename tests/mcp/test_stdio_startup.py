@@ -1,10 +1,12 @@
 """Stdio start-up answers before the session has loaded (issue 18): the handshake and
-`tools/list` come at once, a tool call sent meanwhile waits for the load and succeeds.
+`tools/list` come at once, then `diagram.list` from the folder's listing, before the
+diagrams are parsed; each diagram loads on first use, the rest in the background.
 
-Real processes (`python -m nereid DIR --mcp`) on a folder big enough that loading it takes
-seconds (the parse cache is off). The order is observed, not timed: a diagram whose file does not parse makes
-the server print its load warning on stderr when loading ends; with answer-first, the
-`tools/list` reply is on stdout while stderr has no such warning yet.
+Real processes (`python -m nereid DIR --mcp`) on a folder big enough that parsing it takes
+seconds (the parse cache is off). The order is observed, not timed: a diagram whose file
+does not parse makes the server print its load warning on stderr once it is parsed; with
+answer-first, the `tools/list` reply is on stdout while stderr has no such warning yet,
+and the broken diagram is listed at once, with its problem once the background got to it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -146,13 +149,33 @@ def test_tools_list_is_answered_while_the_folder_loads_and_calls_wait(big_folder
         call = server.reply()
         assert call["id"] == 3 and not call["result"].get("isError"), call
         listed = json.loads(call["result"]["content"][0]["text"])["diagrams"]
-        assert len(listed) == DIAGRAMS  # the broken one is listed too, with its problem
-        assert any(f"flow-{DIAGRAMS - 1:03d}" in line for line in server.stderr)
+        assert [d["diagram_id"] for d in listed] == [f"flow-{i:03d}" for i in range(DIAGRAMS)]
+        assert all(d["rev"] == 1 for d in listed[:-1])
+        broken = f"flow-{DIAGRAMS - 1:03d}"
+        deadline = time.monotonic() + 120
+        while not any(broken in line for line in server.stderr):  # parsed in the background
+            assert time.monotonic() < deadline, "the broken diagram was never reported"
+            time.sleep(0.05)
+        server.send(_call(4, "diagram.list", {}))
+        relisted = json.loads(server.reply()["result"]["content"][0]["text"])["diagrams"]
+        assert relisted[-1]["file_error"]["file"] == f"diagrams/{broken}.mmd"
+        assert all("file_error" not in d for d in relisted[:-1])
+        server.send(_call(5, "diagram.stat", {"diagram_id": "flow-007"}))
+        stat = json.loads(server.reply()["result"]["content"][0]["text"])
+        assert stat["rev"] == 1 and stat["saved_rev"] == 1, stat
     finally:
         status = server.close()
     assert status == 0, "".join(server.stderr)
     # Loading and leaving wrote nothing over the person's files.
     assert {p.name: p.read_bytes() for p in (big_folder / "diagrams").iterdir()} == before
+
+
+def _call(request_id: int, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    }
 
 
 def test_a_folder_that_cannot_be_used_is_refused_before_answering(tmp_path: Path) -> None:

@@ -1,0 +1,230 @@
+"""A session that starts with its diagrams listed but not parsed (`nereid --mcp`, issue 18).
+
+`open_session_handle(lazy=True)` on a real folder: the directory answers from the listing
+(ids, names, kinds, revs) before any diagram is parsed; a diagram's first other request
+loads it, equal to what a load before the start gives; `xref` and the selection wait for
+the diagrams they need; a file that does not parse becomes an unloaded diagram with its
+problem (reported on stderr, writes refused, its file left as it is); writes are saved
+and leave the other diagrams' files alone. With `background`, worker processes load the
+rest and each actor takes its content in by itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import trio
+
+from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.persister import PersisterState
+from nereid.actors.protocol import (
+    AddXref,
+    ApplyDiagramOps,
+    CheckRefs,
+    GetDiagram,
+    GetDiagramSummary,
+    ListDiagrams,
+    ListXrefs,
+    UpdateSelection,
+)
+from nereid.actors.tree import SessionHandle
+from nereid.commands.session import list_probed, open_session_handle, probe_folder
+from nereid.errors import InvalidRequest
+from nereid.mermaid import parse_mermaid
+from nereid.model import Diagram, ObjectRef, Session, empty_ast
+from nereid.model.refs import FLOW_NODE, SEQ_PARTICIPANT
+from nereid.ops import FlowAddNode
+from nereid.store.files import FolderFiles
+from nereid.store.parse_cache import CACHE_DIR_ENV
+from nereid.store.recording import RecordingFiles
+from nereid.store.session_io import LoadResult, load_session, save_session
+
+FLOW = "flowchart TD\n  a[Start] --> b[Middle]\n  b --> c[End]\n"
+SEQ = "sequenceDiagram\n  participant A\n  participant B\n  A->>B: hello\n"
+STATE = "stateDiagram-v2\n  [*] --> Idle\n  Idle --> Busy\n"
+BROKEN = "flowchart TD\n  a[[[\n"
+
+
+def _diagram(diagram_id: str, text: str, rev: int) -> Diagram:
+    ast = parse_mermaid(text)
+    kind = {"FlowchartAst": "flowchart", "SequenceAst": "sequence", "StateAst": "state"}[
+        type(ast).__name__
+    ]
+    return Diagram(diagram_id=diagram_id, name=f"Name {diagram_id}", kind=kind, ast=ast, rev=rev)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """flow (with an xref to seq), seq, state, edited (its .mmd changed while Nereid was
+    off), broken (its .mmd does not parse)."""
+    monkeypatch.setenv(CACHE_DIR_ENV, "")
+    made = [
+        _diagram("flow", FLOW, 3),
+        _diagram("seq", SEQ, 1),
+        _diagram("state", STATE, 2),
+        _diagram("edited", FLOW, 5),
+        _diagram("broken", FLOW, 4),
+    ]
+    session = Session(session_id="s:lazy", diagrams={d.diagram_id: d for d in made})
+    root = tmp_path / "session"
+    files = FolderFiles(root)
+    save_session(files, session)
+    (root / "diagrams" / "edited.mmd").write_text(FLOW + "  c --> d[Added by hand]\n")
+    (root / "diagrams" / "broken.mmd").write_text(BROKEN)
+    return root
+
+
+def _eager(folder: Path) -> LoadResult:
+    return load_session(FolderFiles(folder))
+
+
+@asynccontextmanager
+async def _lazy(folder: Path, *, background: bool = False) -> AsyncIterator[SessionHandle]:
+    async with open_session_handle(
+        folder, demo=False, durable_writes=False, watch=False, lazy=True, background=background
+    ) as handle:
+        yield handle
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((folder / "diagrams").iterdir())}
+
+
+def test_listing_reads_every_file_and_parses_none(folder: Path) -> None:
+    files = RecordingFiles(FolderFiles(folder))
+    listed = list_probed(folder, files, probe_folder(folder, files))
+    eager = _eager(folder)
+    assert listed.result.session.diagrams == {}
+    revs = {p.state.diagram_id: p.state.rev for p in listed.pending}
+    loaded = {k: d.rev for k, d in eager.session.diagrams.items()}
+    assert {k: revs[k] for k in loaded} == loaded  # the rev rule without a parse
+    assert loaded["edited"] == 6  # edited while Nereid was off: a new rev
+    assert sorted(revs) == ["broken", "edited", "flow", "seq", "state"]
+    assert all(p.pending and not p.loaded for p in listed.pending)
+    assert sorted(e.diagram_id for e in listed.result.kept.diagram_entries) == sorted(revs)
+
+
+async def test_the_directory_answers_from_the_listing(folder: Path) -> None:
+    eager = _eager(folder)
+    async with _lazy(folder) as handle:
+        reply = await handle.session.call(ListDiagrams())
+        assert [s.diagram_id for s in reply.diagrams] == [
+            "broken",
+            "edited",
+            "flow",
+            "seq",
+            "state",
+        ]
+        for summary in reply.diagrams:
+            assert summary.file_problem is None  # not known before its parse
+            if summary.diagram_id in eager.session.diagrams:
+                loaded = eager.session.diagrams[summary.diagram_id]
+                assert (summary.name, summary.kind, summary.rev) == (
+                    loaded.name,
+                    loaded.kind,
+                    loaded.rev,
+                )
+
+
+async def test_a_diagram_loads_on_first_use_as_a_full_load_gives_it(folder: Path) -> None:
+    eager = _eager(folder)
+    async with _lazy(folder) as handle:
+        for diagram_id, loaded in eager.session.diagrams.items():
+            assert await handle.diagram(diagram_id).call(GetDiagram()) == loaded
+            summary = await handle.diagram(diagram_id).call(GetDiagramSummary())
+            assert summary.rev == loaded.rev and summary.file_problem is None
+
+
+async def test_a_broken_file_is_an_unloaded_diagram_once_looked_at(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _files(folder)
+    async with _lazy(folder) as handle:
+        broken = handle.diagram("broken")
+        diagram = await broken.call(GetDiagram())
+        assert diagram.ast == empty_ast("flowchart")  # empty: not its own
+        summary = await broken.call(GetDiagramSummary())
+        assert summary.file_problem is not None
+        assert summary.file_problem.file == "diagrams/broken.mmd"
+        assert summary.file_problem.line == 2
+        with pytest.raises(InvalidRequest, match="does not parse"):
+            await broken.call(ApplyDiagramOps(base_rev=summary.rev, ops=(_add("n:x"),)))
+        await handle.flush()
+    assert "diagrams/broken.mmd" in capsys.readouterr().err
+    assert _files(folder) == before  # left as it is
+
+
+def _add(node_id: str) -> FlowAddNode:
+    return FlowAddNode(node_id=node_id, label="Added")
+
+
+async def test_xrefs_and_the_selection_wait_for_the_diagrams_they_name(folder: Path) -> None:
+    flow_b = ObjectRef.of("flow", FLOW_NODE, "n:b")
+    seq_a = ObjectRef.of("seq", SEQ_PARTICIPANT, "p:A")
+    ghost = ObjectRef.of("state", FLOW_NODE, "n:nothing")
+    async with _lazy(folder) as handle:
+        exists = await handle.xref.call(CheckRefs(refs=(flow_b, ghost)))
+        assert exists.exists == (True, False)
+        added = await handle.xref.call(
+            AddXref(xref_id="x1", from_ref=str(flow_b), to_ref=str(seq_a), kind="calls")
+        )
+        assert added.status == "ok"
+    async with _lazy(folder) as handle:  # a new start: the xref's ends are pending again
+        listing = await handle.xref.call(ListXrefs())
+        assert [(x.xref_id, x.status) for x in listing.xrefs] == [("x1", "ok")]
+        applied = await handle.session.call(UpdateSelection(object_refs=(seq_a, ghost)))
+        assert applied.applied == (seq_a,) and applied.ignored == (ghost,)
+
+
+async def test_writes_are_saved_and_the_other_files_stay_as_they_are(folder: Path) -> None:
+    before = _files(folder)
+    async with _lazy(folder) as handle:
+        flow = handle.diagram("flow")
+        summary = await flow.call(GetDiagramSummary())
+        reply = await flow.call(ApplyDiagramOps(base_rev=summary.rev, ops=(_add("n:n9"),)))
+        assert reply.new_rev == summary.rev + 1
+        await handle.flush()
+    after = _files(folder)
+    changed = {name for name in before if before[name] != after.get(name)}
+    assert changed == {"flow.mmd", "flow.meta.json"}
+    reloaded = _eager(folder)
+    assert "n:n9" in reloaded.session.diagrams["flow"].ast.nodes  # type: ignore[union-attr]
+    assert sorted(reloaded.session.diagrams) == ["edited", "flow", "seq", "state"]
+    assert [issue.diagram_id for issue in reloaded.issues] == ["broken"]  # still listed
+
+
+async def test_a_pending_diagram_that_crashes_restarts_pending_and_loads(folder: Path) -> None:
+    eager = _eager(folder)
+    async with _lazy(folder) as handle:
+        handle.registry.crash(diagram_actor_name("seq"))
+        await trio.sleep(0.05)
+        assert await handle.diagram("seq").call(GetDiagram()) == eager.session.diagrams["seq"]
+
+
+async def test_the_background_loads_every_diagram_in_worker_processes(folder: Path) -> None:
+    eager = _eager(folder)
+    async with _lazy(folder, background=True) as handle:
+        with trio.fail_after(120):
+            while True:  # the broken one's problem shows once the background reached it
+                summary = await handle.diagram("broken").call(GetDiagramSummary())
+                if summary.file_problem is not None:
+                    break
+                await trio.sleep(0.05)
+        for diagram_id, loaded in eager.session.diagrams.items():
+            assert await handle.diagram(diagram_id).call(GetDiagram()) == loaded
+
+
+def test_the_persister_holds_a_loaded_diagram_as_on_disk(folder: Path) -> None:
+    files = RecordingFiles(FolderFiles(folder))
+    listed = list_probed(folder, files, probe_folder(folder, files))
+    revs = {p.state.diagram_id: p.state.rev for p in listed.pending}
+    state = PersisterState.loaded(listed.result, listed=revs)
+    assert state.save_status().item("diagram:flow").saved_rev == 3
+    flow = _eager(folder).session.diagrams["flow"]
+    loaded = state.with_loaded(flow)
+    assert loaded.session.diagrams == {"flow": flow} and not loaded.pending
+    assert "flow" not in {e.diagram_id for e in loaded.kept.diagram_entries}
+    assert loaded.with_loaded(flow) is loaded  # once
