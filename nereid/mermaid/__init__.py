@@ -10,26 +10,58 @@ Every parse problem is a `MermaidError`, every export problem a `MermaidExportEr
 
 from __future__ import annotations
 
-from typing import Final, Literal
+import importlib
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from nereid.mermaid.errors import MermaidError, MermaidExportError, iter_lines
-from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
 from nereid.mermaid.preamble import take_preamble
+
+# Bound here, not on first use: a submodule has one of these names (`reconcile_sequence`),
+# and importing it later would bind the module in its place.
 from nereid.mermaid.reconcile import (
     FlowIdHints,
     SeqIdHints,
     reconcile_flowchart,
     reconcile_sequence,
 )
-from nereid.mermaid.sequence import export_sequence, parse_sequence
-from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
-from nereid.mermaid.stable_ids import reconcile_parse
-from nereid.mermaid.state import parse_state
-from nereid.mermaid.state_export import export_state
-from nereid.mermaid.state_ids import StateIdHints, reconcile_state
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.sequence import SequenceAst
 from nereid.model.state import StateAst
+
+if TYPE_CHECKING:
+    from nereid.mermaid.flowchart import export_flowchart, parse_flowchart
+    from nereid.mermaid.sequence import export_sequence, parse_sequence
+    from nereid.mermaid.sequence_rules import participant_name_problem, sequence_text_problem
+    from nereid.mermaid.stable_ids import reconcile_parse
+    from nereid.mermaid.state import parse_state
+    from nereid.mermaid.state_export import export_state
+    from nereid.mermaid.state_ids import StateIdHints, reconcile_state
+
+#: Where each name lives: a kind's parser and exporter are imported on first use, so a
+#: command that reads one kind (`nereid render`, `nereid check`) starts without the others.
+_LAZY: Final = {
+    "export_flowchart": "flowchart",
+    "parse_flowchart": "flowchart",
+    "export_sequence": "sequence",
+    "parse_sequence": "sequence",
+    "participant_name_problem": "sequence_rules",
+    "sequence_text_problem": "sequence_rules",
+    "reconcile_parse": "stable_ids",
+    "parse_state": "state",
+    "export_state": "state_export",
+    "StateIdHints": "state_ids",
+    "reconcile_state": "state_ids",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DETECT_ERROR",
@@ -96,16 +128,28 @@ def parse_as(
 ) -> FlowchartAst | SequenceAst | StateAst:
     """Import `text` as a diagram of `kind` (its parser refuses a header of another kind)."""
     if kind == "sequence":
+        from nereid.mermaid.sequence import parse_sequence
+
         return parse_sequence(text)
     if kind == "state":
+        from nereid.mermaid.state import parse_state
+
         return parse_state(text)
+    from nereid.mermaid.flowchart import parse_flowchart
+
     return parse_flowchart(text)
 
 
 def export_ast(ast: FlowchartAst | SequenceAst | StateAst) -> str:
     """The canonical Mermaid text of an AST of any kind."""
     if isinstance(ast, FlowchartAst):
+        from nereid.mermaid.flowchart import export_flowchart
+
         return export_flowchart(ast)
     if isinstance(ast, StateAst):
+        from nereid.mermaid.state_export import export_state
+
         return export_state(ast)
+    from nereid.mermaid.sequence import export_sequence
+
     return export_sequence(ast)
