@@ -382,15 +382,16 @@ async def _run_loaded(
     running: list[SessionHandle] = []
 
     def done(read: DiagramRead, outcome: Diagram | FileProblem) -> None:
+        name = diagram_actor_name(read.entry.diagram_id)
+        address = running[0].registry.get(name) if running else None
+        if running and address is None:
+            return  # deleted meanwhile: its files are not ours to take in
         if isinstance(outcome, Diagram):
             files.remember(read.mmd_path, read.mmd, imported=True)
             if read.sidecar is not None:
                 files.remember(read.sidecar_path, read.sidecar, imported=True)
         else:
             _report_issue(f"{outcome.file}: {outcome.message}")
-        address = (
-            running[0].registry.get(diagram_actor_name(read.entry.diagram_id)) if running else None
-        )
         if address is not None:
             address.offer(FinishLoad())  # a full mailbox: it loads with its next message
 
