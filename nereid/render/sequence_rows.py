@@ -348,7 +348,7 @@ class _RowPainter:
         if wide:
             width = max((text_width(line) for line in lines), default=0)
         else:
-            width = max((len(line) for line in lines), default=0)
+            width = max(map(len, lines), default=0)
         return Rendered(
             text="\n".join(lines),
             lines=lines,
