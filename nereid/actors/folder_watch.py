@@ -89,6 +89,9 @@ _log = logging.getLogger(__name__)
 
 #: Milliseconds watchfiles gathers a burst of events (an editor's write + rename) into one.
 _DEBOUNCE_MS: Final = 30
+#: Milliseconds of quiet after which the loop comes round anyway (retries are due, and the
+#: first round says the watch is running: a session's first reply waits for it).
+_IDLE_MS: Final = 50
 
 
 class FolderSynced(Event, frozen=True):
@@ -476,7 +479,7 @@ async def watch_folder(
         step=10,
         recursive=False,
         yield_on_timeout=True,
-        rust_timeout=200,
+        rust_timeout=_IDLE_MS,
     )
     async with aclosing(watch):  # closed when cancelled, not left to the garbage collector
         async for changes in watch:

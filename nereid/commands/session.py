@@ -420,10 +420,12 @@ async def _run_loaded(
 
 
 async def _load_in_background(loads: FolderLoad) -> None:
-    """Parse the diagrams nobody asked for yet, then settle the heap (what is loaded now
-    lives as long as the process)."""
+    """Parse the diagrams nobody asked for yet, then freeze them with the rest of the heap
+    (they live as long as the process: full collections need not walk them)."""
+    from nereid.mcp.heap import freeze_heap
+
     await loads.run()
-    settle_heap()
+    freeze_heap()
 
 
 @asynccontextmanager
@@ -574,8 +576,7 @@ async def _load_and_run(
                 )
             async with opening as handle:
                 gate.opened(handle)
-                if opts.demo or not listed.reads:
-                    settle_heap()  # the session is in: what lives as long as the process
+                settle_heap()  # the session is in: what lives as long as the process
                 if keep_listing:
                     await trio.to_thread.run_sync(_keep_tool_listing, endpoint.tools)
                 await trio.sleep_forever()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 from typing import Final
 
-__all__ = ["GEN0_THRESHOLD", "settle_heap"]
+__all__ = ["GEN0_THRESHOLD", "freeze_heap", "settle_heap"]
 
 GEN0_THRESHOLD: Final = 5000
 """Net container allocations between young collections (CPython's default: 700).
@@ -39,3 +39,10 @@ def settle_heap() -> bool:
     _, gen1, gen2 = gc.get_threshold()
     gc.set_threshold(max(GEN0_THRESHOLD, gc.get_threshold()[0]), gen1, gen2)
     return True
+
+
+def freeze_heap() -> None:
+    """Freeze what lives now, without collecting first (no pause): for what a server
+    loaded after `settle_heap` and keeps for good (`nereid --mcp`'s lazily loaded
+    diagrams), so full collections do not walk it either."""
+    gc.freeze()

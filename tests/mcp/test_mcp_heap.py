@@ -33,3 +33,12 @@ def test_settle_heap_keeps_a_higher_threshold(monkeypatch: pytest.MonkeyPatch) -
     heap.settle_heap()
     assert levels == [(90_000, 5, 5)]
     assert gc.isenabled()
+
+
+def test_freeze_heap_freezes_without_a_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(heap.gc, "collect", lambda: calls.append("collect"))
+    monkeypatch.setattr(heap.gc, "freeze", lambda: calls.append("freeze"))
+    heap.freeze_heap()
+    heap.freeze_heap()  # each load that is kept for good: no "once" here
+    assert calls == ["freeze", "freeze"]
