@@ -30,7 +30,6 @@ from nereid.model.diagram import Ast, Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.state import StateAst
 from nereid.model.state_flow import state_display_label
-from nereid.offload.dispatch import needs_worker
 from nereid.render import Rendered, RenderError, RenderOptions, render_diagram
 from nereid.ui.highlight import DiagramCells
 from nereid.ui.label_patch import label_patch, marked_label
@@ -43,7 +42,8 @@ _log = logging.getLogger(__name__)
 TUI_SMALL_PAYLOAD: Final = 32 * 1024
 """Diagrams whose AST encodes to more bytes (about 100 flowchart nodes, ~25 ms of layout)
 are laid out in a worker process while the previous drawing stays on screen; smaller ones
-are drawn in-process, where they cost less than the hand-off (`nereid.offload.dispatch`)."""
+are drawn in-process, where they cost less than the hand-off (as `nereid.offload.dispatch`
+decides for the agents' renders)."""
 
 CellsKey = tuple[str, int, bool, Markers]
 """What a diagram drawing depends on: diagram id, rev, notes flag, xref markers."""
@@ -99,7 +99,8 @@ class Drawings:
         if key in self._running or (self._wanted is not None and self._wanted.key == key):
             return self._drawing_of(diagram.diagram_id)  # being laid out off the loop
         options = RenderOptions(show_notes=show_notes, flowchart_extra_col_gap=2)
-        digest = _digest(diagram, markers, options)
+        encoded = msgspec.msgpack.encode(diagram.ast)  # once: for the digest and the size
+        digest = _digest(diagram.kind, encoded, markers, options)
         drawn = self._recent.get(diagram.diagram_id, {}).get(digest)
         if drawn is not None:  # drawn before from the same content: no layout
             self._show(key, drawn, digest)
@@ -109,7 +110,7 @@ class Drawings:
             self._show(key, patched[0], digest)
             return patched[0]
         marked = _with_markers(diagram, dict(markers))
-        if self._listener is not None and needs_worker(diagram.ast, TUI_SMALL_PAYLOAD):
+        if self._listener is not None and len(encoded) > TUI_SMALL_PAYLOAD:
             if self._wanted is not None:  # superseded before the app took it
                 self._digests.pop(self._wanted.key, None)
             self._digests[key] = digest
@@ -253,11 +254,12 @@ class Drawings:
         return next((c for k, c in self._cells.items() if k[0] == diagram_id), None)
 
 
-def _digest(diagram: Diagram, markers: Markers, options: RenderOptions) -> bytes:
-    """What a drawing is made from (the AST, its xref markers and the options), hashed."""
+def _digest(kind: str, encoded_ast: bytes, markers: Markers, options: RenderOptions) -> bytes:
+    """What a drawing is made from (the AST as msgpack, its xref markers and the options),
+    hashed."""
     content = hashlib.blake2b(digest_size=16)
-    content.update(diagram.kind.encode())
-    content.update(msgspec.msgpack.encode(diagram.ast))
+    content.update(kind.encode())
+    content.update(encoded_ast)
     content.update(msgspec.msgpack.encode(sorted(markers)))
     content.update(msgspec.msgpack.encode(options))
     return content.digest()
