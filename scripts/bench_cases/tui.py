@@ -275,7 +275,8 @@ async def bench_relayout(nodes: int, runs: int) -> list[tuple[str, Timing]]:
                         repainted = trio.Event()
                         app.widget.render(SIZE)  # what urwid does when the loop goes idle
                         current = vm.session.diagrams["big"].rev >= rev
-                        if current and vm.cells() is not None and vm.layout_behind() is None:
+                        drawn = vm.cells() is not None and vm.layout_behind() is None
+                        if current and drawn and not vm.layout_provisional():  # laid out
                             return time.perf_counter()
                         await repainted.wait()
 
