@@ -13,7 +13,7 @@ C-level map), so `build()` sorts them and merges only the runs of rows that hold
 from __future__ import annotations
 
 from itertools import compress, repeat
-from operator import eq, itemgetter
+from operator import attrgetter, eq, itemgetter
 from typing import Final, NamedTuple
 
 from nereid.model.refs import ObjectRef
@@ -33,6 +33,8 @@ SpanMap = dict[ObjectRef, tuple[Span, ...]]
 
 _new = tuple.__new__
 _row: Final = itemgetter(0)
+_sort_key: Final = attrgetter("diagram_id", "category", "object_id")
+"""`ObjectRef.sort_key` without a Python call per ref."""
 
 
 class SpanRecorder:
@@ -81,7 +83,7 @@ class SpanRecorder:
         big drawing does not hold both at once."""
         result: SpanMap = {}
         runs = self._runs
-        for owner in sorted(runs, key=ObjectRef.sort_key):
+        for owner in sorted(runs, key=_sort_key):
             merged = _merge(runs[owner])
             runs[owner] = merged
             result[owner] = tuple(merged)
