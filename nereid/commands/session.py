@@ -354,13 +354,15 @@ async def _run_loaded(
     runtime: Runtime | None = None,
     listed: Listed | None = None,
     background: bool = True,
+    background_after: Callable[[], Awaitable[None]] | None = None,
 ) -> AsyncIterator[SessionHandle]:
     """Run the loaded (or seed) session of `folder` (in `runtime` if given), watched.
 
     `listed` (`list_probed`; `result` is its own): the session starts with those diagrams
     not parsed yet, and a `FolderLoad` parses them on use and (`background`) in worker
-    processes meanwhile; as each loads, its files are taken in (or, broken, reported and
-    left as they are).
+    processes meanwhile, once `background_after` returns (the client's first replies go
+    first); as each loads, its files are taken in (or, broken, reported and left as they
+    are).
     """
     from nereid.actors.diagram import diagram_actor_name
     from nereid.actors.folder_watch import watch_folder
@@ -414,16 +416,21 @@ async def _run_loaded(
             if watch:
                 await nursery.start(watch_folder, handle, folder, files)
             if loads is not None and background:
-                nursery.start_soon(_load_in_background, loads)
+                nursery.start_soon(_load_in_background, loads, background_after)
             yield handle
             nursery.cancel_scope.cancel()
 
 
-async def _load_in_background(loads: FolderLoad) -> None:
-    """Parse the diagrams nobody asked for yet, then freeze them with the rest of the heap
-    (they live as long as the process: full collections need not walk them)."""
+async def _load_in_background(
+    loads: FolderLoad, after: Callable[[], Awaitable[None]] | None = None
+) -> None:
+    """Parse the diagrams nobody asked for yet (once `after` returns), then freeze them
+    with the rest of the heap (they live as long as the process: full collections need
+    not walk them)."""
     from nereid.mcp.heap import freeze_heap
 
+    if after is not None:
+        await after()
     await loads.run()
     freeze_heap()
 
@@ -573,6 +580,7 @@ async def _load_and_run(
                     watch=True,
                     runtime=runtime,
                     listed=listed,
+                    background_after=gate.first_served,
                 )
             async with opening as handle:
                 gate.opened(handle)
@@ -605,11 +613,13 @@ async def _serve_bridge_http(endpoint: McpEndpoint, lock: FolderLock, gate: Sess
     """Serve loopback HTTP for bridges (a private token) and publish it in the lock.
 
     After the handshake and the session, which the client is waiting for: it starts once
-    the session has loaded, or after `_BRIDGE_DELAY` of loading (a bridge waits up to
-    15 s for the URL), whichever comes first. The HTTP stack is imported in a thread.
+    the session has loaded (or after `_BRIDGE_DELAY` of loading) and answered its first
+    call (or `_BRIDGE_DELAY` later; a bridge waits up to 15 s for the URL). The HTTP stack
+    is imported in a thread.
     """
     with trio.move_on_after(_BRIDGE_DELAY):
         await gate.settled()
+    await gate.first_served(_BRIDGE_DELAY)
     http = await trio.to_thread.run_sync(importlib.import_module, "nereid.mcp.http")
     token = secrets.token_urlsafe(32)
     async with trio.open_nursery() as nursery:

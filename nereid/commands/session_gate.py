@@ -12,7 +12,8 @@ the handshake, so it starts once `tools/list` has been answered, as soon as any 
 request comes (a call needs the session), or a short delay after `initialize` has been
 answered, whichever is first. The delay counts from `initialize`, not from launch: on a
 busy machine the launch alone can take longer than the delay, and the load would then
-compete with the handshake it is meant to wait for.
+compete with the handshake it is meant to wait for. Background work waits in turn for
+the first answer from the open session (`first_served`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class SessionGate:
         self._failure: str | None = None
         self._wanted = trio.Event()
         self._greeted = trio.Event()
+        self._served = trio.Event()
         self.handle: SessionHandle | None = None
 
     async def middleware(
@@ -63,6 +65,8 @@ class SessionGate:
         finally:
             if ctx.method == "tools/list":
                 self._wanted.set()
+            elif ctx.method not in _HANDSHAKE and self.handle is not None:
+                self._served.set()
             self._greeted.set()  # `initialize` answered (or, out of order, something else)
 
     async def until_wanted(self, delay: float = LOAD_DELAY) -> None:
@@ -82,6 +86,13 @@ class SessionGate:
         if not self._settled.is_set():
             self._failure = why
             self._settled.set()
+
+    async def first_served(self, delay: float = LOAD_DELAY) -> None:
+        """Return once a request has been answered from the open session, or `delay`
+        seconds after the call: when background work (parsing the rest of the folder,
+        the bridge's HTTP stack) may start without delaying the client's first replies."""
+        with trio.move_on_after(delay):
+            await self._served.wait()
 
     async def settled(self) -> None:
         """Return once the gate is open or has failed (without raising)."""

@@ -267,3 +267,27 @@ async def test_loading_waits_for_the_handshake_not_for_the_launch(
             assert started == []
             await trio.sleep(LOAD_DELAY)
             assert started == [pytest.approx(11 * LOAD_DELAY)]
+
+
+async def test_background_work_waits_for_the_first_answer_from_the_session(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    gate = SessionGate(patience=30.0)
+    started = trio.current_time()
+    await gate.first_served(2.0)  # nobody calls: it starts after the delay
+    assert trio.current_time() - started == pytest.approx(2.0)
+
+    async def answered(ctx: object) -> None:
+        await trio.sleep(0.5)
+
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        gate.opened(handle)
+        for method in ("initialize", "tools/list"):  # the handshake does not count
+            await gate.middleware(cast(Any, SimpleNamespace(method=method)), answered)
+        began = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(
+                gate.middleware, cast(Any, SimpleNamespace(method="tools/call")), answered
+            )
+            await gate.first_served(10.0)
+        assert trio.current_time() - began == pytest.approx(0.5)  # once the call was answered
