@@ -59,7 +59,7 @@ from nereid.actors.protocol import (
 )
 from nereid.errors import ResourceNotFound
 from nereid.model import ObjectRef
-from nereid.runtime import Actor, on, on_cast
+from nereid.runtime import Actor, on, on_cast, on_read
 
 __all__ = ["AttentionActor", "AttentionState", "agent_sort_key"]
 
@@ -92,12 +92,12 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
         self._xref = xref
         self._call_timeout = call_timeout
 
-    @on(GetAttention)
-    async def _get(self, message: GetAttention) -> AttentionSnapshot:
+    @on_read(GetAttention)
+    def _get(self, message: GetAttention) -> AttentionSnapshot:
         return self._snapshot()
 
-    @on(GetSpotlight)
-    async def _get_spotlight(self, message: GetSpotlight) -> Spotlight:
+    @on_read(GetSpotlight)
+    def _get_spotlight(self, message: GetSpotlight) -> Spotlight:
         return self._spotlight(message.agent_id)
 
     @on(SetSpotlight)
@@ -137,8 +137,8 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
     async def _session_ended(self, message: AgentSessionEnded) -> None:
         self._drop_spotlight(message.agent_id)
 
-    @on(ListSpotlights)
-    async def _list_spotlights(self, message: ListSpotlights) -> SpotlightsReply:
+    @on_read(ListSpotlights)
+    def _list_spotlights(self, message: ListSpotlights) -> SpotlightsReply:
         return SpotlightsReply(spotlights=self._spotlights())
 
     @on_cast(AgentPresence)

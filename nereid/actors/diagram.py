@@ -60,7 +60,7 @@ from nereid.model.file_problem import FileProblem
 from nereid.offload.dispatch import import_file_edit
 from nereid.ops import Delta, DiagramState, DiffResult, ast_digest
 from nereid.ops.state import conflict
-from nereid.runtime import Event, on, on_cast
+from nereid.runtime import Event, on, on_cast, on_read
 
 __all__ = [
     "DiagramActor",
@@ -193,6 +193,9 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
         if not snapshot.pending:  # a pending one has nothing to tell yet: it loads on use
             await super().init(snapshot)
 
+    def reads_now(self) -> bool:
+        return not self.state.pending  # a read first finishes the load (`handle`)
+
     async def handle(self, message: DiagramRequest) -> object:
         if self.state.pending and not (
             isinstance(message, GetDiagramSummary)
@@ -253,12 +256,12 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
 
     # -- reads -----------------------------------------------------------------------------
 
-    @on(GetDiagram)
-    async def _get(self, message: GetDiagram) -> Diagram:
+    @on_read(GetDiagram)
+    def _get(self, message: GetDiagram) -> Diagram:
         return self._snapshot()
 
-    @on(GetDiagramSummary)
-    async def _summary(self, message: GetDiagramSummary) -> DiagramSummary:
+    @on_read(GetDiagramSummary)
+    def _summary(self, message: GetDiagramSummary) -> DiagramSummary:
         s = self.state
         return DiagramSummary(
             diagram_id=s.state.diagram_id,
@@ -268,8 +271,8 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
             file_problem=s.file_problem,
         )
 
-    @on(DiffDiagram)
-    async def _diff(self, message: DiffDiagram) -> DiffResult:
+    @on_read(DiffDiagram)
+    def _diff(self, message: DiffDiagram) -> DiffResult:
         return self.diff(message.since_rev)
 
     # -- writes ----------------------------------------------------------------------------

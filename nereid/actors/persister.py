@@ -50,7 +50,17 @@ from nereid.actors.persist_export import ExportBig, export_big_in_worker
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
 from nereid.model.file_names import StorePathError, diagram_paths
-from nereid.runtime import Actor, Address, Message, Request, Supervisor, Timer, on, on_cast
+from nereid.runtime import (
+    Actor,
+    Address,
+    Message,
+    Request,
+    Supervisor,
+    Timer,
+    on,
+    on_cast,
+    on_read,
+)
 from nereid.runtime._messages import Event
 from nereid.store.files import SessionFiles
 from nereid.store.recording import release_files
@@ -347,8 +357,8 @@ def _with_change(state: PersisterState, message: _Change) -> PersisterState:
 class SaveStatusActor(Actor[SaveStatus, ReportSaveStatus | GetSaveStatus]):
     """Holds the latest `SaveStatus` so readers never wait for a save in progress."""
 
-    @on(GetSaveStatus)
-    async def _get(self, message: GetSaveStatus) -> SaveStatus:
+    @on_read(GetSaveStatus)
+    def _get(self, message: GetSaveStatus) -> SaveStatus:
         return self.state
 
     @on_cast(ReportSaveStatus)

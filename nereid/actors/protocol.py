@@ -608,6 +608,23 @@ class ReadContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
         """Whether agents' spotlights move the cursor: the TUI's switch, on without a TUI."""
         return True if self.follow_ai is None else self.follow_ai
 
+    @classmethod
+    def of(cls, active_diagram_id: str | None, ui: UiState | None) -> ReadContext:
+        """The context of the session's active diagram and ``attention``'s UI state (None or
+        not attached: no TUI, so only the active diagram)."""
+        if ui is None or not ui.attached:
+            return cls(session_active_diagram_id=active_diagram_id)
+        return cls(
+            session_active_diagram_id=active_diagram_id,
+            human_active_diagram_id=ui.human_diagram_id,
+            human_active_object_ref=(
+                None if ui.human_object_ref is None else str(ui.human_object_ref)
+            ),
+            follow_ai=ui.follow_ai,
+            ui_rev=ui.rev,
+            ui_session_rev=ui.session_rev,
+        )
+
 
 class GetReadContext(Request[ReadContext], frozen=True):
     """The read context: active diagram from `session`, UI state from `attention`."""

@@ -110,7 +110,7 @@ from nereid.actors.walkthrough import (
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
 from nereid.model.file_names import StorePathError, check_storable_id
-from nereid.runtime import Actor, Supervisor, on, on_cast
+from nereid.runtime import Actor, Supervisor, on, on_cast, on_read
 
 __all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
 
@@ -243,6 +243,9 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             )
         )
 
+    def reads_now(self) -> bool:
+        return self.state.index_stored  # else any message first retries the store
+
     async def handle(self, message: SessionRequest) -> object:
         if not self.state.index_stored:  # the last store failed: retried with each message
             await self._store_index()
@@ -262,8 +265,8 @@ class SessionActor(Actor[SessionState, SessionRequest]):
             active_walkthrough_id=self.state.active_walkthrough_id,
         )
 
-    @on(GetActive)
-    async def _get_active(self, message: GetActive) -> ActiveIds:
+    @on_read(GetActive)
+    def _get_active(self, message: GetActive) -> ActiveIds:
         return self._active()
 
     @on(OpenDiagram)
@@ -680,20 +683,9 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         active = self.state.active_diagram_id
         attention = self.runtime.registry.get(self._attention)
         if attention is None:
-            return ReadContext(session_active_diagram_id=active)
+            return ReadContext.of(active, None)
         ui = (await attention.call(GetAttention(), timeout=self._call_timeout)).ui
-        if not ui.attached:
-            return ReadContext(session_active_diagram_id=active)
-        return ReadContext(
-            session_active_diagram_id=active,
-            human_active_diagram_id=ui.human_diagram_id,
-            human_active_object_ref=(
-                None if ui.human_object_ref is None else str(ui.human_object_ref)
-            ),
-            follow_ai=ui.follow_ai,
-            ui_rev=ui.rev,
-            ui_session_rev=ui.session_rev,
-        )
+        return ReadContext.of(active, ui)
 
     # -- talking to the others (bounded) ---------------------------------------------------
 

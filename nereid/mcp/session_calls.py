@@ -37,7 +37,7 @@ from nereid.actors.protocol import (
     AttentionRequest,
     DiagramRequest,
     GetActive,
-    GetReadContext,
+    GetAttention,
     KindName,
     NoteSessionMutation,
     SessionRequest,
@@ -79,6 +79,7 @@ __all__ = [
     "kind_name",
     "note_mutation",
     "read_context",
+    "read_context_soon",
     "read_from",
     "reply_type",
     "resolve_diagram",
@@ -117,7 +118,25 @@ async def ask_xref(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
 
 async def read_context(call: ToolCall) -> ReadContext:
     """The `context` object of read tools (mcp-tools.md §3.4)."""
-    return await ask_session(call, GetReadContext())
+    return await read_context_soon(call)()
+
+
+def read_context_soon(call: ToolCall) -> Callable[[], Awaitable[ReadContext]]:
+    """Ask for the read context now; awaiting the returned function gives it.
+
+    What ``session`` answers to `GetReadContext`, with both of its parts asked at once:
+    the active diagram from ``session`` and the UI state from ``attention`` (`send_request`),
+    so the two actors work in the same pass of the scheduler instead of one after the other.
+    """
+    active = call.registry.lookup("session").send_request(GetActive())
+    attention = call.registry.get("attention")
+    ui = None if attention is None else attention.send_request(GetAttention())
+
+    async def reply() -> ReadContext:
+        active_id = (await active.reply()).active_diagram_id
+        return ReadContext.of(active_id, None if ui is None else (await ui.reply()).ui)
+
+    return reply
 
 
 async def active_ids(call: ToolCall) -> ActiveIds:

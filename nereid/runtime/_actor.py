@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from ._handlers import HandlerTable, handler_table
+from ._handlers import HandlerTable, ReadTable, handler_table, read_table
 
 if TYPE_CHECKING:
     from ._cell import ActorCell, Address
@@ -41,6 +41,8 @@ class Actor(ABC, Generic[StateT, MessageT]):
     - `init(snapshot)` rebuilds what is derived from the snapshot (optional).
     - Declare one handler per message type with ``@on(Request)`` / ``@on_cast(Message)``
       (`nereid.runtime._handlers`): mypy checks each returns its request's reply type.
+      A request answered from the state alone, without waiting or changing anything, can
+      be a sync ``@on_read(Request)``: callers then get it at once while the actor idles.
       (Overriding `handle` with a `match` still works, for small test actors.)
       Raise a `nereid.errors.NereidError` to refuse a request: the caller gets it, this
       actor keeps running. Any other exception is a bug: the actor crashes and restarts
@@ -51,10 +53,12 @@ class Actor(ABC, Generic[StateT, MessageT]):
 
     _cell: ActorCell[StateT]
     _handlers: ClassVar[HandlerTable] = {}
+    _reads: ClassVar[ReadTable] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._handlers = handler_table(cls)
+        cls._reads = read_table(cls)
 
     @property
     def name(self) -> str:
@@ -87,6 +91,12 @@ class Actor(ABC, Generic[StateT, MessageT]):
 
     async def init(self, snapshot: StateT) -> None:  # noqa: B027 - optional hook
         """Rebuild in-memory state from `snapshot`. Raising here counts as a crash."""
+
+    def reads_now(self) -> bool:
+        """Whether a read (``@on_read``) may be answered from the state as it is, outside
+        this actor's task, while it idles. Override with False while `handle` has work to
+        do before any message (a load to finish, a store to retry)."""
+        return True
 
     async def handle(self, message: MessageT) -> object:
         """Handle one message with its declared handler; return the reply (None for casts)."""

@@ -31,6 +31,9 @@ __all__ = ["DEFAULT_CALL_TIMEOUT", "ActorCell", "ActorStatus", "Address"]
 DEFAULT_CALL_TIMEOUT = 10.0
 """Seconds a `call` or `cast` may wait (queueing, restart and handling) by default."""
 
+_BURST = 8
+"""Queued messages an actor takes one after another before it lets other tasks run."""
+
 
 class ActorStatus(enum.Enum):
     """Where an actor is in its life; only the runtime changes it.
@@ -112,6 +115,10 @@ class Address(metaclass=NoPublicConstructor):
         stopped, `ActorDown` if it failed for good.
         """
         cell = self._cell
+        answered = cell.read_now(message)
+        if answered is not None:
+            result_now: ReplyT = answered.result()
+            return result_now
         correlation_id, sent_at = self._stamp(message, "call")
         reply = ReplySlot()
         envelope = Envelope(message, reply, correlation_id, sent_at)
@@ -146,6 +153,9 @@ class Address(metaclass=NoPublicConstructor):
         the actor is gone. A reply nobody awaits is dropped.
         """
         cell = self._cell
+        answered = cell.read_now(message)
+        if answered is not None:
+            return PendingReply(self, message, answered, timeout, 0.0, None)
         correlation_id, sent_at = self._stamp(message, "call")
         reply = ReplySlot()
         try:
@@ -204,6 +214,9 @@ class Address(metaclass=NoPublicConstructor):
         Blocks only while the mailbox is full, at most `timeout` seconds
         (then `CallTimeout`). Errors the handler raises are traced, not
         returned. Raises `MailboxClosed` / `ActorDown` if the actor is gone.
+        With room in the mailbox it returns at once, without a pass of the
+        scheduler: the receiver runs in the next pass anyway, and yielding
+        would only delay the sender (and the reply an agent waits for).
         """
         cell = self._cell
         correlation_id, sent_at = self._stamp(message, "cast")
@@ -216,7 +229,6 @@ class Address(metaclass=NoPublicConstructor):
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             cell.raise_closed(correlation_id)
         else:
-            await trio.lowlevel.cancel_shielded_checkpoint()
             return
         with trio.move_on_after(timeout):
             try:
@@ -254,6 +266,8 @@ class ActorCell(Generic[StateT]):
         self.send, self.receive = trio.open_memory_channel[Envelope](mailbox_size)
         self.status = ActorStatus.STARTING
         self.in_flight: Envelope | None = None
+        #: The instance serving the mailbox (None between incarnations), for `read_now`.
+        self.serving: Actor[StateT, Any] | None = None
         self._closed_as: tuple[type[ActorError], str] | None = None
         self.address: Address = Address._create(self)
 
@@ -294,6 +308,36 @@ class ActorCell(Generic[StateT]):
         error.correlation_id = correlation_id
         raise error
 
+    def read_now(self, message: Message) -> ReplySlot | None:
+        """`message` answered at once in the caller's task, or None: send it.
+
+        Only a read (``@on_read``) and only while the actor is idle: waiting in `receive`
+        on an empty mailbox, so nothing sent before is still to be handled and no handler
+        is half-way, and `Actor.reads_now`; handled in the actor's task it would get the
+        same answer now. Not while tracing (every request then shows in the trace). A read that raises other
+        than a `NereidError` is a bug: None, so the actor meets it in its own task.
+        """
+        actor = self.serving
+        if actor is None or self.tracer is not None:
+            return None
+        read = actor._reads.get(type(message))
+        if read is None or not self.receive.statistics().tasks_waiting_receive:
+            return None
+        if not actor.reads_now():
+            return None
+        slot = ReplySlot()
+        try:
+            slot.resolve(read(actor, message))
+        except NereidError as error:
+            if error.actor is None:
+                error.actor = self.name
+            if error.correlation_id is None:
+                error.correlation_id = _origin.get().correlation_id
+            slot.fail(error)
+        except Exception:
+            return None
+        return slot
+
     # -- actor side --------------------------------------------------------
 
     async def run_incarnation(self, started: Callable[[], None], restarted: bool) -> None:
@@ -311,17 +355,36 @@ class ActorCell(Generic[StateT]):
         await actor.init(self.snapshot)
         self.status = ActorStatus.RUNNING
         started()
-        await self._serve(actor)
+        self.serving = actor
+        try:
+            await self._serve(actor)
+        finally:
+            self.serving = None
 
     async def _serve(self, actor: Actor[StateT, Any]) -> None:
         # The hot loop: local names, one `is None` test when tracing is off.
         receive = self.receive.receive
+        receive_nowait = self.receive.receive_nowait
         handle = actor.handle
         tracer = self.tracer
         name = self.name
+        burst = 0
         while True:
             try:
-                envelope = await receive()
+                # A message already queued is taken at once, without a pass of the
+                # scheduler (its sender is waiting); after `_BURST` in a row, or when the
+                # mailbox is empty, `receive` checkpoints, so one busy actor cannot hold
+                # the loop.
+                if burst < _BURST:
+                    try:
+                        envelope = receive_nowait()
+                        burst += 1
+                    except trio.WouldBlock:
+                        envelope = await receive()
+                        burst = 0
+                else:
+                    envelope = await receive()
+                    burst = 0
             except trio.EndOfChannel:
                 return
             reply = envelope.reply

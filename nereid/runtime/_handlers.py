@@ -1,4 +1,5 @@
-"""Per-message handlers: ``@on(Request)`` and ``@on_cast(Message)``, checked by mypy.
+"""Per-message handlers: ``@on(Request)``, ``@on_read(Request)`` and ``@on_cast(Message)``,
+checked by mypy.
 
 An actor declares one method per message type instead of one `handle` with a `match`::
 
@@ -14,6 +15,11 @@ that request type and its return type the request's `ReplyT` (so `await address.
 is typed end to end, sender and receiver). `Actor.__init_subclass__` collects the table
 (by method name, so a subclass may override a handler); `Actor.handle` looks the message
 type up in it.
+
+``@on_read(Request)`` declares a *read*: a plain (sync) method that only reads the actor's
+state. It is handled like any request, and when the actor is idle (waiting for mail, none
+queued) a caller has it answered at once in its own task (`Address.call` /
+`send_request`), since handling it in the actor's task then gives the same answer.
 """
 
 from __future__ import annotations
@@ -23,9 +29,10 @@ from typing import Any, Generic, TypeVar
 
 from ._messages import Message, Request
 
-__all__ = ["HandlerTable", "handler_table", "on", "on_cast"]
+__all__ = ["HandlerTable", "ReadTable", "handler_table", "on", "on_cast", "on_read", "read_table"]
 
 _KIND = "__nereid_handles__"
+_READ = "__nereid_reads__"
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -34,6 +41,9 @@ M_co = TypeVar("M_co", bound=Message, covariant=True)
 
 HandlerTable = dict[type, Callable[[Any, Any], Awaitable[object]]]
 """Message type → the (unbound) method that handles it."""
+
+ReadTable = dict[type, Callable[[Any, Any], object]]
+"""Request type → the (unbound, sync) read method that answers it (``@on_read``)."""
 
 
 class _On(Generic[M_co]):
@@ -66,6 +76,26 @@ class _OnCast(Generic[M_co]):
         return fn
 
 
+class _OnRead(Generic[M_co]):
+    """What `on_read(kind)` returns: a decorator that takes only a sync read of `kind`."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[M_co]) -> None:
+        self.kind = kind
+
+    def __call__(self: _OnRead[Request[R]], fn: Callable[[A, M_co], R]) -> Callable[[A, M_co], R]:
+        setattr(fn, _KIND, self.kind)
+        setattr(fn, _READ, True)
+        return fn
+
+
+def on_read(kind: type[M]) -> _OnRead[M]:
+    """Declare the sync method below as the read that answers request `kind` (see the
+    module docstring): it must only read the actor's state, never change it or wait."""
+    return _OnRead(kind)
+
+
 def on(kind: type[M]) -> _On[M]:
     """Declare the method below as the handler of request `kind` (returns its reply)."""
     return _On(kind)
@@ -78,9 +108,29 @@ def on_cast(kind: type[M]) -> _OnCast[M]:
 
 def handler_table(cls: type) -> HandlerTable:
     """The handlers `cls` and its bases declare; a subclass's method of the same name wins.
+    Reads (``@on_read``) are in it too, as coroutines.
 
     Raises TypeError if two methods of one class declare the same message type.
     """
+    table: HandlerTable = {}
+    for kind, method in _declared(cls).items():
+        table[kind] = _as_coroutine(method) if getattr(method, _READ, False) else method
+    return table
+
+
+def read_table(cls: type) -> ReadTable:
+    """The reads (``@on_read``) among `cls`'s handlers, as they are (sync)."""
+    return {kind: fn for kind, fn in _declared(cls).items() if getattr(fn, _READ, False)}
+
+
+def _as_coroutine(read: Callable[[Any, Any], object]) -> Callable[[Any, Any], Awaitable[object]]:
+    async def handle(actor: Any, message: Any) -> object:
+        return read(actor, message)
+
+    return handle
+
+
+def _declared(cls: type) -> dict[type, Callable[..., Any]]:
     names: dict[type[Message], str] = {}
     for klass in reversed(cls.__mro__):
         declared: dict[type[Message], str] = {}
