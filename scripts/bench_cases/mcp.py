@@ -21,6 +21,11 @@ so they hold timed calls only.
 **server CPU** per call is also taken: the server process's CPU time (`time.process_time`,
 read by the server itself) over each round, divided by the round's calls.
 
+**passes** per call: how many passes of trio's scheduler (one per I/O wait; each runs every
+task that is ready) a request spans, the median. It does not depend on the machine's load:
+under concurrency a request's server time is about its passes times the work the other
+requests do in each, so a hop that adds a pass costs there far more than its own CPU.
+
 The floor is `bare.ping`: a bare MCP SDK server (the SDK's low-level `Server` with one tool
 answering "pong", its `StreamableHTTPSessionManager`, hypercorn, trio: Nereid's stack
 without Nereid), in its own process, measured in the same run, the same way (its ASGI app
@@ -145,6 +150,8 @@ class Result:
     server_cpu_s: float
     #: Per round: (server p50 ms, server CPU ms per call), for the paired ratios.
     rounds: list[tuple[float, float]]
+    #: Scheduler passes each timed request spanned.
+    passes: list[int]
 
     @property
     def server_p50(self) -> float:
@@ -171,14 +178,17 @@ class Result:
         vs_floor = p50_ratio if isinstance(p50_ratio, str) else f"{p50_ratio:.2f}x"
         cpu_floor = cpu_ratio if isinstance(cpu_ratio, str) else f"{cpu_ratio:.2f}x"
         solo = f"{_p99(self.solo_ms):.3f}" if len(self.solo_ms) >= 2 else "-"
+        passes = statistics.median(self.passes) if self.passes else 0.0
+        floor_passes = statistics.median(floor.passes) if floor and floor.passes else 0.0
+        pass_ratio = f"{passes / floor_passes:.2f}x" if floor_passes else "-"
         return (
             f"  {self.workload:<18} {self.agents:>3} {self.server_p50:>8.3f} "
             f"{self.server_p99:>8.3f} {self.server_p99 / self.server_p50:>6.1f} {vs_floor:>7} "
             f"{pooled:>7} "
             f"{solo:>8} {len(self.solo_ms) * 100 / calls:>5.0f}% "
             f"{statistics.median(trip):>8.3f} {_p99(trip):>8.3f} "
-            f"{calls / self.wall_s:>7.0f} {cpu:>7} {cpu_floor:>7} {len(self.gc_pauses_ms):>5} "
-            f"{max(self.gc_pauses_ms, default=0.0):>6.2f}"
+            f"{calls / self.wall_s:>7.0f} {cpu:>7} {cpu_floor:>7} {passes:>6.1f} {pass_ratio:>7} "
+            f"{len(self.gc_pauses_ms):>5} {max(self.gc_pauses_ms, default=0.0):>6.2f}"
         )
 
     def misses(self, floor: Result | None) -> list[str]:
@@ -213,11 +223,25 @@ def _cpu_split(pin: bool) -> tuple[set[int] | None, set[int] | None]:
 # -- server (child process) ----------------------------------------------------------------
 
 
+class PassCounter(trio.abc.Instrument):
+    """Counts the passes of trio's scheduler (each ends in one wait for I/O)."""
+
+    def __init__(self) -> None:
+        self.passes = 0
+
+    def after_io_wait(self, timeout: float) -> None:
+        self.passes += 1
+
+
+PASSES = PassCounter()
+
+
 class ServerClock:
     """Times every `tools/call` POST of the ASGI app `serve_http` builds, and GC pauses."""
 
     def __init__(self) -> None:
         self.samples_ms: list[float] = []
+        self.passes: list[int] = []
         self.by_tool_ms: dict[str, list[float]] = {}
         self.solo_ms: list[float] = []
         self.gc_pauses_ms: list[float] = []
@@ -230,6 +254,7 @@ class ServerClock:
     def reset(self) -> None:
         self._cpu_start = time.process_time()
         self.samples_ms.clear()
+        self.passes.clear()
         self.by_tool_ms.clear()
         self.solo_ms.clear()
         self.gc_pauses_ms.clear()
@@ -237,6 +262,7 @@ class ServerClock:
     def report(self) -> dict[str, Any]:
         return {
             "samples": self.samples_ms,
+            "passes": self.passes,
             "by_tool": self.by_tool_ms,
             "solo": self.solo_ms,
             "gc_pauses": self.gc_pauses_ms,
@@ -265,6 +291,7 @@ class ServerClock:
                 await original(guard, scope, receive, send)
                 return
             start = time.perf_counter()
+            passes = PASSES.passes
             alone = clock.in_flight == 0
             if alone:
                 clock.idle = trio.Event()
@@ -285,6 +312,7 @@ class ServerClock:
             if b'"tools/call"' in body:
                 elapsed = (time.perf_counter() - start) * 1000.0
                 clock.samples_ms.append(elapsed)
+                clock.passes.append(PASSES.passes - passes)
                 clock.by_tool_ms.setdefault(_tool_name(bytes(body)), []).append(elapsed)
                 if alone:
                     clock.solo_ms.append(elapsed)
@@ -309,14 +337,14 @@ def _serve(profile: str | None, bare: bool = False, folder: str | None = None) -
     """
     serve = _serve_bare_forever if bare else partial(_serve_forever, folder)
     if profile is None:
-        trio.run(serve)
+        trio.run(serve, instruments=[PASSES])
         return
     import cProfile
 
     profiler = cProfile.Profile()
     profiler.enable()
     try:
-        trio.run(serve)
+        trio.run(serve, instruments=[PASSES])
     finally:
         profiler.disable()
         profiler.dump_stats(profile)
@@ -492,6 +520,7 @@ class _Tally:
     solo_ms: list[float]
     gc_pauses_ms: list[float]
     rounds: list[tuple[float, float]]
+    passes: list[int]
     wall_s: float = 0.0
     server_cpu_s: float = 0.0
 
@@ -533,7 +562,7 @@ def _measure(
         )
         for agent in range(agent_count)
     ]
-    tallies = {tool: _Tally([], [], [], [], []) for tool in tools}
+    tallies = {tool: _Tally([], [], [], [], [], []) for tool in tools}
     calls = max(1, options.calls // (agent_count * options.rounds))
     try:
         for agent in agents:
@@ -548,6 +577,7 @@ def _measure(
                 tally.rounds.append((statistics.median(report["samples"]), cpu_ms))
                 tally.round_trip_ms.extend(round_trip)
                 tally.server_ms.extend(report["samples"])
+                tally.passes.extend(report["passes"])
                 tally.solo_ms.extend(report["solo"])
                 tally.gc_pauses_ms.extend(report["gc_pauses"])
                 tally.wall_s += wall
@@ -569,6 +599,7 @@ def _measure(
             tally.wall_s,
             tally.server_cpu_s,
             tally.rounds,
+            tally.passes,
         )
         for tool, tally in tallies.items()
     ]
@@ -608,7 +639,7 @@ def _conduct(options: argparse.Namespace) -> int:
         print(
             f"  {'tool':<18} {'ag':>3} {'srv p50':>8} {'srv p99':>8} {'p99/50':>6} "
             f"{'/floor':>7} {'pooled':>7} {'solo p99':>8} {'solo':>6} {'rt p50':>8} {'rt p99':>8} "
-            f"{'calls/s':>7} {'cpu ms':>7} {'cpu/fl':>7} "
+            f"{'calls/s':>7} {'cpu ms':>7} {'cpu/fl':>7} {'passes':>6} {'pass/fl':>7} "
             f"{'gcs':>5} {'gc max':>6}"
         )
         missed: list[str] = []
@@ -630,7 +661,8 @@ def _conduct(options: argparse.Namespace) -> int:
             f"{FLOOR}'s, the median of the rounds' ratios; pooled: the same over all rounds' "
             "calls; solo p99: srv p99 of the calls that found the server idle, solo: their "
             "share; cpu ms: server CPU per timed call, cpu/fl: over the floor's, paired by "
-            "round like /floor; gcs: server GC runs in the timed windows, gc max: the longest)"
+            "round like /floor; passes: scheduler passes a request spans, the median, pass/fl: "
+            "over the floor's; gcs: server GC runs in the timed windows, gc max: the longest)"
         )
         print("  load average at the end: " + " ".join(f"{n:.2f}" for n in os.getloadavg()))
         print(
