@@ -374,8 +374,9 @@ class ActorCell(Generic[StateT]):
                 # A message already queued is taken at once, without a pass of the
                 # scheduler (its sender is waiting); after `_BURST` in a row, or when the
                 # mailbox is empty, `receive` checkpoints, so one busy actor cannot hold
-                # the loop.
+                # the loop. A cancelled actor (stopped, killed) takes nothing more.
                 if burst < _BURST:
+                    await trio.lowlevel.checkpoint_if_cancelled()
                     try:
                         envelope = receive_nowait()
                         burst += 1

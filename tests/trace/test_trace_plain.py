@@ -273,9 +273,8 @@ def test_request_path_in_plain_text(recorded: Path, capsys: pytest.CaptureFixtur
     assert texts[0] == "→ session Edit (call from (outside))"
     assert "  → diagram:auth Add (call from session)" in texts
     assert "    → persister PersistDiagram (cast from diagram:auth)" in texts
-    inner = next(i for i, t in enumerate(texts) if t.startswith("  ← diagram:auth Add ok to"))
-    outer = next(i for i, t in enumerate(texts) if t.startswith("← session Edit ok to (outside)"))
-    assert inner < outer  # the cast may be handled before or after: it is nobody's wait
+    # the last reply; the persister may handle its cast before or after it
+    assert [t for t in texts if t.startswith("←")][-1].startswith("← session Edit ok to (outside)")
     code, rows, _err = plain(capsys, str(recorded), "--request", "req-boom")
     assert any("CRASH diagram:auth in Boom: RuntimeError" in row for row in rows)
     assert "RESTART diagram:auth" in rows[-1]
