@@ -12,7 +12,7 @@ and ``xref`` hears of every committed snapshot first (`DiagramObserved`, also fr
 see it.
 
 A diagram listed before its file was parsed (`nereid --mcp` starts that way, issue 18:
-`DiagramActorState.pending_load`) answers `GetDiagramSummary` from its listing at once;
+`DiagramActorState.unloaded` without a problem) answers `GetDiagramSummary` from its listing at once;
 any other message first takes its content from `DiagramLoads` (waiting for its parse if
 need be), commits it, tells ``xref`` and the persister (`LoadedDiagram`), and only then
 is handled, so every reply sees the loaded diagram. A file that does not parse makes it
@@ -118,7 +118,7 @@ class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=T
     kind: DiagramKind
     #: False for a diagram whose file did not parse at load: its AST is empty, not its own.
     loaded: bool = True
-    #: Listed, its file not parsed yet (`pending_load`): the content comes from `DiagramLoads`.
+    #: Listed, its file not parsed yet (`unloaded` without a problem): the content comes from `DiagramLoads`.
     pending: bool = False
 
     @classmethod
@@ -133,9 +133,16 @@ class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=T
 
     @classmethod
     def unloaded(
-        cls, diagram_id: str, *, name: str, kind: DiagramKind, rev: int, problem: FileProblem
+        cls,
+        diagram_id: str,
+        *,
+        name: str,
+        kind: DiagramKind,
+        rev: int,
+        problem: FileProblem | None = None,
     ) -> DiagramActorState:
-        """A listed diagram whose file does not parse: empty, visible, not writable."""
+        """A listed diagram not taken in: empty, visible, not writable. With `problem` its
+        file does not parse; without, it is not parsed yet (pending: loaded on use)."""
         return cls(
             name=name,
             kind=kind,
@@ -143,20 +150,7 @@ class DiagramActorState(RevisionedSnapshot[DiagramState], frozen=True, kw_only=T
             persisted_rev=rev,
             file_problem=problem,
             loaded=False,
-        )
-
-    @classmethod
-    def pending_load(
-        cls, diagram_id: str, *, name: str, kind: DiagramKind, rev: int
-    ) -> DiagramActorState:
-        """A listed diagram whose file is not parsed yet: listed at once, loaded on use."""
-        return cls(
-            name=name,
-            kind=kind,
-            state=DiagramState(diagram_id=diagram_id, ast=empty_ast(kind), rev=rev),
-            persisted_rev=rev,
-            loaded=False,
-            pending=True,
+            pending=problem is None,
         )
 
     def diagram(self) -> Diagram:

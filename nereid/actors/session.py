@@ -150,7 +150,7 @@ class SessionState(msgspec.Struct, frozen=True, kw_only=True):
     selection: tuple[ObjectRef, ...] = ()
     startup_diagrams: tuple[Diagram, ...] = ()
     #: Listed diagrams whose file did not parse at load (empty, with their problem), or
-    #: is not parsed yet (`DiagramActorState.pending_load`).
+    #: is not parsed yet (`DiagramActorState.unloaded` without a problem).
     startup_unloaded: tuple[DiagramActorState, ...] = ()
     startup_walkthroughs: tuple[Walkthrough, ...] = ()
     pending_diagram_deletes: frozenset[str] = frozenset()

@@ -147,7 +147,7 @@ async def open_session(
     `files` None: memory-only. `durable`: apply/create replies wait for the disk (bounded).
     `kept`: entries of the folder that failed to load (kept by saves); `unloaded`: the
     actors that list those diagrams (empty, with their file problem), and those of
-    diagrams listed but not parsed yet (`DiagramActorState.pending_load`: their entries
+    diagrams listed but not parsed yet (`DiagramActorState.unloaded` without a problem: their entries
     are in `kept` too, and `loads` gives their content on first use). `unsaved`: the
     session is not on disk yet (a seed or demo copy): the first save writes all of it.
     `run_blocking` (tests) runs the persister's file work, big exports included (no worker

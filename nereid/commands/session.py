@@ -208,9 +208,7 @@ def list_probed(folder: Path, files: SessionFiles, meta: SessionMetaFile | None)
             rev = read.entry.rev
         entry = read.entry
         pending.append(
-            DiagramActorState.pending_load(
-                entry.diagram_id, name=entry.name, kind=entry.kind, rev=rev
-            )
+            DiagramActorState.unloaded(entry.diagram_id, name=entry.name, kind=entry.kind, rev=rev)
         )
     result = listing.result
     kept = msgspec.structs.replace(

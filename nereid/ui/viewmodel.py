@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from nereid.actors import protocol as p
 from nereid.actors.persister import SaveStatusChanged
@@ -60,6 +61,8 @@ from nereid.ui.search import SearchResult
 from nereid.ui.session_state import SessionState, SessionUpdate
 from nereid.ui.toasts import Toasts
 from nereid.ui.walkview import WalkthroughView
+
+_T = TypeVar("_T")
 
 __all__ = ["ViewModel"]
 
@@ -178,22 +181,20 @@ class ViewModel:
     def layout_behind(self) -> int | None:
         """The rev of the drawing on screen while the active diagram's newest rev is laid
         out off the loop (None: the drawing is current, or none is shown)."""
-        diagram = self.active
-        if diagram is None or self.walk.is_open:
-            return None
-        return self.drawings.behind(
-            diagram,
-            show_notes=self.panes.show_notes,
-            markers=self.session.markers(diagram.diagram_id),
-        )
+        return self._ask_drawings(self.drawings.behind)
 
     def layout_provisional(self) -> bool:
         """The active diagram's drawing is a provisional label patch while its layout is
         made off the loop (`Drawings.provisional`)."""
+        return bool(self._ask_drawings(self.drawings.provisional))
+
+    def _ask_drawings(self, ask: Callable[..., _T]) -> _T | None:
+        """`ask` about the active diagram's drawing as the Diagram pane shows it (None with
+        no diagram shown, or a walkthrough open)."""
         diagram = self.active
         if diagram is None or self.walk.is_open:
-            return False
-        return self.drawings.provisional(
+            return None
+        return ask(
             diagram,
             show_notes=self.panes.show_notes,
             markers=self.session.markers(diagram.diagram_id),
