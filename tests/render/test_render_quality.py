@@ -355,12 +355,7 @@ def test_a_long_edge_with_nothing_in_between_never_turns_back(
     text = label.strip() if label else ""
     arrow = "-" * (2 + extra) + ">" + (f"|{text}|" if text else "")
     lines = [f"flowchart {direction}", f"  a[Start here] {arrow} b[End]"]
-    lines += [f"  s{j} --> t{j}[side {j}] --> u{j}" for j in range(sides)]
-    ast = parse_mermaid("\n".join(lines) + "\n")
-    assert isinstance(ast, FlowchartAst)
-    geometry = layout_flowchart(ast, RenderOptions())
-    assert u_turns(ast, geometry) == 0, render_flowchart(ast, "d-q", RenderOptions()).text
-    assert drawn_crossings(geometry) == 0
+    _assert_straight_and_uncrossed(lines, sides)
 
 
 @settings(max_examples=30, deadline=None)
@@ -385,12 +380,7 @@ def test_a_shortcut_beside_its_chain_never_turns_back(
     chain = " --> ".join(f"n{k}[{labels[k]}]" for k in range(steps + 1))
     arrow = "-" * (2 + extra) + ">"
     lines = [f"flowchart {direction}", f"  {chain}", f"  n0 {arrow} n{steps}"]
-    lines += [f"  s{j} --> t{j}[side {j}] --> u{j}" for j in range(sides)]
-    ast = parse_mermaid("\n".join(lines) + "\n")
-    assert isinstance(ast, FlowchartAst)
-    geometry = layout_flowchart(ast, RenderOptions())
-    assert u_turns(ast, geometry) == 0, render_flowchart(ast, "d-q", RenderOptions()).text
-    assert drawn_crossings(geometry) == 0
+    _assert_straight_and_uncrossed(lines, sides)
 
 
 def test_a_labelled_shortcut_runs_straight() -> None:
@@ -468,3 +458,14 @@ def test_block_frames_never_land_on_a_participant_box_side() -> None:
     assert sides
     for frame in layout.frames:
         assert all(abs(frame.left - side) >= 2 and abs(frame.right - side) >= 2 for side in sides)
+
+
+def _assert_straight_and_uncrossed(lines: list[str], sides: int) -> None:
+    """`lines` plus `sides` unrelated chains beside them draw with no U-turn and no
+    crossing (the drawing is the failure message)."""
+    lines = [*lines, *(f"  s{j} --> t{j}[side {j}] --> u{j}" for j in range(sides))]
+    ast = parse_mermaid("\n".join(lines) + "\n")
+    assert isinstance(ast, FlowchartAst)
+    geometry = layout_flowchart(ast, RenderOptions())
+    assert u_turns(ast, geometry) == 0, render_flowchart(ast, "d-q", RenderOptions()).text
+    assert drawn_crossings(geometry) == 0
