@@ -6,6 +6,7 @@ pad them to an exact cell width and turn them into a `urwid.TextCanvas`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Hashable
 from typing import Literal
@@ -25,7 +26,9 @@ Rows = list[list[Run]]
 _NARROW = re.compile("[\x20-\x7e\u2500-\u25fc\u25ff]*")
 
 
+@functools.lru_cache(maxsize=4096)
 def _width(text: str) -> int:
+    """Cells `text` takes (memoised: a repaint measures the same runs as the one before)."""
     if _NARROW.fullmatch(text):
         return len(text)
     return sum(w for _c, w in split_cells(text))
@@ -67,23 +70,42 @@ def rows_canvas(rows: Rows, width: int, height: int, fill: str = "default") -> u
     texts: list[bytes] = []
     attrs: list[list[tuple[Hashable, int]]] = []
     charsets: list[list[tuple[Literal["0", "U"] | None, int]]] = []
-    blank: list[Run] = []
+    blank: tuple[Run, ...] = ()
     for index in range(height):
-        runs = clip_runs(rows[index] if index < len(rows) else blank, width, fill)
-        line = b""
-        attr: list[tuple[Hashable, int]] = []
-        cs: list[tuple[Literal["0", "U"] | None, int]] = []
-        for style, text in runs:
-            encoded, run_cs = apply_target_encoding(text)
-            if not encoded:
-                continue
-            line += encoded
-            attr.append((style, len(encoded)))
-            cs.extend(run_cs)
+        line, attr, cs = _encoded_row(
+            tuple(rows[index]) if index < len(rows) else blank, width, fill
+        )
         texts.append(line)
-        attrs.append(attr)
-        charsets.append(cs)
-    return urwid.TextCanvas(text=texts, attr=attrs, cs=charsets, maxcol=width)
+        attrs.append(list(attr))
+        charsets.append(list(cs))
+    # Every line is exactly `width` cells (`clip_runs`): urwid need not measure them again.
+    return urwid.TextCanvas(text=texts, attr=attrs, cs=charsets, maxcol=width, check_width=False)
+
+
+ROW_MEMO_SIZE = 4096
+"""Encoded rows kept: a repaint mostly draws the rows of the one before (several screens)."""
+
+
+@functools.lru_cache(maxsize=ROW_MEMO_SIZE)
+def _encoded_row(
+    runs: tuple[Run, ...], width: int, fill: str
+) -> tuple[
+    bytes, tuple[tuple[Hashable, int], ...], tuple[tuple[Literal["0", "U"] | None, int], ...]
+]:
+    """One row clipped to `width` cells and encoded for the terminal, with its attribute
+    and character-set runs. Memoised: clipping and urwid's per-run encoding were most of
+    a repaint, and nearly every row of a repaint is one the previous repaint drew."""
+    line = b""
+    attr: list[tuple[Hashable, int]] = []
+    cs: list[tuple[Literal["0", "U"] | None, int]] = []
+    for style, text in clip_runs(list(runs), width, fill):
+        encoded, run_cs = apply_target_encoding(text)
+        if not encoded:
+            continue
+        line += encoded
+        attr.append((style, len(encoded)))
+        cs.extend(run_cs)
+    return line, tuple(attr), tuple(cs)
 
 
 def frame(title: list[Run], inner: Rows, width: int, height: int, border: str) -> Rows:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress, groupby
+from typing import TypeVar
 
 from nereid.model.diagram import Ast
 from nereid.model.refs import (
@@ -35,6 +37,7 @@ __all__ = ["DiagramCells", "Marks", "fill_gaps", "styled_row"]
 VERTICAL_BOX = set("│┌┐└┘├┤┬┴┼┃")
 BOX = set("─│┌┐└┘├┤┬┴┼╭╮╰╯━┃═║┄┆▶◀▲▼○✕")
 Interval = tuple[int, int]
+_S = TypeVar("_S")
 _EMPHASIS_STYLE: dict[Emphasis, str] = {
     "bold": "em_bold",
     "italic": "em_italic",
@@ -180,12 +183,13 @@ def _is_text(cells: str | list[str], x: int) -> bool:
     return 0 <= x < len(cells) and cells[x] not in ("", " ") and cells[x] not in BOX
 
 
-def _paint(row: list[str | None], intervals: list[Interval], x0: int, value: str) -> None:
+def _paint(row: list[_S], intervals: list[Interval], x0: int, value: _S) -> None:
+    """Set the cells of `intervals` (diagram columns; the row starts at column `x0`)."""
     width = len(row)
     for start, end in intervals:
         lo, hi = max(start - x0, 0), min(end - x0, width - 1)
-        for x in range(lo, hi + 1):
-            row[x] = value
+        if hi >= lo:
+            row[lo : hi + 1] = [value] * (hi - lo + 1)
 
 
 _MARKERS = re.compile("([▾▴]+)")
@@ -228,49 +232,52 @@ def styled_row(
         row not in cells.emphasis_rows
     ):
         return _plain_runs(chars, "dim" if dim else "default")  # most rows: one style
-    base: list[str | None] = ["dim" if dim else "default"] * width
-    _paint(base, blocks, x0, "block")
-    _paint(base, notes, x0, "note")
-    sel: list[str | None] = [None] * width
+    # Painted in layers of rising priority (slices, not a loop over every cell): the base,
+    # blocks and notes, markers and emphasis, selection, agents (the lowest slot last),
+    # then the cursor, whose style depends on what else is under it.
+    styles: list[str] = ["dim" if dim else "default"] * width
+    _paint(styles, blocks, x0, "block")
+    _paint(styles, notes, x0, "note")
+    if cells.emphasis and row in cells.emphasis_rows:
+        for x in range(width):
+            emphasis = cells.emphasis.get((row, x0 + x))
+            if emphasis and styles[x] == "default":
+                styles[x] = _EMPHASIS_STYLE[emphasis]
+    if "▾" in line or "▴" in line:
+        for x, ch in enumerate(chars):
+            if ch in ("▾", "▴"):
+                styles[x] = "marker"
     for ivs in selected:
-        _paint(sel, ivs, x0, "s")
-    agent: list[str | None] = [None] * width
+        _paint(styles, ivs, x0, "selected")
     for slot, ivs in spotted:
-        _paint(agent, ivs, x0, f"agent{slot}")
-    cur: list[str | None] = [None] * width
-    _paint(cur, cursor, x0, "c")
-    styles: list[str] = []
-    for x in range(width):
-        c, a, s = cur[x], agent[x], sel[x]
-        if c and a:
-            style = "both"
-        elif c and s:
-            style = "selected_hot"
-        elif c:
-            style = "agent_owner" if marks.cursor_by_agent else "human"
-        elif a:
-            style = a
-        elif s:
-            style = "selected"
-        else:
-            style = base[x] or "default"
-            if chars[x] in ("▾", "▴"):
-                style = "marker"
-            elif style == "default" and cells.emphasis:
-                emphasis = cells.emphasis.get((row, x0 + x))
-                if emphasis:
-                    style = _EMPHASIS_STYLE[emphasis]
-        styles.append(style)
-    for x in range(width):
-        tag = marks.hints.get((row, x0 + x))
-        if tag is not None:
-            chars[x], styles[x] = tag
+        _paint(styles, ivs, x0, f"agent{slot}")
+    if cursor:
+        on_cursor: list[bool] = [False] * width
+        _paint(on_cursor, cursor, x0, True)
+        agent: list[bool] = [False] * width
+        for _slot, ivs in spotted:
+            _paint(agent, ivs, x0, True)
+        sel: list[bool] = [False] * width
+        for ivs in selected:
+            _paint(sel, ivs, x0, True)
+        own = "agent_owner" if marks.cursor_by_agent else "human"
+        for x in compress(range(width), on_cursor):
+            styles[x] = "both" if agent[x] else "selected_hot" if sel[x] else own
+    if marks.hints:
+        for x in range(width):
+            tag = marks.hints.get((row, x0 + x))
+            if tag is not None:
+                chars[x], styles[x] = tag
     runs: list[tuple[str, str]] = []
-    for x, ch in enumerate(chars):
-        if ch == "":
+    at = 0
+    for style, group in groupby(styles):
+        count = len(list(group))
+        text = "".join(chars[at : at + count])  # the "" after a wide character vanish
+        at += count
+        if not text:
             continue
-        if runs and runs[-1][0] == styles[x]:
-            runs[-1] = (styles[x], runs[-1][1] + ch)
+        if runs and runs[-1][0] == style:
+            runs[-1] = (style, runs[-1][1] + text)
         else:
-            runs.append((styles[x], ch))
+            runs.append((style, text))
     return runs

@@ -30,6 +30,7 @@ __all__ = [
     "XRefItem",
     "changed_objects",
     "find_object",
+    "object_index",
     "selectable_objects",
     "xref_items",
 ]
@@ -104,7 +105,7 @@ def changed_objects(
     patched = list(items)
     for node_id in changed:
         item = _node_item(after.diagram_id, node_id, new.nodes[node_id])
-        at = _index(patched, item.ref)
+        at = object_index(patched, item.ref)
         if at is None:
             return None
         patched[at] = item
@@ -113,11 +114,12 @@ def changed_objects(
 
 def find_object(items: list[ObjectItem], ref: ObjectRef) -> ObjectItem | None:
     """The item of `ref` in a list sorted by ref (as `selectable_objects` makes it)."""
-    at = _index(items, ref)
+    at = object_index(items, ref)
     return None if at is None else items[at]
 
 
-def _index(items: list[ObjectItem], ref: ObjectRef) -> int | None:
+def object_index(items: list[ObjectItem], ref: ObjectRef) -> int | None:
+    """Where `ref`'s item is in a list sorted by ref (None: not in it); O(log n)."""
     at = bisect.bisect_left(items, ref.sort_key(), key=lambda item: item.ref.sort_key())
     return at if at < len(items) and items[at].ref == ref else None
 

@@ -12,7 +12,7 @@ from nereid.ui.highlight import Marks, styled_row
 from nereid.ui.keys import help_sections
 from nereid.ui.mirror import spotlight_title
 from nereid.ui.modes import Focus
-from nereid.ui.objects import find_object
+from nereid.ui.objects import find_object, object_index
 from nereid.ui.pane_state import scrolled
 from nereid.ui.viewmodel import ViewModel
 
@@ -160,8 +160,7 @@ def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Row
     cursor = vm.cursor
     chosen = set(vm.session.selection)
     focused = vm.panes.focus is Focus.OBJECTS
-    refs = [item.ref for item in items]
-    index = refs.index(cursor) if cursor in refs else 0
+    index = (object_index(items, cursor) if cursor is not None else None) or 0
     scroll = vm.panes.scroll_objects_to(index, len(items), height)
     # Each object shows the spotlight marker in its agent's style; where agents overlap,
     # the lowest style slot wins, as in the diagram pane.
