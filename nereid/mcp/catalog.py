@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 from collections.abc import AsyncIterator, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, final
 
+import trio
+
 from nereid.errors import ActorNotFound, MailboxClosed, ResourceNotFound
-from nereid.runtime import ResyncNeeded, Runtime
+from nereid.runtime import Event, ResyncNeeded, Runtime, Subscription
 
 from .agents import Agent
 from .endpoint import EndpointParts
@@ -128,25 +131,70 @@ class SessionDiagramResources:
         return await export_mermaid_text(diagram)
 
     def changes(self) -> AsyncIterator[DiagramChange]:
-        """Subscribes now (not on the first iteration), so no later change is missed."""
-        from nereid.actors.protocol import DiagramChanged, DiagramCreated, DiagramDeleted
+        """Subscribes now (not on the first iteration), so no later change is missed.
 
-        subscription = self._handle.bus.subscribe(DiagramChanged, DiagramCreated, DiagramDeleted)
+        Before the actors' protocol is imported no session actor runs, so no diagram event
+        can come yet: the subscription then takes every event and narrows to the diagram
+        events at the first one. `nereid --mcp` thus answers the handshake without
+        importing the protocol (and the layers it names) first.
+        """
+        bus = self._handle.bus
+        narrowed = _protocol_loaded()
+        subscription = bus.subscribe(*_diagram_events()) if narrowed else bus.subscribe()
 
         async def follow() -> AsyncIterator[DiagramChange]:
-            with subscription:
-                async for event in subscription:
-                    if isinstance(event, ResyncNeeded):
-                        yield None
-                    elif isinstance(event, DiagramChanged):
-                        yield event.diagram_id
-                    elif isinstance(event, DiagramDeleted):
-                        yield event.diagram_id
-                        yield ListChanged(event.diagram_id)
-                    elif isinstance(event, DiagramCreated):
-                        yield ListChanged(event.diagram.diagram_id)
+            nonlocal subscription, narrowed
+            try:
+                while True:
+                    try:
+                        events = [await subscription.receive()]
+                    except trio.EndOfChannel:
+                        return
+                    if not narrowed:  # the first event: narrow, keeping what is queued
+                        broad, subscription = subscription, bus.subscribe(*_diagram_events())
+                        events.extend(_queued(broad))
+                        broad.close()
+                        narrowed = True
+                    for event in events:
+                        for change in _changes_of(event):
+                            yield change
+            finally:
+                subscription.close()
 
         return follow()
+
+
+def _protocol_loaded() -> bool:
+    return "nereid.actors.protocol" in sys.modules
+
+
+def _diagram_events() -> tuple[type[Event], ...]:
+    from nereid.actors.protocol import DiagramChanged, DiagramCreated, DiagramDeleted
+
+    return (DiagramChanged, DiagramCreated, DiagramDeleted)
+
+
+def _queued(subscription: Subscription) -> Iterator[Event | ResyncNeeded]:
+    while True:
+        try:
+            yield subscription.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return
+
+
+def _changes_of(event: Event | ResyncNeeded) -> Iterator[DiagramChange]:
+    """What a bus event means for the diagram resources (nothing for other events)."""
+    from nereid.actors.protocol import DiagramChanged, DiagramCreated, DiagramDeleted
+
+    if isinstance(event, ResyncNeeded):
+        yield None
+    elif isinstance(event, DiagramChanged):
+        yield event.diagram_id
+    elif isinstance(event, DiagramDeleted):
+        yield event.diagram_id
+        yield ListChanged(event.diagram_id)
+    elif isinstance(event, DiagramCreated):
+        yield ListChanged(event.diagram.diagram_id)
 
 
 @final

@@ -21,6 +21,7 @@ from mcp_types import ResourceUpdatedNotification
 
 from nereid.actors.protocol import ListDiagrams
 from nereid.commands.session import SessionOpenError, open_session_handle
+from nereid.mcp import catalog
 from tests.mcp.session_kit import REPO, Agent, memory_client, memory_session, stdio_client
 
 AUTH = "flowchart TD\n  start[Start] --> check{Check token}\n"
@@ -118,7 +119,13 @@ async def test_a_broken_meta_is_refused_and_a_broken_diagram_is_reported(
 
 
 @pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")
-async def test_the_demo_runs_in_memory_and_serves_diagram_resources() -> None:
+@pytest.mark.parametrize("protocol_loaded", [True, False])
+async def test_the_demo_runs_in_memory_and_serves_diagram_resources(
+    protocol_loaded: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not loaded: the resources subscribe to every event and narrow at the first (as
+    # `nereid --mcp` does before its handshake); no change may be missed either way.
+    monkeypatch.setattr(catalog, "_protocol_loaded", lambda: protocol_loaded)
     updates: list[str] = []
     arrived = trio.Event()
 

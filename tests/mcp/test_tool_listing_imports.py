@@ -2,7 +2,7 @@
 
 With the listing this code kept before (the parse cache), the stdio path up to the
 `tools/list` reply — the session command's module, the endpoint, the tool table listed
-from the kept entries — imports none of the Mermaid, ops, query, render or offload layers,
+from the kept entries, the resources following the bus — imports none of the Mermaid, ops, query, render or offload layers,
 nor the actors beyond the runtime's opener: they load with the session, after the
 handshake. Checked in a fresh interpreter (this one has imported everything).
 """
@@ -35,7 +35,10 @@ async def main():
     async with open_session_runtime() as runtime:
         endpoint = McpEndpoint(runtime, tools, resources=SessionDiagramResources(runtime),
                                hooks=AgentSessionHooks(runtime))
-        listing = endpoint.tool_listing("dotted")
+        async with trio.open_nursery() as nursery:
+            await nursery.start(endpoint.run_background)  # the resources' subscription too
+            listing = endpoint.tool_listing("dotted")
+            nursery.cancel_scope.cancel()
     print(json.dumps({"kept": kept is not None, "listing": listing, "modules": sorted(sys.modules)}))
 
 trio.run(main)
