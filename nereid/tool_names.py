@@ -11,6 +11,7 @@ rewrites the listing (names and descriptions), the `instructions` and every erro
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -75,14 +76,16 @@ class ToolNamer:
                 other = self._canonical.setdefault(spelling, name)
                 if other != name:
                     raise ValueError(f"tools {other!r} and {name!r} both spell {spelling!r}")
-        dotted = sorted((n for n in set(self._canonical.values()) if "." in n), key=len)
-        self._pattern = (
-            re.compile(
-                r"(?<![\w.])(" + "|".join(re.escape(n) for n in reversed(dotted)) + r")(?![\w])"
-            )
-            if dotted
-            else None
-        )
+        self._dotted = sorted((n for n in set(self._canonical.values()) if "." in n), key=len)
+
+    @functools.cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        """Every dotted name, longest first: compiled on first use (only `underscore` mode
+        rewrites texts; start-up builds a namer per mode before the handshake)."""
+        if not self._dotted:
+            return None
+        names = "|".join(re.escape(n) for n in reversed(self._dotted))
+        return re.compile(r"(?<![\w.])(" + names + r")(?![\w])")
 
     def canonical(self, name: str) -> str | None:
         """The dotted name `name` spells (in either mode), None for an unknown tool."""
