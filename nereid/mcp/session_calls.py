@@ -15,7 +15,9 @@ Shared by the tool modules so every tool resolves ids and reports "not found" th
   `change_session` is one request to ``session`` that changes it, followed by that notice;
 - `forward` declares a tool as a row served by one generic handler: params → request
   (`as_request` parses refs and fills in the caller) → reply → result (`joined` reads it
-  from the reply, refs as text, with the read context and the caller's agent id).
+  from the reply, refs as text, with the read context and the caller's agent id);
+  `reply_result` is such a result when it is the reply's own fields (refs as text), so they
+  are written once, in the protocol.
 
 The MCP layer keeps no state: everything here is a message to an actor.
 """
@@ -24,8 +26,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Final, Protocol, TypeVar, cast, get_args, get_origin
+from typing import Any, Final, Protocol, TypeVar, cast, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -81,6 +84,7 @@ __all__ = [
     "read_context",
     "read_context_soon",
     "read_from",
+    "reply_result",
     "reply_type",
     "resolve_diagram",
     "route_of",
@@ -392,6 +396,55 @@ async def joined(
     if "context" in result.__struct_fields__:
         extra["context"] = context if context is not None else await read_context(call)
     return msgspec.convert(_Source(extra, *parts), result, from_attributes=True)
+
+
+def reply_result(
+    source: type[msgspec.Struct],
+    *names: str,
+    context: bool = True,
+    inside: str | None = None,
+    **renamed: str,
+) -> type[msgspec.Struct]:
+    """The result that IS a reply: `source`'s attributes `names` (all its fields when none are
+    named) and `renamed` (wire name = attribute, a property too), every one required and its
+    refs as text (in nested Structs too), then the read context when `context`. `inside`: the
+    result holds them as its one field of that name (`forward(..., reply_as=inside)`).
+    `joined` reads it from the reply, so the protocol Struct is the one definition."""
+    hints = get_type_hints(source)
+    picked = [(name, name) for name in names or ([] if renamed else source.__struct_fields__)]
+    fields: list[tuple[Any, ...]] = [
+        (attr, _text_type(hints.get(attr) or get_type_hints(getattr(source, attr).fget)["return"]))
+        + (() if wire == attr else (msgspec.field(name=wire),))
+        for wire, attr in [*picked, *renamed.items()]
+    ]
+    name = "_".join([source.__name__, *(wire for wire, _ in picked), *renamed])
+    if inside is not None:
+        fields, name = [(inside, _struct(name, fields))], f"{name}_in_{inside}"
+    return _struct(name, fields + ([("context", ReadContext)] if context else []))
+
+
+def _struct(name: str, fields: list[tuple[Any, ...]]) -> type[msgspec.Struct]:
+    namespace = {"__doc__": "A reply as a result (`reply_result`).", "__module__": __name__}
+    return msgspec.defstruct(name, fields, kw_only=True, frozen=True, namespace=namespace)
+
+
+def _text_type(kind: Any) -> Any:
+    """The annotation `kind` with ObjectRef as text (`str`), as results carry refs."""
+    if kind is ObjectRef:
+        return str
+    if not _holds_refs(kind, frozenset()):
+        return kind
+    if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+        return _text_struct(kind)
+    args = get_args(kind)
+    if get_origin(kind) is tuple:
+        return tuple[tuple(arg if arg is Ellipsis else _text_type(arg) for arg in args)]  # type: ignore[misc]
+    return functools.reduce(operator.or_, [_text_type(arg) for arg in args])
+
+
+@functools.cache
+def _text_struct(struct: type[msgspec.Struct]) -> type[msgspec.Struct]:
+    return reply_result(struct, context=False)
 
 
 def route_of(request: type[Request[Any]]) -> Route:

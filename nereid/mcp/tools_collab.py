@@ -25,8 +25,11 @@ from nereid.actors.protocol import (
     ReadContext,
     ReadSelection,
     SearchDetails,
+    SelectionReply,
+    SelectionUpdateReply,
     SetFollowAi,
     SetSpotlight,
+    Spotlight,
     UpdateSelection,
     ViewDetails,
     WalkthroughView,
@@ -34,7 +37,7 @@ from nereid.actors.protocol import (
 from nereid.query.objects import project
 
 from .schema import param
-from .session_calls import forward, read_context
+from .session_calls import forward, read_context, reply_result
 from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = ["TOOLS"]
@@ -44,22 +47,6 @@ class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):
     """One object ref (as text; checked in the request, `as_request`)."""
 
     object_ref: str
-
-
-class AttentionReadResult(msgspec.Struct, frozen=True, kw_only=True):
-    """An object ref and its diagram (both null when nothing), with the read context."""
-
-    object_ref: str | None
-    diagram_id: str | None
-    context: ReadContext
-
-
-class HumanAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
-    """What the person looks at, read from the read context (both null without a TUI)."""
-
-    human_active_object_ref: str | None = msgspec.field(name="object_ref")
-    human_active_diagram_id: str | None = msgspec.field(name="diagram_id")
-    context: ReadContext
 
 
 class SpotlightSetResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,20 +79,6 @@ class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
     context: ReadContext
 
 
-class FollowAiReadResult(msgspec.Struct, frozen=True, kw_only=True):
-    """`enabled` (true without a TUI) and the read context it is read from."""
-
-    follow_ai_enabled: bool = msgspec.field(name="enabled")
-    context: ReadContext
-
-
-class SelectionReadResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The selection in ref order (existing objects only) and the read context."""
-
-    object_refs: list[str]
-    context: ReadContext
-
-
 class SelectionUpdateParams(msgspec.Struct, frozen=True, kw_only=True):
     """Refs as text (checked in order) and how they change the selection."""
 
@@ -113,13 +86,6 @@ class SelectionUpdateParams(msgspec.Struct, frozen=True, kw_only=True):
     mode: Annotated[
         Literal["replace", "add", "remove"], param("How object_refs change the selection.")
     ] = "replace"
-
-
-class SelectionUpdateResult(msgspec.Struct, frozen=True, kw_only=True):
-    """`applied` in ref order, `ignored` (refs of missing objects) in string order."""
-
-    applied: list[str]
-    ignored: list[str]
 
 
 class Scroll(msgspec.Struct, frozen=True, kw_only=True):
@@ -207,7 +173,9 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "attention.human.read",
         "What the person is looking at in the TUI: object ref and diagram (null without a TUI).",
         GetReadContext,
-        result=HumanAttentionResult,
+        result=reply_result(
+            ReadContext, object_ref="human_active_object_ref", diagram_id="human_active_diagram_id"
+        ),
         hints=READ_ONLY,
     ),
     forward(
@@ -215,7 +183,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "Your own spotlight (each MCP session has one): object ref and diagram, or null.",
         NoParams,
         request=GetSpotlight,
-        result=AttentionReadResult,
+        result=reply_result(Spotlight, "object_ref", "diagram_id"),
         hints=READ_ONLY,
     ),
     forward(
@@ -245,7 +213,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "follow_ai.read",
         "Whether the TUI cursor follows agent spotlights (true when no TUI is attached).",
         GetReadContext,
-        result=FollowAiReadResult,
+        result=reply_result(ReadContext, enabled="follow_ai_enabled"),
         hints=READ_ONLY,
     ),
     forward(
@@ -259,7 +227,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "selection.read",
         "The shared multi-selection (existing objects only), in ref order.",
         ReadSelection,
-        result=SelectionReadResult,
+        result=reply_result(SelectionReply),
         hints=READ_ONLY,
     ),
     forward(
@@ -267,7 +235,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "Replace, add to or remove from the shared selection; refs of missing objects are ignored.",
         SelectionUpdateParams,
         request=UpdateSelection,
-        result=SelectionUpdateResult,
+        result=reply_result(SelectionUpdateReply, context=False),
         hints=SET_STATE,
         mutates=True,
     ),

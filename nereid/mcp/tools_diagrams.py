@@ -45,6 +45,7 @@ from .session_calls import (
     joined,
     note_mutation,
     read_from,
+    reply_result,
     resolve_diagram,
     save_states,
 )
@@ -115,14 +116,6 @@ class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
 
     diagram: DiagramSummaryOut
     active_diagram_id: str | None
-
-
-class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The active diagram id (or null) and the read context, read from one context: the two
-    always agree (asking for the active ids apart could straddle a `diagram.open`)."""
-
-    session_active_diagram_id: str | None = msgspec.field(name="active_diagram_id")
-    context: ReadContext
 
 
 # -- diagram.apply_ops / diagram.propose_ops -------------------------------------------------
@@ -232,7 +225,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "diagram.current",
         "The active diagram id (or null).",
         GetReadContext,
-        result=CurrentResult,
+        result=reply_result(ReadContext, active_diagram_id="session_active_diagram_id"),
         hints=READ_ONLY,
     ),
     diagram_apply_ops,

@@ -26,7 +26,7 @@ from nereid.query import (
     DegreesResult,
     MessagesResult,
     NodesResult,
-    ObjectEntry,
+    ObjectReadResult,
     PathsResult,
     QueryScope,
     flow_cycles,
@@ -41,7 +41,7 @@ from nereid.query import (
     seq_trace,
 )
 
-from .session_calls import ReadContext, read_context
+from .session_calls import read_context, reply_result
 from .snapshots import scope_of_diagram, scope_of_diagrams
 from .tools import READ_ONLY, Tool, ToolCall
 
@@ -111,13 +111,6 @@ def query_tool(
 # -- F: object.read ----------------------------------------------------------------------
 
 
-class ObjectReadToolResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The objects in input order (duplicates kept) and the read context."""
-
-    objects: list[ObjectEntry]
-    context: ReadContext
-
-
 async def _diagrams_of_refs(call: ToolCall, params: Any) -> QueryScope:
     """The diagrams of the refs up to the first unparsable one (which the query reports)."""
     texts = [params.object_ref] if params.object_ref is not None else (params.object_refs or [])
@@ -135,7 +128,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "object.read",
         "The fields of one object (object_ref) or several (object_refs), by ObjectRef.",
         object_read,
-        result=ObjectReadToolResult,
+        result=reply_result(ObjectReadResult),
         scope=_diagrams_of_refs,
     ),
     query_tool(

@@ -14,6 +14,7 @@ from typing import Any, Final
 import msgspec
 
 from nereid.actors.protocol import (
+    ActiveIds,
     ApplyWalkthroughOps,
     CreateWalkthrough,
     DeleteWalkthrough,
@@ -22,13 +23,13 @@ from nereid.actors.protocol import (
     GetWalkthrough,
     GetWalkthroughNode,
     ListWalkthroughs,
+    ListWalkthroughsReply,
     OpenWalkthrough,
     StatWalkthrough,
-    WalkthroughSummary,
 )
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidRequest
-from nereid.model import Walkthrough, WalkthroughEdge
+from nereid.model import Walkthrough, WalkthroughNode
 from nereid.offload.dispatch import render_walkthrough_text
 from nereid.ops import WalkthroughOp
 from nereid.render import RenderError, TooLargeToRender
@@ -42,6 +43,7 @@ from .session_calls import (
     forward,
     joined,
     note_mutation,
+    reply_result,
     saved_state,
     to_walkthrough,
 )
@@ -50,55 +52,6 @@ from .tools_diagram_reads import RenderResult
 from .tools_diagrams import FileError, OpsResult, ops_result
 
 __all__ = ["TOOLS", "WALKTHROUGH_OPS_SCHEMA"]
-
-
-class ListResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Every walkthrough, sorted by id, and the read context."""
-
-    walkthroughs: list[WalkthroughSummary]
-    context: ReadContext
-
-
-class CurrentResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The active walkthrough id (or null) and the read context."""
-
-    active_walkthrough_id: str | None
-    context: ReadContext
-
-
-class NodeOut(msgspec.Struct, frozen=True, kw_only=True):
-    """A walkthrough node with its refs as text."""
-
-    node_id: str
-    title: str
-    body_md: str | None
-    refs: list[str]
-    tags: list[str]
-    status: str | None
-
-
-class WalkthroughOut(msgspec.Struct, frozen=True, kw_only=True):
-    """The walkthrough without its source text; edges as the model holds them."""
-
-    walkthrough_id: str
-    title: str
-    rev: U64
-    nodes: list[NodeOut]
-    edges: list[WalkthroughEdge]
-
-
-class ReadResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The whole walkthrough and the read context."""
-
-    walkthrough: WalkthroughOut
-    context: ReadContext
-
-
-class NodeResult(msgspec.Struct, frozen=True, kw_only=True):
-    """One node (refs as text) and the read context."""
-
-    node: NodeOut
-    context: ReadContext
 
 
 class StatResult(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -185,7 +138,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "walkthrough.list",
         "List walkthroughs (sorted by id) with revision and node / edge counts.",
         ListWalkthroughs,
-        result=ListResult,
+        result=reply_result(ListWalkthroughsReply, "walkthroughs"),
         hints=READ_ONLY,
     ),
     forward(
@@ -199,7 +152,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "walkthrough.current",
         "The active walkthrough id (or null).",
         GetActive,
-        result=CurrentResult,
+        result=reply_result(ActiveIds, "active_walkthrough_id"),
         hints=READ_ONLY,
     ),
     forward(
@@ -222,7 +175,9 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "walkthrough.read",
         "A walkthrough's whole content: title, rev, nodes and edges in stored order.",
         GetWalkthrough,
-        result=ReadResult,
+        result=reply_result(
+            Walkthrough, "walkthrough_id", "title", "rev", "nodes", "edges", inside="walkthrough"
+        ),
         reply_as="walkthrough",
         hints=READ_ONLY,
     ),
@@ -230,7 +185,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "walkthrough.get_node",
         "One node of a walkthrough.",
         GetWalkthroughNode,
-        result=NodeResult,
+        result=reply_result(WalkthroughNode, inside="node"),
         reply_as="node",
         hints=READ_ONLY,
     ),
