@@ -582,8 +582,10 @@ class UpdateSelection(Request[SelectionUpdateReply], frozen=True):
     """`selection.update` on the pruned selection; persisted; publishes `SelectionChanged`
     when the selection changed."""
 
-    object_refs: tuple[ObjectRef, ...]
-    mode: SelectionMode = "replace"
+    object_refs: Annotated[
+        tuple[ObjectRef, ...], param("Object refs to replace, add to or remove from it.")
+    ]
+    mode: Annotated[SelectionMode, param("How object_refs change the selection.")] = "replace"
 
 
 class ReadContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -28,7 +28,17 @@ import functools
 import logging
 import operator
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Final, Protocol, TypeVar, cast, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Final,
+    Protocol,
+    TypeVar,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import msgspec
 
@@ -84,6 +94,7 @@ __all__ = [
     "read_context",
     "read_context_soon",
     "read_from",
+    "params_of",
     "reply_result",
     "reply_type",
     "resolve_diagram",
@@ -307,14 +318,18 @@ async def ask_attention(call: ToolCall, request: Request[ReplyT]) -> ReplyT:
     return await call.registry.lookup("attention").call(request)
 
 
+_CALLER: Final = ("agent_id", "agent_name")
+"""Request fields the MCP layer fills in: each MCP session is its own agent (decision 13)."""
+
+
 def as_request(request: type[RequestT]) -> Callable[[ToolCall, msgspec.Struct], RequestT]:
-    """What makes `request` from params that hold refs as text and do not say who
-    calls: each ref (an `ObjectRef` or `tuple[ObjectRef, ...]` field of `request`) is parsed
-    (`invalid object_ref: ...`, a list's refs each under the singular name, in order), and the caller's `agent_id` / `agent_name` are filled in where
-    `request` has them (each MCP session is its own agent, decision 13)."""
-    fields = msgspec.structs.fields(request)
-    refs = {f.name for f in fields if f.type in (ObjectRef, tuple[ObjectRef, ...])}
-    names = {f.name for f in fields}
+    """What makes `request` from its params (`params_of`), which hold refs as text and do not
+    say who calls: each ref (an `ObjectRef` or `tuple[ObjectRef, ...]` field of `request`) is
+    parsed (`invalid object_ref: ...`, a list's refs each under the singular name, in order),
+    and the caller's `agent_id` / `agent_name` are filled in where `request` has them."""
+    hints = get_type_hints(request)
+    refs = {name for name, kind in hints.items() if kind in (ObjectRef, tuple[ObjectRef, ...])}
+    callers = set(_CALLER) & set(request.__struct_fields__)
 
     def ask(call: ToolCall, params: msgspec.Struct) -> RequestT:
         given = msgspec.structs.asdict(params)
@@ -325,9 +340,27 @@ def as_request(request: type[RequestT]) -> Callable[[ToolCall, msgspec.Struct], 
             else:
                 given[name] = tuple(parse_ref_param(name.removesuffix("s"), t) for t in text)
         caller = {"agent_id": call.agent.agent_id, "agent_name": call.agent.client_name}
-        return request(**given, **{key: caller[key] for key in caller.keys() & names})
+        return request(**given, **{key: caller[key] for key in callers})
 
     return ask
+
+
+def params_of(request: type[Request[Any]]) -> type[msgspec.Struct]:
+    """The params of the tool that sends `request`: the request itself, unless it has refs or
+    caller fields; then its fields but the caller's, refs as text (`as_request` parses them).
+    The request's names, defaults and `param(...)` docs are the one definition."""
+    hints = get_type_hints(request, include_extras=True)
+    fields = msgspec.structs.fields(request)
+    if not any(f.name in _CALLER or _holds_refs(f.type, frozenset()) for f in fields):
+        return request
+    return _struct(
+        f"{request.__name__}Params",
+        [
+            (f.name, _text_type(hints[f.name])) + (() if f.required else (f.default,))
+            for f in fields
+            if f.name not in _CALLER
+        ],
+    )
 
 
 class _Source:
@@ -437,6 +470,8 @@ def _text_type(kind: Any) -> Any:
     if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
         return _text_struct(kind)
     args = get_args(kind)
+    if get_origin(kind) is Annotated:
+        return Annotated[(_text_type(args[0]), *args[1:])]
     if get_origin(kind) is tuple:
         return tuple[tuple(arg if arg is Ellipsis else _text_type(arg) for arg in args)]  # type: ignore[misc]
     return functools.reduce(operator.or_, [_text_type(arg) for arg in args])
@@ -476,30 +511,30 @@ def reply_type(request: type[Request[Any]]) -> type[msgspec.Struct]:
 def forward(
     name: str,
     description: str,
-    params: type[ParamsT],
+    request: type[Request[Any]],
     *,
     hints: Hints,
-    request: type[Request[Any]] | None = None,
     result: type[msgspec.Struct] | None = None,
     reply_as: str | None = None,
     mutates: bool = False,
     schema_overrides: Mapping[str, dict[str, Any]] | None = None,
     unlisted_output: Iterable[str] = (),
-) -> Tool[ParamsT, Any]:
+) -> Tool[Any, Any]:
     """A tool as a row: its params are the actor request and its result is the reply.
 
-    The one generic handler: decode the arguments as `params` (the endpoint does that), make
-    the request (given `request`, from the params by `as_request`; default: the params are
-    the request), send it to the actor that answers it (`route_of`), and return the reply —
+    The one generic handler: decode the arguments as the request's params (`params_of`: the
+    request itself, or its fields with refs as text and without the caller's; the endpoint
+    decodes), make the request (`as_request`), send it to the actor that answers it
+    (`route_of`), and return the reply —
     or, given `result`, the result read from it (`joined`: the reply's fields with refs as
     text, or the reply as the field `reply_as`, joined with the read context, the caller and
     the params). `mutates`: a change the TUI counts (`note_mutation` after the reply, so a
     refusal bumps nothing).
     """
-    sent = request or cast(type[Request[Any]], params)
-    send, make = route_of(sent), None if request is None else as_request(request)
+    params = params_of(request)
+    send, make = route_of(request), None if params is request else as_request(request)
 
-    async def handler(call: ToolCall, given: ParamsT) -> Any:
+    async def handler(call: ToolCall, given: Any) -> Any:
         reply = await send(call, given if make is None else make(call, given))
         if mutates:
             await note_mutation(call)
@@ -509,7 +544,7 @@ def forward(
         part = reply if reply_as is None else {reply_as: reply}
         return await joined(call, result, part, given, context=context)
 
-    shape = cast(type[Any], result or reply_type(sent))
+    shape = cast(type[Any], result or reply_type(request))
     return Tool(
         name,
         description,

@@ -12,7 +12,7 @@ gives `tui`, the TUI's real view (`TuiView`), null when no TUI is attached.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -36,17 +36,10 @@ from nereid.actors.protocol import (
 )
 from nereid.query.objects import project
 
-from .schema import param
 from .session_calls import forward, read_context, reply_result
 from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = ["TOOLS"]
-
-
-class ObjectRefParams(msgspec.Struct, frozen=True, kw_only=True):
-    """One object ref (as text; checked in the request, `as_request`)."""
-
-    object_ref: str
 
 
 class SpotlightSetResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -77,15 +70,6 @@ class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
     caller_agent_id: str
     spotlights: list[AgentSpotlight]
     context: ReadContext
-
-
-class SelectionUpdateParams(msgspec.Struct, frozen=True, kw_only=True):
-    """Refs as text (checked in order) and how they change the selection."""
-
-    object_refs: Annotated[list[str], param("Object refs to replace, add to or remove from it.")]
-    mode: Annotated[
-        Literal["replace", "add", "remove"], param("How object_refs change the selection.")
-    ] = "replace"
 
 
 class Scroll(msgspec.Struct, frozen=True, kw_only=True):
@@ -181,24 +165,21 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
     forward(
         "attention.agent.read",
         "Your own spotlight (each MCP session has one): object ref and diagram, or null.",
-        NoParams,
-        request=GetSpotlight,
+        GetSpotlight,
         result=reply_result(Spotlight, "object_ref", "diagram_id"),
         hints=READ_ONLY,
     ),
     forward(
         "attention.agent.set",
         "Point your spotlight at one existing object (replaces your previous spotlight).",
-        ObjectRefParams,
-        request=SetSpotlight,
+        SetSpotlight,
         result=SpotlightSetResult,
         hints=SET_STATE,
     ),
     forward(
         "attention.agent.clear",
         "Remove your spotlight; `cleared` is how many refs went (0 or 1).",
-        NoParams,
-        request=ClearSpotlight,
+        ClearSpotlight,
         hints=SET_STATE,
     ),
     forward(
@@ -233,8 +214,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
     forward(
         "selection.update",
         "Replace, add to or remove from the shared selection; refs of missing objects are ignored.",
-        SelectionUpdateParams,
-        request=UpdateSelection,
+        UpdateSelection,
         result=reply_result(SelectionUpdateReply, context=False),
         hints=SET_STATE,
         mutates=True,

@@ -1,4 +1,5 @@
-"""How a tool row reads its result from actor replies (`nereid.mcp.session_calls.read_from`).
+"""How a tool row reads its result from actor replies (`nereid.mcp.session_calls.read_from`),
+and the params and results derived from the protocol Structs (`params_of`, `reply_result`).
 
 Refs become their text at any depth, Structs without refs are taken as they are (a tagged
 union such as the AST view converts only that way), and a mapping part offers its keys,
@@ -9,11 +10,16 @@ from __future__ import annotations
 
 import msgspec
 
-from nereid.mcp.session_calls import read_from
-from nereid.mcp.tools_walkthroughs import NodeOut, WalkthroughOut
+from nereid.actors.protocol import GetDiagram, SetSpotlight, Spotlight, UpdateSelection
+from nereid.mcp.schema import struct_schema
+from nereid.mcp.session_calls import ReadContext, params_of, read_from, reply_result
 from nereid.mermaid import parse_mermaid
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode, parse_ref
 from nereid.query.ast_view import AstView, ast_view
+
+
+def _json(value: object) -> object:
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def test_refs_are_read_as_text_inside_nested_structs() -> None:
@@ -21,18 +27,52 @@ def test_refs_are_read_as_text_inside_nested_structs() -> None:
     node = WalkthroughNode(node_id="wn:1", title="A", refs=refs, tags=("x",))
     edge = WalkthroughEdge(from_node_id="wn:1", to_node_id="wn:1", kind="next")
     walk = Walkthrough(walkthrough_id="wt", title="T", rev=3, nodes=(node,), edges=(edge,))
-    out = msgspec.convert(read_from(walk), WalkthroughOut, from_attributes=True)
-    assert out.nodes == [
-        NodeOut(
-            node_id="wn:1",
-            title="A",
-            body_md=None,
-            refs=["d:auth/flow/node/n:a", "d:seq/seq/message/m:1"],
-            tags=["x"],
-            status=None,
-        )
-    ]
-    assert out.edges == [edge]
+    shape = reply_result(Walkthrough, "walkthrough_id", "rev", "nodes", "edges", context=False)
+    out = _json(msgspec.convert(read_from(walk), shape, from_attributes=True))
+    assert out == {
+        "walkthrough_id": "wt",
+        "rev": 3,
+        "nodes": [
+            {
+                "node_id": "wn:1",
+                "title": "A",
+                "body_md": None,
+                "refs": ["d:auth/flow/node/n:a", "d:seq/seq/message/m:1"],
+                "tags": ["x"],
+                "status": None,
+            }
+        ],
+        "edges": [_json(edge)],
+    }
+
+
+def test_a_reply_result_requires_every_field_renames_and_reads_properties() -> None:
+    shape = reply_result(Spotlight, "object_ref", "diagram_id", who="agent_id")
+    schema = struct_schema(shape, nullable_optional=False)
+    assert schema["required"] == ["object_ref", "diagram_id", "who", "context"]
+    assert schema["properties"]["object_ref"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    spot = Spotlight(agent_id="a1", object_ref=parse_ref("d:auth/flow/node/n:a"), seq=2)
+    extra = {"context": ReadContext()}
+    out = msgspec.convert(read_from(extra, spot), shape, from_attributes=True)
+    assert _json(out) == {
+        "object_ref": "d:auth/flow/node/n:a",
+        "diagram_id": "auth",
+        "who": "a1",
+        "context": {},
+    }
+
+
+def test_params_of_a_request_hold_its_refs_as_text_without_the_caller() -> None:
+    assert params_of(GetDiagram) is GetDiagram  # no refs, no caller: the request itself
+    assert params_of(SetSpotlight).__struct_fields__ == ("object_ref",)
+    schema = struct_schema(params_of(UpdateSelection), nullable_optional=False)
+    assert schema["properties"]["object_refs"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Object refs to replace, add to or remove from it.",
+    }
+    assert schema["properties"]["mode"]["default"] == "replace"
+    assert schema["required"] == ["object_refs"]
 
 
 class _Shaped(msgspec.Struct, frozen=True, kw_only=True):
