@@ -50,6 +50,7 @@ import trio
 
 from nereid.actors import protocol as p
 from nereid.actors.diagram import diagram_actor_name, parse_mermaid_text
+from nereid.actors.folder_events import FolderEvents
 from nereid.actors.tree import SessionHandle
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import InvalidParams, NereidError, PersistFailed
@@ -86,12 +87,6 @@ from nereid.store.session_io import read_meta
 __all__ = ["FolderSynced", "watch_folder"]
 
 _log = logging.getLogger(__name__)
-
-#: Milliseconds watchfiles gathers a burst of events (an editor's write + rename) into one.
-_DEBOUNCE_MS: Final = 30
-#: Milliseconds of quiet after which the loop comes round anyway (retries are due, and the
-#: first round says the watch is running: a session's first reply waits for it).
-_IDLE_MS: Final = 50
 
 
 class FolderSynced(Event, frozen=True):
@@ -456,36 +451,26 @@ async def watch_folder(
     root: Path,
     files: RecordingFiles,
     *,
+    events: FolderEvents | None = None,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Keep the session in line with the folder's files until cancelled."""
-    import watchfiles  # imported here: its start-up cost is paid only by folder sessions
-
-    folder = Path(await trio.Path(root).resolve())
-    diagrams, walkthroughs = folder / DIAGRAMS_DIR, folder / WALKTHROUGHS_DIR
-    for directory in (diagrams, walkthroughs):
-        await trio.Path(directory).mkdir(parents=True, exist_ok=True)
+    """Keep the session in line with the folder's files until cancelled; started once
+    the watch runs. `events`: the watch of `root`, begun before the session ran (its
+    changes since are taken in first); else it is begun here."""
+    if events is None:
+        events = FolderEvents(root)
+        await events.begin()
+    else:
+        await events.begun()
+    folder, diagrams, walkthroughs = events.folder, events.diagrams, events.walkthroughs
     metas = {folder / META_FILE, folder / LEGACY_META_FILE}
     sync = _Sync(handle, files)
     #: Imports refused by a durable save that failed, taken in again from `retry_at` on.
     retry: set[tuple[str, str]] = set()
     retry_at = 0.0
-    started = False
-    watch = watchfiles.awatch(
-        folder,
-        diagrams,
-        walkthroughs,
-        debounce=_DEBOUNCE_MS,
-        step=10,
-        recursive=False,
-        yield_on_timeout=True,
-        rust_timeout=_IDLE_MS,
-    )
-    async with aclosing(watch):  # closed when cancelled, not left to the garbage collector
-        async for changes in watch:
-            if not started:
-                started = True
-                task_status.started()
+    task_status.started()
+    async with aclosing(events):  # the watch is closed when cancelled, not by the GC
+        async for changes in events:
             paths = {Path(raw) for _, raw in changes}
             work: list[tuple[str, str]] = []
             if paths & metas:

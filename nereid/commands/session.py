@@ -22,6 +22,7 @@ and `tools/list` before they are needed (the session loads after the handshake).
 from __future__ import annotations
 
 import collections
+import gc
 import importlib
 import logging
 import os
@@ -46,6 +47,7 @@ from nereid.actors.session_runtime import open_session_runtime
 from nereid.commands.folder_owner import claim, refusal, run_bridge
 from nereid.commands.session_gate import SessionGate
 from nereid.commands.session_options import MainOptions
+from nereid.commands.started_now import StartedNow
 from nereid.endpoint_address import DEFAULT_PORT
 from nereid.errors import NereidError
 from nereid.mcp import EndpointParts, McpEndpoint, ToolTable, serve_stdio
@@ -74,6 +76,7 @@ from nereid.store.schema import SessionMetaFile, StoreFileError
 
 if TYPE_CHECKING:  # imported where used: see the module docstring
     from nereid.actors.diagram import DiagramActorState
+    from nereid.actors.folder_events import FolderEvents
     from nereid.actors.tree import SessionHandle
     from nereid.offload.folder_load import FolderLoad
     from nereid.store.session_io import DiagramRead, Kept, LoadResult
@@ -178,44 +181,56 @@ def load_probed(
 class Listed(NamedTuple):
     """A folder listed but not parsed (`list_probed`): `result` is the session without
     the listed diagrams' contents (their entries in `kept`, as for files that did not
-    load, until each has loaded); `pending` their actors' start states; `reads` their
-    bytes, for `FolderLoad`."""
+    load, until each has loaded); `reads` their bytes, for `FolderLoad`; `revs` the rev
+    each read loads as (no parse: `listed_rev`)."""
 
     result: LoadResult
-    pending: tuple[DiagramActorState, ...]
     reads: tuple[DiagramRead, ...]
+    revs: tuple[int, ...]
+
+    @property
+    def pending(self) -> tuple[DiagramActorState, ...]:
+        """The listed diagrams' actors' start states (made here, not in the listing's
+        thread: their module imports the layers)."""
+        from nereid.actors.diagram import DiagramActorState
+
+        return tuple(
+            DiagramActorState.unloaded(
+                read.entry.diagram_id, name=read.entry.name, kind=read.entry.kind, rev=rev
+            )
+            for read, rev in zip(self.reads, self.revs, strict=True)
+        )
 
 
 def list_probed(folder: Path, files: SessionFiles, meta: SessionMetaFile | None) -> Listed:
     """What `probe_folder` found, read but not parsed: cheap, so `nereid --mcp` lists the
     session at once and parses each diagram on use or in the background (`FolderLoad`).
     A new folder gets the seed session, as `load_probed` gives it."""
-    from nereid.actors.diagram import DiagramActorState
     from nereid.store.session_io import list_listed, listed_rev
 
     if meta is None:
         return Listed(load_probed(folder, files, meta)[0], (), ())
+    # The diagrams' reads are not recorded (hashed) here: each is taken in as it loads
+    # (`_run_loaded`), or stays foreign if it does not; recording them now would hash
+    # every byte of the folder once more before the first reply, for nothing.
+    inner = files.inner if isinstance(files, RecordingFiles) else files
     try:
-        listing = list_listed(files, meta)
+        listing = list_listed(files, meta, diagram_files=inner)
     except OSError as err:
         raise SessionOpenError(f"cannot read {folder}: {err}") from None
     last = {read.entry.diagram_id: read for read in listing.reads}
-    pending: list[DiagramActorState] = []
+    revs: list[int] = []
     for read in last.values():
         try:
-            rev = listed_rev(read)
+            revs.append(listed_rev(read))
         except msgspec.DecodeError:  # the side-car is broken: the load will say so
-            rev = read.entry.rev
-        entry = read.entry
-        pending.append(
-            DiagramActorState.unloaded(entry.diagram_id, name=entry.name, kind=entry.kind, rev=rev)
-        )
+            revs.append(read.entry.rev)
     result = listing.result
     kept = msgspec.structs.replace(
         result.kept,
         diagram_entries=(*result.kept.diagram_entries, *(r.entry for r in last.values())),
     )
-    return Listed(msgspec.structs.replace(result, kept=kept), tuple(pending), tuple(last.values()))
+    return Listed(msgspec.structs.replace(result, kept=kept), tuple(last.values()), tuple(revs))
 
 
 def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
@@ -353,6 +368,7 @@ async def _run_loaded(
     listed: Listed | None = None,
     background: bool = True,
     background_after: Callable[[], Awaitable[None]] | None = None,
+    events: FolderEvents | None = None,
 ) -> AsyncIterator[SessionHandle]:
     """Run the loaded (or seed) session of `folder` (in `runtime` if given), watched.
 
@@ -360,7 +376,7 @@ async def _run_loaded(
     not parsed yet, and a `FolderLoad` parses them on use and (`background`) in worker
     processes meanwhile, once `background_after` returns (the client's first replies go
     first); as each loads, its files are taken in (or, broken, reported and left as they
-    are).
+    are). `events`: the folder's watch, begun before (`watch`: else begun here).
     """
     from nereid.actors.diagram import diagram_actor_name
     from nereid.actors.folder_watch import watch_folder
@@ -412,7 +428,7 @@ async def _run_loaded(
             await handle.flush()
         async with trio.open_nursery() as nursery:
             if watch:
-                await nursery.start(watch_folder, handle, folder, files)
+                await nursery.start(partial(watch_folder, events=events), handle, folder, files)
             if loads is not None and background:
                 nursery.start_soon(_load_in_background, loads, background_after)
             yield handle
@@ -481,17 +497,31 @@ async def _serve_stdio_main(
     """stdio MCP, answering before the session has loaded.
 
     The folder's meta is checked first (a folder that cannot be used exits 1 at once);
-    then the endpoint serves the handshake and `tools/list` while `_load_and_run` loads
-    the session in a worker thread and spawns its tree; calls that need the session
+    then the endpoint serves the handshake and `tools/list` while a thread lists the
+    folder (`list_probed`, started at once) and `_load_and_run` spawns its tree once the
+    handshake is done; calls that need the session
     wait for it at the `SessionGate`. Owning a folder, it also serves loopback HTTP
     (any port, a private token in the lock's companion file) so that other
     `nereid --mcp DIR` can bridge in.
     """
     if opts.demo and opts.session_dir is not None:
         raise SessionOpenError("--demo cannot be combined with a session directory")
+    gc.disable()  # until the first reply (`_settle_after_first_reply`): see there
+    try:
+        return await _serve_stdio(opts, tracer, lock)
+    finally:
+        gc.enable()
+
+
+async def _serve_stdio(opts: MainOptions, tracer: Tracer | None, lock: FolderLock | None) -> int:
     folder = Path(opts.session_dir if opts.session_dir is not None else ".")
     files = RecordingFiles(FolderFiles(folder, durable=opts.durable_writes))
     meta = None if opts.demo else probe_folder(folder, files)
+    listing = (  # mostly reads and hashes (no GIL): beside the imports and the handshake
+        None
+        if opts.demo
+        else StartedNow(partial(list_probed, folder, files, meta), name="nereid-list-folder")
+    )
     gate = SessionGate()
     cache = ParseCache.from_env()
     kept = cache.tool_listing() if cache is not None else None
@@ -517,6 +547,7 @@ async def _serve_stdio_main(
                     folder,
                     files,
                     meta,
+                    listing,
                     runtime=runtime,
                     gate=gate,
                     tracer=tracer,
@@ -535,6 +566,7 @@ async def _load_and_run(
     folder: Path,
     files: RecordingFiles,
     meta: SessionMetaFile | None,
+    listing: StartedNow[Listed] | None,
     *,
     runtime: Runtime,
     gate: SessionGate,
@@ -543,16 +575,23 @@ async def _load_and_run(
     lock: FolderLock | None,
     keep_listing: bool = False,
 ) -> None:
-    """Serve the bridge's HTTP (owning a folder), load the session off the event loop,
-    run its tree in `runtime` and open the gate; runs until cancelled. The tools are
-    imported meanwhile, in a worker thread, if the endpoint listed them from the parse
-    cache; `keep_listing`: the listing was generated in this run: keep it for the next.
+    """Serve the bridge's HTTP (owning a folder), load the session off the event loop
+    (a folder: take `listing`, the folder listed meanwhile), run its tree in `runtime`,
+    open the gate and settle the heap after the first reply; runs until cancelled. The
+    tools are imported meanwhile, in a worker thread, if the endpoint listed them from the
+    parse cache; `keep_listing`: the listing was generated in this run: keep it for the next.
 
-    Loading writes nothing, so a client leaving meanwhile abandons the worker thread.
+    Loading writes nothing, so a client leaving meanwhile abandons the worker threads.
     """
+    events: FolderEvents | None = None
     async with trio.open_nursery() as nursery:
         if lock is not None:
             nursery.start_soon(_serve_bridge_http, endpoint, lock, gate)
+        if listing is not None and meta is not None:  # a session folder: watched meanwhile
+            from nereid.actors.folder_events import FolderEvents
+
+            events = FolderEvents(folder)
+            nursery.start_soon(events.begin)
         await gate.until_wanted()
         await trio.to_thread.run_sync(endpoint.tools.load)
         from nereid.actors.tree import open_session
@@ -565,9 +604,8 @@ async def _load_and_run(
                     session, files=None, durable=False, tracer=tracer, runtime=runtime
                 )
             else:
-                listed = await trio.to_thread.run_sync(
-                    list_probed, folder, files, meta, abandon_on_cancel=True
-                )
+                assert listing is not None
+                listed = await listing.result()
                 opening = _run_loaded(
                     folder,
                     files,
@@ -579,12 +617,11 @@ async def _load_and_run(
                     runtime=runtime,
                     listed=listed,
                     background_after=gate.first_served,
+                    events=events,
                 )
             async with opening as handle:
                 gate.opened(handle)
-                settle_heap()  # the session is in: what lives as long as the process
-                if keep_listing:
-                    await trio.to_thread.run_sync(_keep_tool_listing, endpoint.tools)
+                await _settle_after_first_reply(gate, endpoint.tools if keep_listing else None)
                 await trio.sleep_forever()
         except Exception as error:
             if gate.handle is not None:
@@ -594,7 +631,29 @@ async def _load_and_run(
                 log.exception("the session could not be opened")
             print(f"nereid: the session could not be opened: {why}", file=sys.stderr, flush=True)
             gate.failed(why)
+            gc.enable()
+            if events is not None:
+                await events.aclose()
             await trio.sleep_forever()
+
+
+async def _settle_after_first_reply(gate: SessionGate, keep: ToolTable | None) -> None:
+    """Once the open session has answered (`SessionGate.first_served`): collect and freeze
+    the heap (`settle_heap`; what `nereid.cli` froze while importing is collected with the
+    rest now), collect again as usual from then on, and keep the tool listing `keep` for
+    the next launch.
+
+    Until then nothing is collected: what start-up builds (the tools, their listing, the
+    session's actors) lives as long as the process, and the young collections that walked
+    it were a tenth of the CPU before the first reply. The window is short: the handshake
+    and the first call, at most `LOAD_DELAY` after the session has opened.
+    """
+    await gate.first_served()
+    gc.unfreeze()
+    settle_heap()  # the session is in: what lives as long as the process
+    gc.enable()
+    if keep is not None:
+        await trio.to_thread.run_sync(_keep_tool_listing, keep)
 
 
 def _keep_tool_listing(tools: ToolTable) -> None:

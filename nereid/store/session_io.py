@@ -289,16 +289,21 @@ class Listing(NamedTuple):
     order: tuple[tuple[DiagramEntry, DiagramRead | StoreFileError | StorePathError], ...]
 
 
-def list_listed(files: SessionFiles, meta: SessionMetaFile) -> Listing:
+def list_listed(
+    files: SessionFiles, meta: SessionMetaFile, *, diagram_files: SessionFiles | None = None
+) -> Listing:
     """Read what `meta` lists without parsing a diagram (cheap: bytes and small JSON).
 
     A start-up that loads diagrams lazily lists the session from this and decodes
-    `Listing.reads` later (`with_decoded`, or one by one). Writes nothing.
+    `Listing.reads` later (`with_decoded`, or one by one). `diagram_files`: where the
+    diagrams' files are read (default `files`; the walkthroughs are read from `files`).
+    Writes nothing.
     """
+    from_files = files if diagram_files is None else diagram_files
     order: list[tuple[DiagramEntry, DiagramRead | StoreFileError | StorePathError]] = []
     for entry in meta.diagrams:
         try:
-            order.append((entry, _read_diagram(files, entry)))
+            order.append((entry, _read_diagram(from_files, entry)))
         except (StoreFileError, StorePathError) as err:
             order.append((entry, err))
     reads = tuple(read for _, read in order if isinstance(read, DiagramRead))

@@ -11,6 +11,7 @@ rest and each actor takes its content in by itself.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 import trio
 
 from nereid.actors.diagram import diagram_actor_name
+from nereid.actors.folder_events import FolderEvents
 from nereid.actors.persister import PersisterState
 from nereid.actors.protocol import (
     AddXref,
@@ -30,11 +32,13 @@ from nereid.actors.protocol import (
     ListXrefs,
     UpdateSelection,
 )
+from nereid.actors.session_runtime import open_session_runtime
 from nereid.actors.tree import SessionHandle
-from nereid.commands.session import list_probed, open_session_handle, probe_folder
+from nereid.commands.session import _run_loaded, list_probed, open_session_handle, probe_folder
+from nereid.commands.started_now import StartedNow
 from nereid.errors import InvalidRequest
 from nereid.mermaid import parse_mermaid
-from nereid.model import Diagram, ObjectRef, Session, empty_ast
+from nereid.model import Diagram, FlowchartAst, ObjectRef, Session, empty_ast
 from nereid.model.refs import FLOW_NODE, SEQ_PARTICIPANT
 from nereid.ops import FlowAddNode
 from nereid.store.files import FolderFiles
@@ -228,3 +232,65 @@ def test_the_persister_holds_a_loaded_diagram_as_on_disk(folder: Path) -> None:
     assert loaded.session.diagrams == {"flow": flow} and not loaded.pending
     assert "flow" not in {e.diagram_id for e in loaded.kept.diagram_entries}
     assert loaded.with_loaded(flow) is loaded  # once
+
+
+async def test_an_edit_made_after_the_watch_began_is_taken_in_once_the_session_runs(
+    folder: Path,
+) -> None:
+    """`nereid --mcp` begins the folder's watch while it lists the folder: an edit made
+    after that and before the session runs is not missed."""
+    events = FolderEvents(folder)
+    await events.begin()
+    files = RecordingFiles(FolderFiles(folder))
+    listed = list_probed(folder, files, probe_folder(folder, files))
+    edited = FLOW + "  c --> z[Edited before the session ran]\n"
+    (folder / "diagrams" / "flow.mmd").write_text(edited, encoding="utf-8")
+    async with open_session_runtime() as runtime:
+        opening = _run_loaded(
+            folder,
+            files,
+            listed.result,
+            False,
+            durable_writes=False,
+            tracer=None,
+            watch=True,
+            runtime=runtime,
+            listed=listed,
+            background=False,
+            events=events,
+        )
+        async with opening as handle:
+            with trio.fail_after(30):
+                while True:
+                    diagram = await handle.diagram("flow").call(GetDiagram())
+                    if diagram.rev > 3:
+                        break
+                    await trio.sleep(0.02)
+            assert isinstance(diagram.ast, FlowchartAst)
+            labels = {node.label for node in diagram.ast.nodes.values()}
+            assert "Edited before the session ran" in labels and "End" in labels
+
+
+async def test_a_watch_that_cannot_begin_fails_the_opening_with_its_reason(tmp_path: Path) -> None:
+    events = FolderEvents(tmp_path / "missing" / "session")
+    (tmp_path / "missing").write_text("a file, not a folder", encoding="utf-8")
+    await events.begin()  # never raises: the session's opening does (`begun`)
+    with pytest.raises(OSError):
+        await events.begun()
+    await events.aclose()
+
+
+async def test_work_started_now_returns_or_raises_in_the_waiting_task() -> None:
+    def work() -> int:
+        started_in_thread.append(threading.current_thread().name)
+        return 7
+
+    started_in_thread: list[str] = []
+    done = StartedNow(work, name="nereid-test-now")
+    assert await done.result() == 7 and started_in_thread == ["nereid-test-now"]
+
+    def broken() -> int:
+        raise ValueError("cannot")
+
+    with pytest.raises(ValueError, match="cannot"):
+        await StartedNow(broken, name="nereid-test-broken").result()
