@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
+from nereid.model.refs import ObjectRef
 from nereid.render.canvas import Canvas
 from nereid.render.spans import Span, SpanMap
 from nereid.render.text import text_width
@@ -46,7 +49,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
 
     text: str
     lines: list[str]
-    spans: SpanMap
+    spans: Mapping[ObjectRef, tuple[Span, ...]]  # read-only (the TUI keeps it packed)
     width: int
     height: int
 

@@ -263,6 +263,8 @@ class TuiApp:
                 outcome = await render_diagram_drawing(job.diagram, job.options, small=0)
             except Exception as err:  # shown as the render error, never fatal to the TUI
                 outcome = err
+            # The drawing's cells are worked out in a step of their own (after the unpacking's).
+            await trio.lowlevel.checkpoint()
             if self.vm.layout_done(job.key, outcome, job.ast):
                 self.widget.refresh()
 

@@ -10,6 +10,7 @@ first match of each character in turn is the cell that shows it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol
 
 from nereid.model.diagram import Ast
 from nereid.model.flowchart import FlowchartAst
@@ -31,9 +32,15 @@ __all__ = ["emphasis_cells"]
 Cells = dict[tuple[int, int], Emphasis]
 
 
-def emphasis_cells(
-    rendered: Rendered, ast: Ast, diagram_id: str, rows: list[str | list[str]]
-) -> Cells:
+class CellIndexed(Protocol):
+    """The drawing's rows indexable by cell (`nereid.ui.highlight.CellRows`)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, row: int) -> str | list[str]: ...
+
+
+def emphasis_cells(rendered: Rendered, ast: Ast, diagram_id: str, rows: CellIndexed) -> Cells:
     """(row, col) -> emphasis for every drawn character of a bold or italic label run."""
     found: Cells = {}
     for category, object_id, text in _labels(ast):

@@ -32,7 +32,7 @@ from nereid.render.display import Emphasis
 from nereid.render.text import split_cells, text_width
 from nereid.ui.emphasis import emphasis_cells
 
-__all__ = ["DiagramCells", "Marks", "fill_gaps", "styled_row"]
+__all__ = ["CellRows", "DiagramCells", "Marks", "fill_gaps", "styled_row"]
 
 VERTICAL_BOX = set("│┌┐└┘├┤┬┴┼┃")
 BOX = set("─│┌┐└┘├┤┬┴┼╭╮╰╯━┃═║┄┆▶◀▲▼○✕")
@@ -80,32 +80,31 @@ class DiagramCells:
         self.width = rendered.width
         self.height = rendered.height
         self._intervals: dict[ObjectRef, dict[int, list[Interval]]] = {}
-        self.rows: list[str | list[str]]
+        self.rows: CellRows
         self.emphasis: dict[tuple[int, int], Emphasis]  # bold/italic cells of markdown labels
         self.emphasis_rows: frozenset[int]
         self.note_rows: dict[int, list[Interval]]
         self.block_rows: dict[int, list[Interval]]
         if patch_of is not None:
-            self.rows = list(patch_of.rows)
-            for row in changed_rows:
-                self.rows[row] = _cells(rendered.lines[row])
+            self.rows = patch_of.rows.patched(rendered.lines, changed_rows)
             self.emphasis = patch_of.emphasis
             self.emphasis_rows = patch_of.emphasis_rows
             self.note_rows = patch_of.note_rows
             self.block_rows = patch_of.block_rows
             return
-        self.rows = [_cells(line) for line in rendered.lines]
+        self.rows = CellRows(rendered.lines)
         self.emphasis = (
             emphasis_cells(rendered, ast, diagram_id, self.rows) if ast is not None else {}
         )
         self.emphasis_rows = frozenset(row for row, _ in self.emphasis)
         self.note_rows = {}
         self.block_rows = {}
-        for ref, spans in rendered.spans.items():
+        spans = rendered.spans
+        for ref in spans:  # only these objects' spans are made (a packed map keeps the rest)
             if ref.category in (FLOW_NOTE, SEQ_NOTE):
-                _add(self.note_rows, spans)
+                _add(self.note_rows, spans[ref])
             elif ref.category in (SEQ_BLOCK, SEQ_SECTION):
-                _add(self.block_rows, spans)
+                _add(self.block_rows, spans[ref])
 
     def intervals(self, ref: ObjectRef) -> dict[int, list[Interval]]:
         """Row → flagged column intervals of one object, gap-filled (cached)."""
@@ -133,6 +132,33 @@ class DiagramCells:
             max(s.row for s in spans),
             max(s.col_end for s in spans),
         )
+
+
+class CellRows:
+    """The drawing's lines, each indexable by cell (`_cells`), worked out when first read:
+    a repaint reads the rows it shows, so a new drawing costs nothing per line up front."""
+
+    __slots__ = ("_lines", "_made")
+
+    def __init__(self, lines: list[str], made: dict[int, str | list[str]] | None = None) -> None:
+        self._lines = lines
+        self._made = made if made is not None else {}
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __getitem__(self, row: int) -> str | list[str]:
+        made = self._made.get(row)
+        if made is None:
+            made = self._made[row] = _cells(self._lines[row])
+        return made
+
+    def patched(self, lines: list[str], changed: Iterable[int]) -> CellRows:
+        """The rows of `lines`, which differ from these only on the `changed` rows."""
+        made = dict(self._made)
+        for row in changed:
+            made.pop(row, None)
+        return CellRows(lines, made)
 
 
 def _cells(line: str) -> str | list[str]:

@@ -24,6 +24,7 @@ provisional ones against the old drawing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final, NamedTuple
 
 import msgspec
@@ -31,7 +32,8 @@ import msgspec
 from nereid.model.diagram import Ast
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import FLOW_NODE, FLOW_NOTE, ObjectRef
-from nereid.render import Rendered, Span, SpanMap
+from nereid.offload.packed_drawing import PackedSpans, spans_on_rows
+from nereid.render import Rendered, Span
 from nereid.render.display import display_text, is_markdown
 from nereid.render.text import text_width, wrap_text
 
@@ -234,17 +236,13 @@ def _grown(
 
 def _owned(drawn: Rendered, ref: ObjectRef, rows: range, free: range, edge: int) -> bool:
     """Whether another object's span holds a cell of `free` or the moving border column
-    `edge` on `rows`."""
-    low, high = rows.start, rows.stop - 1
-    for owner, spans in drawn.spans.items():
-        if owner == ref:
-            continue
-        for span in spans:
-            if low <= span.row <= high and (
-                (span.col_start <= edge <= span.col_end)
-                or (span.col_start < free.stop and free.start <= span.col_end)
-            ):
-                return True
+    `edge` on `rows` (only the spans of those rows are looked at in a packed drawing)."""
+    for owner, span in spans_on_rows(drawn.spans, rows.start, rows.stop - 1):
+        if owner != ref and (
+            (span.col_start <= edge <= span.col_end)
+            or (span.col_start < free.stop and free.start <= span.col_end)
+        ):
+            return True
     return False
 
 
@@ -274,14 +272,22 @@ def _stretch(
             wide = box[0] + box[1] * grow + box[1:]
         lines[r] = (line[: left - shift] + wide + line[right + 1 + grow - shift :]).rstrip(" ")
     new_left, new_right = left - shift, right + grow - shift
-    spans = dict(drawn.spans)
-    spans[ref] = tuple(Span(r, new_left, new_right) for r in rows)
+    grown = tuple(Span(r, new_left, new_right) for r in rows)
+    drawn_spans = drawn.spans
+    spans = (
+        drawn_spans.replaced(ref, grown)
+        if isinstance(drawn_spans, PackedSpans)
+        else {**drawn_spans, ref: grown}
+    )
     rendered = _relined(drawn, lines, spans, max(drawn.width, new_right + 1))
     return LabelPatch(rendered, False, tuple(rows))
 
 
 def _relined(
-    drawn: Rendered, lines: list[str], spans: SpanMap | None = None, width: int | None = None
+    drawn: Rendered,
+    lines: list[str],
+    spans: Mapping[ObjectRef, tuple[Span, ...]] | None = None,
+    width: int | None = None,
 ) -> Rendered:
     """`drawn` with new `lines` (and spans, width); the height stays."""
     return Rendered(

@@ -23,6 +23,7 @@ from nereid.model.refs import (
     STATE_TRANSITION,
     ObjectRef,
 )
+from nereid.offload.packed_drawing import spans_on_rows
 from nereid.render.walkthrough import node_ref
 from nereid.ui.canvas import Rows, frame, rows_canvas
 from nereid.ui.dispatch import handle_key
@@ -177,13 +178,10 @@ class TuiWidget(urwid.Widget):
             STATE_TRANSITION: 1,
             FLOW_SUBGRAPH: 2,  # a frame loses to the nodes and lines drawn inside it
         }
-        for ref, spans in cells.rendered.spans.items():
-            if ref.category not in rank:
-                continue
-            for span in spans:
-                if span.row == y and span.col_start <= x <= span.col_end:
-                    if best is None or rank[ref.category] < best[0]:
-                        best = (rank[ref.category], ref)
+        for ref, span in spans_on_rows(cells.rendered.spans, y, y):
+            if ref.category in rank and span.col_start <= x <= span.col_end:
+                if best is None or rank[ref.category] < best[0]:
+                    best = (rank[ref.category], ref)
         if best is None:  # a click inside a box's interior counts too
             for ref in cells.rendered.spans:
                 if rank.get(ref.category) != 0:

@@ -12,6 +12,7 @@ from nereid.mermaid import parse_flowchart
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.model.refs import FLOW_NODE, ObjectRef
+from nereid.offload.packed_drawing import pack_drawing, unpack_drawing
 from nereid.render import Rendered, RenderOptions, render_diagram
 from nereid.render.text import text_width
 from nereid.testing.big_diagrams import flowchart
@@ -164,6 +165,9 @@ def test_a_provisional_patch_changes_only_the_nodes_box_and_blank_cells(
     edited = _relabelled(diagram, node_id, label)
     drawn = render_diagram(diagram, OPTIONS)
     patch = label_patch(drawn, diagram.ast, edited.ast, "d", {})
+    # The drawing as the render worker sends it (kept packed) is patched alike.
+    packed = unpack_drawing(pack_drawing(drawn))
+    assert label_patch(packed, diagram.ast, edited.ast, "d", {}) == patch
     if patch is None:
         return
     if patch.exact:

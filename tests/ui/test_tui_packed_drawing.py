@@ -1,7 +1,10 @@
-"""The render worker's drawing, packed and rebuilt in steps, reads back equal, and no step
-rebuilds much more than `SPANS_PER_STEP` spans (what keeps the event loop answering)."""
+"""The render worker's drawing, packed, reads back equal; it stays packed (its spans are made
+when asked for, so the collector does not track them), and its row index finds the spans
+of any band of rows."""
 
 from __future__ import annotations
+
+import gc
 
 import msgspec
 import pytest
@@ -12,10 +15,10 @@ from nereid.mermaid import parse_flowchart
 from nereid.model.diagram import Diagram
 from nereid.model.refs import FLOW_EDGE, FLOW_NODE, ObjectRef
 from nereid.offload.packed_drawing import (
-    SPANS_PER_STEP,
+    PackedSpans,
     pack_drawing,
+    spans_on_rows,
     unpack_drawing,
-    unpack_steps,
 )
 from nereid.render import Rendered, RenderOptions, Span, render_diagram
 from nereid.render.text import text_width
@@ -51,23 +54,57 @@ def test_a_packed_drawing_reads_back_equal(rendered: Rendered) -> None:
     assert unpack_drawing(pack_drawing(rendered)) == rendered
 
 
-def test_a_big_drawing_is_rebuilt_a_bounded_number_of_spans_at_a_time() -> None:
+def test_a_big_drawing_stays_packed_until_its_spans_are_asked_for() -> None:
     ast = parse_flowchart(flowchart(300))
     diagram = Diagram(diagram_id="big", name="big", kind="flowchart", ast=ast, rev=3)
     rendered = render_diagram(diagram, RenderOptions(show_notes=True, flowchart_extra_col_gap=2))
-    steps = unpack_steps(pack_drawing(rendered))
-    count = 0
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            assert done.value == rendered
-            break
-        count += 1
+    payload = pack_drawing(rendered)
     total = sum(len(spans) for spans in rendered.spans.values())
-    widest = max(len(spans) for spans in rendered.spans.values())
-    assert total > 4 * SPANS_PER_STEP  # several steps, each about SPANS_PER_STEP spans
-    assert total // (SPANS_PER_STEP + widest) <= count <= total // SPANS_PER_STEP + 2
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        unpacked = unpack_drawing(payload)
+        tracked = len(gc.get_objects()) - before
+    finally:
+        if enabled:
+            gc.enable()
+    assert isinstance(unpacked.spans, PackedSpans)
+    # The objects' refs and a few containers; not one tracked tuple per span.
+    assert total > 4 * len(rendered.spans)
+    assert tracked < 2 * len(rendered.spans) + 50
+    assert unpacked == rendered
+
+
+@settings(max_examples=150, deadline=None)
+@given(_drawings(), st.integers(-2, 8), st.integers(-2, 8), st.data())
+def test_the_row_index_finds_the_spans_of_a_band_of_rows(
+    rendered: Rendered, low: int, high: int, data: st.DataObject
+) -> None:
+    unpacked = unpack_drawing(pack_drawing(rendered))
+    packed = unpacked.spans
+    assert isinstance(packed, PackedSpans)
+
+    def key(item: tuple[ObjectRef, Span]) -> tuple[object, ...]:
+        return (item[0].sort_key(), item[1])
+
+    # The packed row index against a look at every span (what a plain dict gets).
+    assert sorted(spans_on_rows(packed, low, high), key=key) == sorted(
+        spans_on_rows(dict(rendered.spans), low, high), key=key
+    )
+    if rendered.spans:
+        ref = data.draw(st.sampled_from(list(rendered.spans)))
+        grown = tuple(Span(row, 0, 3) for row in range(len(rendered.lines)))
+        replaced = packed.replaced(ref, grown)
+        expected = {**rendered.spans, ref: grown}
+        assert (
+            dict(replaced) == expected and replaced == expected and len(replaced) == len(expected)
+        )
+        assert sorted(spans_on_rows(replaced, low, high), key=key) == sorted(
+            spans_on_rows(expected, low, high), key=key
+        )
+        assert packed[ref] == rendered.spans[ref]  # the map it was made from is unchanged
 
 
 @settings(max_examples=150, deadline=None)
@@ -84,12 +121,18 @@ def test_bytes_that_are_not_a_packed_drawing_are_refused(
 def test_mismatched_span_arrays_are_refused() -> None:
     ref = ObjectRef("d", FLOW_NODE, "n:a")
     rendered = Rendered(text="ab", lines=["ab"], spans={ref: (Span(0, 0, 1),)}, width=2, height=1)
-    text, width, height, refs, counts, cells = msgspec.msgpack.decode(pack_drawing(rendered))
+    fields = msgspec.msgpack.decode(pack_drawing(rendered))
+    text, width, height, refs, counts, cells, by_row, row_starts = fields
     for bad in (
         (text, width, height, [*refs, ["d", list(FLOW_EDGE), "e:1"]], counts, cells),
         (text, width, height, refs, counts, cells[:-4]),
         (text, width, height, refs, counts, cells[:-1]),
         (text, width, 2, refs, counts, cells),
+        (text, width, height, [*refs, refs[0]], counts + counts, cells + cells),
+        (text, width, height, refs, counts, cells, by_row, row_starts[:-4]),
+        (text, width, height, refs, counts, cells, by_row + by_row, row_starts),
+        (text, width, height, refs, counts, cells, b"\x05\x00\x00\x00", row_starts),
     ):
+        bad = bad if len(bad) == 8 else (*bad, by_row, row_starts)
         with pytest.raises(ValueError):
             unpack_drawing(msgspec.msgpack.encode(bad))
