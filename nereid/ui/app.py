@@ -153,14 +153,19 @@ class TuiApp:
         self.loop.event_loop.alarm(0, stop)
 
     async def pump_events(self, subscription: Any) -> None:
-        """Bus events → view model → repaint. Never polls: it sleeps until an event comes.
-        The events carry what changed; the session is re-read only after the TUI fell
-        behind (`ResyncNeeded`), and again with the next event while that read fails."""
+        """Bus events → view model → the drawing → repaint. Never polls: it sleeps until an
+        event comes. The events carry what changed; the session is re-read only after the
+        TUI fell behind (`ResyncNeeded`), and again with the next event while that read
+        fails."""
         async for event in subscription:
             if isinstance(event, ResyncNeeded) or self._stale:
                 await self._resync()
             if not isinstance(event, ResyncNeeded):
                 self.on_effects(self.vm.apply(event))
+            # The drawing the change needs (a label patch, a layout job) is made in a step
+            # of its own, before the repaint's: no one step holds the loop for both.
+            await trio.lowlevel.checkpoint()
+            self.vm.view_cells()
             self._follow_check.set()
             self.widget.refresh()
 
