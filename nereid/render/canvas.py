@@ -24,6 +24,7 @@ import codecs
 import re
 from functools import cache
 from itertools import repeat
+from operator import ne
 from typing import Final
 
 from nereid.model.refs import ObjectRef
@@ -241,7 +242,19 @@ class Canvas:
         so a corner right behind an arrowhead still shows its arm towards it.
         """
         self._check(row, col)
-        self._set_char(row, col, char, 1)
+        at = row * self.width + col
+        code = self._cells[at]
+        if (
+            (code & _MASK or not code)
+            and len(char) == 1
+            and char != " "
+            and (row, col) not in self._joins
+        ):
+            # Onto a line or blank cell: no text or half a wide character to clear.
+            self._text[row][col] = char
+            self._cells[at] = _TEXT
+        else:
+            self._set_char(row, col, char, 1)
         if joins:
             self._joins[(row, col)] = joins
         if owner is not None and char != " ":
@@ -352,10 +365,11 @@ class Canvas:
     ) -> None:
         """Lines from each (row, col) point to the next, as `hline` / `vline` would draw them
         one after the other (a repeated point draws nothing); the common case, a run over
-        blank cells, without a call per run. The owner gets the same cells, recorded once
-        each where a vertical run meets a horizontal one (fewer runs for the span map to
-        merge)."""
-        points = [p for k, p in enumerate(points) if not k or p != points[k - 1]]
+        blank cells from and to line or blank cells, without a call per run. The owner gets
+        the same cells, recorded once each where a vertical run meets a horizontal one
+        (fewer runs for the span map to merge)."""
+        if not all(map(ne, points, points[1:])):
+            points = [p for k, p in enumerate(points) if not k or p != points[k - 1]]
         if len(points) < 2:
             return
         cells, width, height, junction_rows = (
@@ -370,6 +384,7 @@ class Canvas:
         runs = None if owner is None else self.spans.runs_of(owner)
         last = len(points) - 2
         r0, c0 = points[0]
+        after_run = False  # the previous segment was a horizontal run
         for k in range(last + 1):
             r1, c1 = points[k + 1]
             if r0 == r1:
@@ -393,31 +408,53 @@ class Canvas:
                         runs.append(_new_span(Span, (r0, low, high)))
                 else:
                     self.hline(r0, c0, c1, style, owner)
+                after_run = True
+                r0, c0 = r1, c1
+                continue
+            down = r1 > r0
+            low, high = (r0, r1) if down else (r1, r0)
+            if not (0 <= low and high < height and 0 <= c0 < width):
+                self.vline(c0, r0, r1, style, owner)
             else:
-                low, high = (r0, r1) if r0 < r1 else (r1, r0)
-                if not (0 <= low and high < height and 0 <= c0 < width) or high - low == 1:
+                at_low, at_high = low * width + c0, high * width + c0
+                if high - low > 1 and any(cells[at_low + width : at_high : width]):
                     self.vline(c0, r0, r1, style, owner)
                 else:
-                    first, stop = (low + 1) * width + c0, high * width + c0
-                    if any(cells[first:stop:width]):
-                        self.vline(c0, r0, r1, style, owner)
+                    if high - low > 1:
+                        cells[at_low + width : at_high : width] = vertical * (high - low - 1)
+                    # The ends gain their inward arm (`_add_arms`; text there is erased).
+                    code = cells[at_low]
+                    if code & _MASK:
+                        cells[at_low] = code | DOWN | _JUNCTION
+                    elif not code:
+                        cells[at_low] = fresh | DOWN | _JUNCTION
                     else:
-                        cells[first:stop:width] = vertical * (high - low - 1)
                         self._add_arms(low, c0, DOWN, style, False)
+                    code = cells[at_high]
+                    if code & _MASK:
+                        cells[at_high] = code | UP | _JUNCTION
+                    elif not code:
+                        cells[at_high] = fresh | UP | _JUNCTION
+                    else:
                         self._add_arms(high, c0, UP, style, False)
-                        if runs is not None:
-                            # An end a horizontal run next to it records is left to it.
-                            step = 1 if r1 > r0 else -1
-                            top = r0 + step if k and points[k - 1][0] == r0 else r0
-                            end = r1 - step if k < last and points[k + 2][0] == r1 else r1
-                            low, high = (top, end) if top < end else (end, top)
-                            runs.extend(
-                                map(
-                                    _new_span,
-                                    repeat(Span),
-                                    zip(range(low, high + 1), repeat(c0), repeat(c0)),
-                                )
+                    junction_rows[low] = junction_rows[high] = 1
+                    if runs is not None:
+                        # An end a horizontal run next to it records is left to it.
+                        top = (r0 + 1 if down else r0 - 1) if after_run else r0
+                        end = (
+                            (r1 - 1 if down else r1 + 1)
+                            if k < last and points[k + 2][0] == r1
+                            else r1
+                        )
+                        low, high = (top, end) if top < end else (end, top)
+                        runs.extend(
+                            map(
+                                _new_span,
+                                repeat(Span),
+                                zip(range(low, high + 1), repeat(c0), repeat(c0)),
                             )
+                        )
+            after_run = False
             r0, c0 = r1, c1
 
     def box(
@@ -485,7 +522,9 @@ class Canvas:
     def to_lines(self) -> list[str]:
         """The rows as strings, right-trimmed; trailing empty rows dropped (render.md §2).
 
-        A row is decoded in one go (every line cell as its own mask's glyph); then only the
+        Each row is cut after its last drawn cell first (a blank cell decodes to a blank
+        that the trim would drop), so nothing past it is decoded or looked at. A row is
+        decoded in one go (every line cell as its own mask's glyph); then only the
         junction cells whose neighbours do not connect on every arm, found for the whole row
         at once with bitwise operations on the row as one integer, and the text cells are
         patched in.
@@ -495,7 +534,8 @@ class Canvas:
         decode_table = _decode_table(tables)
         charmap_decode = codecs.charmap_decode
         width, height = self.width, self.height
-        rows = [cells[row * width : (row + 1) * width] for row in range(height)]
+        # Rows cut after their last drawn cell (the bytes past it are all blank).
+        rows = [cells[row * width : (row + 1) * width].rstrip(b"\0") for row in range(height)]
         from_bytes = int.from_bytes
         ones = from_bytes(b"\x01" * width, "little")
         has_left, has_right, has_up, has_down = ones * LEFT, ones * RIGHT, ones * UP, ones * DOWN
@@ -505,23 +545,29 @@ class Canvas:
         for (row, col), arms in self._joins.items():
             if row not in seen_rows:
                 seen_rows[row] = bytearray(rows[row])
-            seen_rows[row][col] |= arms
-        # Each row as neighbours see it, as an integer (byte = cell).
+            seen = seen_rows[row]
+            if col >= len(seen):
+                seen.extend(bytes(col + 1 - len(seen)))
+            seen[col] |= arms
+        # Each row as neighbours see it, as an integer (byte = cell; trailing blank cells
+        # add nothing to it).
         as_int = [
             from_bytes(codes if row not in seen_rows else seen_rows[row], "little")
             for row, codes in enumerate(rows)
         ]
-        junction_rows = self._junction_rows
+        junction_rows, row_texts = self._junction_rows, self._text
         for row in range(height):
             codes = rows[row]
-            text = self._text[row]
+            if not codes:
+                lines.append("")
+                continue
+            text = row_texts[row]
             line = charmap_decode(codes, "strict", decode_table)[0]
-            junctions = junction_rows[row]
-            if not (junctions or text):
+            if not (junction_rows[row] or text):
                 lines.append(line.rstrip(" "))
                 continue
             patches: dict[int, str] = dict(text)
-            if junctions:
+            if junction_rows[row]:
                 seen_here = as_int[row]
                 here = seen_here if row not in seen_rows else from_bytes(codes, "little")
                 above = as_int[row - 1] if row > 0 else 0
@@ -536,24 +582,29 @@ class Canvas:
                 junction_arms = ((here >> 7) & ones) * _MASK
                 loose = (
                     (((here & low) ^ connected_all) & junction_arms)
-                    .to_bytes(width, "little")
+                    .to_bytes(len(codes), "little")
                     .translate(_NONZERO)
                 )
-                seen = seen_rows.get(row) or codes
-                above_row = (seen_rows.get(row - 1) or rows[row - 1]) if row > 0 else None
-                below_row = (seen_rows.get(row + 1) or rows[row + 1]) if row + 1 < height else None
                 col = loose.find(1)
+                if col >= 0:
+                    seen = seen_rows.get(row) or codes
+                    above_row = (seen_rows.get(row - 1) or rows[row - 1]) if row > 0 else b""
+                    below_row = (
+                        (seen_rows.get(row + 1) or rows[row + 1]) if row + 1 < height else b""
+                    )
+                    # Past a row's last drawn cell every cell is blank: no arm there.
+                    seen_end, above_end, below_end = len(seen), len(above_row), len(below_row)
                 while col >= 0:
                     code = codes[col]
                     mask = code & _MASK
                     connected = 0
                     if mask & LEFT and col > 0 and seen[col - 1] & RIGHT:
                         connected = LEFT
-                    if mask & RIGHT and col + 1 < width and seen[col + 1] & LEFT:
+                    if mask & RIGHT and col + 1 < seen_end and seen[col + 1] & LEFT:
                         connected |= RIGHT
-                    if mask & UP and above_row is not None and above_row[col] & DOWN:
+                    if mask & UP and col < above_end and above_row[col] & DOWN:
                         connected |= UP
-                    if mask & DOWN and below_row is not None and below_row[col] & UP:
+                    if mask & DOWN and col < below_end and below_row[col] & UP:
                         connected |= DOWN
                     if connected != mask and _ARM_COUNT[connected] < 2 and mask in _CORNERS:
                         connected = mask
@@ -561,7 +612,7 @@ class Canvas:
                     patches[col] = tables[style][connected or mask]
                     col = loose.find(1, col + 1)
             if patches:
-                if len(patches) * _PATCH_SPAN > width:
+                if len(patches) * _PATCH_SPAN > len(codes):
                     # Many patches on a short row: one list of cells, patched by index.
                     chars = list(line)
                     for col, glyph in patches.items():

@@ -38,36 +38,41 @@ _sort_key: Final = attrgetter("diagram_id", "category", "object_id")
 
 
 class SpanRecorder:
-    """Collects raw cell runs per owner while a canvas is drawn; cheap to append to."""
+    """Collects raw cell runs per owner while a canvas is drawn; cheap to append to.
 
-    __slots__ = ("_runs",)
+    Drawing calls for one owner come in a row (a node's box and label, an edge's lines,
+    heads and labels), so the last owner's run list is kept at hand: a ref's hash is a
+    Python-level computation over its fields, and most calls then need none."""
+
+    __slots__ = ("_last", "_last_runs", "_runs")
 
     def __init__(self) -> None:
         self._runs: dict[ObjectRef, list[Span]] = {}
+        self._last: ObjectRef | None = None
+        self._last_runs: list[Span] = []
 
     def add(self, owner: ObjectRef, row: int, col_start: int, col_end: int) -> None:
         """Record that `owner` painted `row`, columns `col_start..col_end` (any order)."""
         if col_end < col_start:
             col_start, col_end = col_end, col_start
-        runs = self._runs.get(owner)
-        if runs is None:
-            runs = self._runs[owner] = []
+        runs = self._last_runs if owner is self._last else self.runs_of(owner)
         runs.append(_new(Span, (row, col_start, col_end)))
 
     def add_column(self, owner: ObjectRef, col: int, row_start: int, row_end: int) -> None:
         """Record the cells of column `col` from `row_start` to `row_end` (inclusive)."""
-        runs = self._runs.get(owner)
-        if runs is None:
-            runs = self._runs[owner] = []
+        runs = self._last_runs if owner is self._last else self.runs_of(owner)
         cells = zip(range(row_start, row_end + 1), repeat(col), repeat(col))
         runs.extend(map(_new, repeat(Span), cells))
 
     def runs_of(self, owner: ObjectRef) -> list[Span]:
         """The runs recorded for `owner`, to append `Span`s to directly (a drawing call
         that records many)."""
+        if owner is self._last:
+            return self._last_runs
         runs = self._runs.get(owner)
         if runs is None:
             runs = self._runs[owner] = []
+        self._last, self._last_runs = owner, runs
         return runs
 
     def add_cell(self, owner: ObjectRef, row: int, col: int) -> None:
@@ -83,6 +88,7 @@ class SpanRecorder:
         big drawing does not hold both at once."""
         result: SpanMap = {}
         runs = self._runs
+        self._last, self._last_runs = None, []
         for owner in sorted(runs, key=_sort_key):
             merged = _merge(runs[owner])
             runs[owner] = merged
@@ -96,10 +102,14 @@ def merge_runs(runs: list[tuple[int, int, int]]) -> list[Span]:
 
 
 def _merge(runs: list[Span]) -> list[Span]:
-    """The runs sorted (in place), the runs of each row merged where they touch."""
+    """The runs sorted (in place), the runs of each row merged where they touch.
+
+    Sorted by row alone first (int keys compare in C without a rich comparison per pair,
+    and most rows hold one run); only the runs of a row that holds several are sorted by
+    their columns, where they are merged."""
     if len(runs) == 1:
         return runs
-    runs.sort()
+    runs.sort(key=_row)
     rows = list(map(_row, runs))
     # Indices i where run i shares its row with run i + 1: only those rows need merging.
     shared = list(compress(range(len(rows) - 1), map(eq, rows, rows[1:])))
@@ -116,8 +126,9 @@ def _merge(runs: list[Span]) -> list[Span]:
             k += 1
         last += 1  # the group is runs[first..last], all on one row
         out.extend(runs[done:first])
-        row, start, end = runs[first]
-        for _, s, e in runs[first + 1 : last + 1]:
+        group = sorted(runs[first : last + 1])
+        row, start, end = group[0]
+        for _, s, e in group[1:]:
             if s <= end + 1:
                 if e > end:
                     end = e

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from nereid.model.refs import FLOW_NODE, ObjectRef
 from nereid.render import ASCII, UNICODE, Canvas
+from nereid.render.spans import merge_runs
 
 W, H = 9, 6
 OWNER = ObjectRef("d", FLOW_NODE, "n:A")
@@ -77,3 +78,58 @@ def test_ascii_text_in_one_go_equals_text_cell_by_cell(ops: list[tuple[object, .
     _draw(single, ops, per_char=True)
     assert whole.to_lines() == single.to_lines()
     assert whole.spans.build() == single.spans.build()
+
+
+@st.composite
+def _polylines(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """Points where each one shares its row or its column with the one before (a repeated
+    point included now and then), as the flowchart's edge pieces are."""
+    points = [(draw(_row), draw(_col))]
+    for _ in range(draw(st.integers(0, 6))):
+        row, col = points[-1]
+        move = draw(st.sampled_from(["row", "col", "same"]))
+        if move == "row":
+            points.append((draw(_row), col))
+        elif move == "col":
+            points.append((row, draw(_col)))
+        else:
+            points.append((row, col))
+    return points
+
+
+@settings(max_examples=300, deadline=None)
+@given(ops=_ops, points=_polylines(), style=_style, owned=st.booleans())
+def test_path_draws_what_its_segments_draw_one_by_one(
+    ops: list[tuple[object, ...]], points: list[tuple[int, int]], style: int, owned: bool
+) -> None:
+    """`path` over anything already drawn (lines, text, wide characters, arrowheads with
+    joins) leaves the same cells and the same spans as `hline` / `vline` per segment."""
+    whole, single = Canvas(W, H), Canvas(W, H)
+    _draw(whole, ops, per_char=False)
+    _draw(single, ops, per_char=False)
+    owner = OWNER if owned else None
+    whole.path(points, style, owner)
+    for (r0, c0), (r1, c1) in zip(points, points[1:], strict=False):
+        if (r0, c0) == (r1, c1):
+            continue
+        if r0 == r1:
+            single.hline(r0, c0, c1, style, owner)
+        else:
+            single.vline(c0, r0, r1, style, owner)
+    assert whole.to_lines() == single.to_lines()
+    assert whole.spans.build() == single.spans.build()
+
+
+@settings(max_examples=200, deadline=None)
+@given(runs=st.lists(st.tuples(_row, _col, _col), max_size=12))
+def test_merged_runs_are_the_maximal_runs_of_the_cells_they_cover(
+    runs: list[tuple[int, int, int]],
+) -> None:
+    cells = {(row, c) for row, a, b in runs for c in range(min(a, b), max(a, b) + 1)}
+    expected = []
+    for row, col in sorted(cells):
+        if expected and expected[-1][0] == row and expected[-1][2] == col - 1:
+            expected[-1] = (row, expected[-1][1], col)
+        else:
+            expected.append((row, col, col))
+    assert [tuple(span) for span in merge_runs(runs)] == expected

@@ -150,6 +150,14 @@ def _trim_to_lines(
 ) -> list[tuple[int, int]]:
     """Stop a piece one cell short of an anchor that is a marker glyph, not a line cell, so
     the line does not erase a shape's side marker."""
+    if len(piece) < 2:
+        return piece
+    first, last = piece[0], piece[-1]
+    if not (
+        (first in anchors and canvas.arms(*first) == 0 and not canvas.is_blank(*first))
+        or (last in anchors and canvas.arms(*last) == 0 and not canvas.is_blank(*last))
+    ):
+        return piece  # neither end is a marker: the piece as it is (`path` copies it)
     points = list(piece)
     for index, neighbour in ((0, 1), (-1, -2)):
         if len(points) < 2:
