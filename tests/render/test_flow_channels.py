@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nereid.render.flowchart.channels import assign_tracks
+from nereid.render.flowchart.channels import assign_tracks, channel_crossings
 
 
 def _vertical_cells(
@@ -60,3 +60,45 @@ def test_vertical_runs_never_overlap(uppers: list[int], rnd: random.Random) -> N
         runs.sort()
         for (_, end), (start, _) in zip(runs, runs[1:], strict=False):
             assert start > end + 1
+
+
+def _crossings_cell_by_cell(
+    segments: list[tuple[int, int, int, int]],
+    tracks: int,
+    bends: dict[tuple[int, int], list[tuple[int, int]]],
+) -> int:
+    """Every (horizontal run, vertical run of another edge) pair that cross, checked one by one."""
+    horizontal, vertical = [], []
+    for edge, j, a, b in segments:
+        points = [(a, -1), *bends.get((edge, j), []), (b, tracks)]
+        for (c0, t0), (c1, t1) in zip(points, points[1:], strict=False):
+            if t0 == t1 and c0 != c1:
+                horizontal.append((edge, t0, min(c0, c1), max(c0, c1)))
+            elif c0 == c1 and t0 != t1:
+                vertical.append((edge, c0, min(t0, t1), max(t0, t1)))
+    return sum(
+        1
+        for h_edge, track, c0, c1 in horizontal
+        for v_edge, col, t0, t1 in vertical
+        if h_edge != v_edge and c0 < col < c1 and t0 < track < t1
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(0, 30), min_size=1, max_size=20, unique=True),
+    st.randoms(use_true_random=False),
+    st.booleans(),
+)
+def test_channel_crossings_counts_every_crossing_of_the_tracks(
+    uppers: list[int], rnd: random.Random, fans: bool
+) -> None:
+    """The sweep in `channel_crossings` counts what a pair-by-pair check of the routes
+    finds, doglegs and straight segments included."""
+    lowers = [rnd.choice([rnd.randrange(32), a, rnd.choice(uppers)]) for a in uppers]
+    segments = [(edge, 0, a, b) for edge, (a, b) in enumerate(zip(uppers, lowers, strict=True))]
+    ends = {(edge, 0): (rnd.randrange(3), rnd.randrange(3)) for edge in range(len(uppers))}
+    tracks, bends = assign_tracks(segments, set(), ends if fans else None)
+    assert channel_crossings(segments, tracks, bends) == _crossings_cell_by_cell(
+        segments, tracks, bends
+    )

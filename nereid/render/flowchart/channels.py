@@ -17,16 +17,20 @@ quarter more tracks (a dense channel would otherwise grow much taller).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
 
-__all__ = ["assign_tracks"]
+__all__ = ["assign_tracks", "channel_crossings"]
+
+Segment = tuple[int, int, int, int]  # (edge, index in its chain, upper column, lower column)
+Part = tuple[int, int, int, int, int]  # a segment, or half of a dogleg (the last field)
+Bends = dict[tuple[int, int], list[tuple[int, int]]]
 
 
 def assign_tracks(
-    segments: list[tuple[int, int, int, int]],
+    segments: list[Segment],
     busy: set[int],
     ends: dict[tuple[int, int], tuple[int, int]] | None = None,
-) -> tuple[int, dict[tuple[int, int], list[tuple[int, int]]]]:
+) -> tuple[int, Bends]:
     """Give every segment (edge, index in its chain, upper column, lower column) that
     changes column a track; `busy` holds columns a dogleg must not use (frame sides);
     `ends` maps (edge, index) to the (upper, lower) items the segment joins, so runs of a
@@ -35,234 +39,234 @@ def assign_tracks(
     Returns the number of tracks and, per bent segment keyed by (edge, index), its bend
     points as (column, track) pairs from top to bottom: two points, or four for a dogleg.
     """
-    if not any(a != b for _, _, a, b in segments):
+    # part: 0 whole segment, 1 first half of a dogleg, 2 second half
+    parts: list[Part] = [(edge, j, a, b, 0) for edge, j, a, b in segments if a != b]
+    if not parts:
         return 0, {}
+    columns = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
+    channel = _Channel(parts)
     if ends is None or len(segments) > _GLOBAL_LIMIT:
-        return _assign(segments, busy, ends)
+        return _assign(channel, columns, ends)
     # Stacking every overlapping pair removes more crossings, at the price of tracks:
     # worth it while the channel grows by at most a quarter. No assignment takes fewer
     # tracks than the most runs over one column, so when the stacked one is within a
     # quarter of that, the other need not be worked out.
-    wide_tracks, wide_bends = _assign(segments, busy, None)
-    least = _density(segments)
+    wide_tracks, wide_bends = _assign(channel, columns, None)
+    least = channel.density()
     if wide_tracks <= least + max(1, least // 4):
         return wide_tracks, wide_bends
-    tracks, bends = _assign(segments, busy, ends)
+    tracks, bends = _assign(channel, columns, ends)
     if wide_tracks <= tracks + max(1, tracks // 4):
         return wide_tracks, wide_bends
     return tracks, bends
 
 
-def _density(segments: list[tuple[int, int, int, int]]) -> int:
-    """The most bent runs over one column (runs on one track never share a column)."""
-    events: list[tuple[int, int]] = []
-    for _, _, a, b in segments:
-        if a != b:
-            events.append((min(a, b), 0))  # opens before any run closing there closes
-            events.append((max(a, b), 1))
-    events.sort()
-    most = depth = 0
-    for _, closing in events:
-        if closing:
-            depth -= 1
-        else:
-            depth += 1
-            if depth > most:
-                most = depth
-    return most
-
-
 _GLOBAL_LIMIT = 64
 
 
+class _Channel:
+    """A channel's parts and what both packings of them share: each part's ends, a number
+    per part that orders like (left end, right end, part) does, and the hard constraints
+    as (waiting part, part it waits for) pairs."""
+
+    __slots__ = ("high", "keys", "low", "offset", "parts", "scale", "wait_hard", "wait_hard_for")
+
+    def __init__(self, parts: list[Part]) -> None:
+        self.parts = parts
+        count = len(parts)
+        self.low = low = [a if a < b else b for _, _, a, b, _ in parts]
+        self.high = high = [b if a < b else a for _, _, a, b, _ in parts]
+        self.offset = offset = min(low)
+        width = max(high) - offset + 1
+        self.scale = width * count
+        self.keys = [
+            ((first - offset) * width + last - offset) * count + s
+            for s, (first, last) in enumerate(zip(low, high, strict=True))
+        ]
+        # A part leaving the upper layer at column a turns above any part entering the
+        # lower layer there; the second half of a dogleg below its first half.
+        enters: dict[int, int] = {}
+        shared: dict[int, list[int]] = {}
+        halves: dict[tuple[int, int], int] = {}
+        for s, (edge, j, _, b, part) in enumerate(parts):
+            if part == 1:
+                halves[(edge, j)] = s
+            elif b in enters:
+                shared.setdefault(b, [enters[b]]).append(s)
+            else:
+                enters[b] = s
+        waiting: list[int] = []
+        waited: list[int] = []
+        for s, (edge, j, a, _, part) in enumerate(parts):
+            if part == 2:
+                waiting.append(s)
+                waited.append(halves[(edge, j)])
+            elif a in enters:
+                for other in shared.get(a) or (enters[a],):
+                    if other != s:
+                        waiting.append(other)
+                        waited.append(s)
+        self.wait_hard, self.wait_hard_for = waiting, waited
+
+    def density(self) -> int:
+        """The most bent runs over one column (runs on one track never share a column)."""
+        # an opening sorts before a closing at the same column (2c < 2c + 1)
+        events = [2 * first for first in self.low]
+        events += [2 * last + 1 for last in self.high]
+        events.sort()
+        most = depth = 0
+        for event in events:
+            if event & 1:
+                depth -= 1
+            else:
+                depth += 1
+                if depth > most:
+                    most = depth
+        return most
+
+    def preferences(
+        self, ends: dict[tuple[int, int], tuple[int, int]] | None
+    ) -> tuple[list[int], list[int]]:
+        """(waiting part, part it waits for) pairs of the stacking preferences: runs
+        bending the same way over overlapping spans should not cross (see the module
+        docstring). Without `ends` every such pair; with them only the runs that leave the
+        same item or enter the same item (a fan-out or fan-in), which keeps the chains
+        short, so dense channels do not grow extra tracks."""
+        parts, low, high = self.parts, self.low, self.high
+        groups: list[tuple[bool, list[int]]]
+        if ends is None:
+            rightward = [s for s, (_, _, a, b, _) in enumerate(parts) if a < b]
+            leftward = [s for s, (_, _, a, b, _) in enumerate(parts) if a > b]
+            groups = [(True, rightward), (False, leftward)]
+        else:
+            by_end: dict[tuple[bool, int], list[int]] = {}
+            for s, (edge, j, a, b, _) in enumerate(parts):
+                joined = ends.get((edge, j))
+                if joined is not None:
+                    rightward_run = a < b
+                    by_end.setdefault((rightward_run, joined[0]), []).append(s)
+                    by_end.setdefault((rightward_run, -1 - joined[1]), []).append(s)
+            groups = [(key[0], members) for key, members in by_end.items()]
+        waiting: list[int] = []
+        waited: list[int] = []
+        for rightward_run, members in groups:
+            if len(members) < 2:
+                continue
+            members.sort(key=low.__getitem__)  # stable: ties keep the parts' order
+            lows = [low[s] for s in members]
+            for x, s in enumerate(members):
+                # The spans that start inside s's span, further along than s starts, and
+                # end beyond it (the others nest apart): o turns first rightwards, s
+                # leftwards.
+                s_high = high[s]
+                start = bisect_right(lows, lows[x], x + 1)
+                stop = bisect_right(lows, s_high, start)
+                for o in members[start:stop]:
+                    if high[o] > s_high:
+                        if rightward_run:
+                            waiting.append(s)
+                            waited.append(o)
+                        else:
+                            waiting.append(o)
+                            waited.append(s)
+        return waiting, waited
+
+
 def _assign(
-    segments: list[tuple[int, int, int, int]],
-    busy: set[int],
-    ends: dict[tuple[int, int], tuple[int, int]] | None,
-) -> tuple[int, dict[tuple[int, int], list[tuple[int, int]]]]:
-    # part: 0 whole segment, 1 first half of a dogleg, 2 second half
-    parts: list[tuple[int, int, int, int, int]] = [
-        (edge, j, a, b, 0) for edge, j, a, b in segments if a != b
-    ]
-    busy = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
+    channel: _Channel, busy: set[int], ends: dict[tuple[int, int], tuple[int, int]] | None
+) -> tuple[int, Bends]:
+    """Left-edge packing of the channel's parts, track after track: each track takes, left
+    to right and a blank cell apart, the parts whose constraints (hard and preferred) are
+    met; failing any, those whose hard constraints are; failing those (a cycle of hard
+    constraints), the first part in left-end order gets a dogleg and packing goes on (on
+    copies: the caller's channel and `busy` are kept).
+
+    The parts free to go are kept in left-end order (`free`: hard constraints met, `ready`:
+    all), so packing a track only bisects a list, and a placed part releases the ones
+    waiting on it: a channel costs about its parts and constraints times a logarithm."""
     placed: dict[int, int] = {}
     track = 0
-    state = _Pending(parts, placed, ends)
-    while state.remaining:
-        taken = state.fill(use_preferences=True)
-        if not taken:
-            taken = state.fill(use_preferences=False)
-        if not taken:
-            whole = [s for s in state.remaining if parts[s][4] == 0]
-            if not whole:  # cannot happen: halves of a dogleg are ordered
-                taken = [state.remaining[0]]
-            else:
-                _dogleg(parts, whole[0], busy)
-                state = _Pending(parts, placed, ends)
-                continue
-        for s in taken:
-            placed[s] = track
-        state.placed_now(taken)
-        track += 1
-    bends: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for s, (edge, j, a, b, _) in enumerate(parts):
-        bends.setdefault((edge, j), []).extend(((a, placed[s]), (b, placed[s])))
-    return track, bends
-
-
-class _Pending:
-    """The parts still without a track, in left-end order, with how many of the parts that
-    must (or should) take a higher track are still unplaced: left-edge packing of a track
-    then skips, by bisection, every part that overlaps the last one taken, and checks a
-    part's constraints in constant time, so a channel costs about its parts times tracks
-    over the parts per track instead of parts times tracks."""
-
-    __slots__ = (
-        "_high",
-        "_lows",
-        "_taken_at",
-        "_waiting_above",
-        "_waiting_prefer",
-        "_watchers",
-        "remaining",
-    )
-
-    def __init__(
-        self,
-        parts: list[tuple[int, int, int, int, int]],
-        placed: dict[int, int],
-        ends: dict[tuple[int, int], tuple[int, int]] | None,
-    ) -> None:
-        above = _vertical_constraints(parts)
-        prefer = _stacking_preferences(parts, ends)
-        count = len(parts)
-        low = [a if a < b else b for _, _, a, b, _ in parts]
-        self._high = high = [b if a < b else a for _, _, a, b, _ in parts]
-        order = [(low[s], high[s], s) for s in range(count) if s not in placed]
-        order.sort()
-        self.remaining = [s for _, _, s in order]
-        self._lows = [first for first, _, _ in order]
-        self._taken_at: list[int] = []
-        # watchers[p]: (part, which) for every constraint of `part` naming p (0 above, 1 prefer)
-        watchers: list[list[tuple[int, int]]] = [[] for _ in parts]
-        self._watchers = watchers
-        self._waiting_above = waiting_above = [0] * count
-        self._waiting_prefer = waiting_prefer = [0] * count
-        for which, constraints, waiting in ((0, above, waiting_above), (1, prefer, waiting_prefer)):
-            for s, group in enumerate(constraints):
-                if not group:
+    copied = False
+    while True:
+        parts, keys, high = channel.parts, channel.keys, channel.high
+        count, offset, scale = len(parts), channel.offset, channel.scale
+        waiting_above = [0] * count
+        waiting_prefer = [0] * count
+        hard_watchers: dict[int, list[int]] = {}
+        prefer_watchers: dict[int, list[int]] = {}
+        for waiting, waited, counts, watchers in (
+            (channel.wait_hard, channel.wait_hard_for, waiting_above, hard_watchers),
+            (*channel.preferences(ends), waiting_prefer, prefer_watchers),
+        ):
+            for s, p in zip(waiting, waited, strict=True):
+                if placed and (s in placed or p in placed):
                     continue
-                if placed:
-                    group = [p for p in group if p not in placed]
-                waiting[s] += len(group)
-                entry = (s, which)
-                for p in group:
-                    watchers[p].append(entry)
-
-    def fill(self, *, use_preferences: bool) -> list[int]:
-        """Left-edge packing of one track: parts whose constraints (and preferences, when
-        asked) are met, left to right, a blank cell apart."""
-        remaining, lows, high = self.remaining, self._lows, self._high
-        waiting_above, waiting_prefer = self._waiting_above, self._waiting_prefer
-        taken: list[int] = []
-        self._taken_at = []
-        count = len(remaining)
-        index = 0
-        last_end = -(1 << 30)
-        while True:
-            index = bisect_right(lows, last_end + 1, index)
-            if index >= count:
-                return taken
-            s = remaining[index]
-            if not (waiting_above[s] or (use_preferences and waiting_prefer[s])):
-                taken.append(s)
-                self._taken_at.append(index)
-                last_end = high[s]
-            index += 1
-
-    def placed_now(self, taken: list[int]) -> None:
-        """`taken` got the track just filled: drop them, release what waited on them."""
-        for p in taken:
-            for s, which in self._watchers[p]:
-                if which:
-                    self._waiting_prefer[s] -= 1
+                counts[s] += 1
+                listed = watchers.get(p)
+                if listed is None:
+                    watchers[p] = [s]
                 else:
-                    self._waiting_above[s] -= 1
-        # Few parts per track, far apart: deleting them in place (a memmove each) beats
-        # rebuilding the lists.
-        if len(self._taken_at) != len(taken):  # not what the last fill() took
-            self._taken_at = sorted(self.remaining.index(s) for s in taken)
-        for index in reversed(self._taken_at):
-            del self.remaining[index]
-            del self._lows[index]
-        self._taken_at = []
-
-
-def _stacking_preferences(
-    parts: list[tuple[int, int, int, int, int]],
-    ends: dict[tuple[int, int], tuple[int, int]] | None,
-) -> list[list[int]]:
-    """For each part, the parts that should take a higher track so the two do not cross:
-    runs bending the same way over overlapping spans that leave the same item or enter the
-    same item (a fan-out or fan-in; see the module docstring). Limiting this to shared ends
-    keeps the chains short, so dense channels do not grow extra tracks."""
-    prefer: list[list[int]] = [[] for _ in parts]
-    groups: dict[tuple[int, int], list[int]] = {}
-    for s, (edge, j, a, b, _) in enumerate(parts):
-        if a == b:
-            continue
-        direction = 1 if b > a else -1
-        if ends is None:
-            groups.setdefault((direction, 0), []).append(s)
-        elif (edge, j) in ends:
-            upper, lower = ends[(edge, j)]
-            groups.setdefault((direction, upper), []).append(s)
-            groups.setdefault((direction, -1 - lower), []).append(s)
-    for (direction, _), members in groups.items():
-        if len(members) < 2:
-            continue
-        # (low end, high end, part), by low end (stable: ties keep the parts' order)
-        spans = [
-            (a, b, s) if a < b else (b, a, s) for s in members for _, _, a, b, _ in (parts[s],)
-        ]
-        spans.sort(key=_low_end)
-        lows = [span[0] for span in spans]
-        for x, (s_low, s_high, s) in enumerate(spans):
-            # The spans that start inside s's span, further along than s starts, and end
-            # beyond it (the others nest apart): o turns first rightwards, s leftwards.
-            start = bisect_right(lows, s_low, x + 1)
-            stop = bisect_right(lows, s_high, start)
-            if start == stop:
-                continue
-            later = [o for _, o_high, o in spans[start:stop] if o_high > s_high]
-            if direction > 0:
-                prefer[s].extend(later)
-            else:
-                for o in later:
-                    prefer[o].append(s)
-    return prefer
-
-
-def _low_end(span: tuple[int, int, int]) -> int:
-    return span[0]
-
-
-def _vertical_constraints(parts: list[tuple[int, int, int, int, int]]) -> list[list[int]]:
-    """For each part, the parts that must take a higher track."""
-    enters_at: dict[int, list[int]] = {}
-    for index, (_, _, _, b, part) in enumerate(parts):
-        if part != 1:
-            enters_at.setdefault(b, []).append(index)
-    firsts = {(p[0], p[1]): k for k, p in enumerate(parts) if p[4] == 1}
-    above: list[list[int]] = [[] for _ in parts]
-    for index, (edge, j, a, _, part) in enumerate(parts):
-        if part != 2:
-            for other in enters_at.get(a, ()):
-                if other != index:
-                    above[other].append(index)
+                    listed.append(s)
+        free = [keys[s] for s in range(count) if not waiting_above[s] and s not in placed]
+        free.sort()
+        ready = [key for key in free if not waiting_prefer[key % count]]
+        left = count - len(placed)
+        while left:
+            chosen = ready or free
+            if not chosen:
+                break
+            taken: list[int] = []
+            end = len(chosen)
+            index = 0
+            bound = 0  # the least key of a part that starts past the last one taken + 1
+            while True:
+                index = bisect_left(chosen, bound, index)
+                if index >= end:
+                    break
+                s = chosen[index] % count
+                taken.append(s)
+                bound = (high[s] + 2 - offset) * scale
+                index += 1
+            for s in taken:
+                placed[s] = track
+                key = keys[s]
+                del free[bisect_left(free, key)]
+                if not waiting_prefer[s]:
+                    del ready[bisect_left(ready, key)]
+            for p in taken:
+                for s in hard_watchers.get(p, ()):
+                    waiting_above[s] -= 1
+                    if not waiting_above[s] and s not in placed:
+                        insort(free, keys[s])
+                        if not waiting_prefer[s]:
+                            insort(ready, keys[s])
+                for s in prefer_watchers.get(p, ()):
+                    waiting_prefer[s] -= 1
+                    if not waiting_prefer[s] and not waiting_above[s] and s not in placed:
+                        insort(ready, keys[s])
+            left -= len(taken)
+            track += 1
+        if not left:
+            break
+        # Every part left waits on another: break the cycle at the first whole one.
+        in_order = [key % count for key in sorted(keys) if key % count not in placed]
+        whole = [s for s in in_order if parts[s][4] == 0]
+        if not whole:  # cannot happen: halves of a dogleg are ordered
+            raise AssertionError("a cycle of hard constraints without a whole segment")
+        parts = parts[:]
+        if not copied:
+            busy, copied = set(busy), True
+        _dogleg(parts, whole[0], busy)
+        channel = _Channel(parts)
+    bends: Bends = {}
+    for s, (edge, j, a, b, _) in enumerate(channel.parts):
+        t = placed[s]
+        points = bends.get((edge, j))
+        if points is None:
+            bends[(edge, j)] = [(a, t), (b, t)]
         else:
-            above[index].append(firsts[(edge, j)])
-    return above
+            points += ((a, t), (b, t))
+    return track, bends
 
 
 def _dogleg(parts: list[tuple[int, int, int, int, int]], index: int, busy: set[int]) -> None:
@@ -276,3 +280,62 @@ def _dogleg(parts: list[tuple[int, int, int, int, int]], index: int, busy: set[i
                 parts.append((edge, j, c, b, 2))
                 return
         step += 1
+
+
+def channel_crossings(segments: list[Segment], tracks: int, bends: Bends) -> int:
+    """Crossings of a channel's routes (`assign_tracks`' answer for `segments`): a horizontal
+    run on a track through another edge's vertical run (tracks from -1, above them all, to
+    `tracks`, below them all).
+
+    A segment's run down from the upper layer is crossed by the runs on the tracks above its
+    first bend, its run into the lower layer by those below its last, a straight segment's by
+    every run over its column, and a dogleg's middle run by those between its two tracks. So
+    the runs of each kind are swept track by track into a sorted list of columns, and each
+    horizontal run counts the columns strictly inside it by bisection. (An edge's own
+    vertical runs never cross its horizontal ones: they meet at its bends.)"""
+    runs: list[list[tuple[int, int]]] = [[] for _ in range(tracks)]  # per track: (low, high)
+    downs: list[list[int]] = [[] for _ in range(tracks)]  # per first track: upper columns
+    ups: list[list[int]] = [[] for _ in range(tracks)]  # per last track: lower columns
+    straight: list[int] = []
+    middles: list[tuple[int, int, int]] = []  # (column, upper track, lower track)
+    for edge, j, a, b in segments:
+        points = bends.get((edge, j))
+        if points is None:
+            straight.append(a)
+            continue
+        (c0, t0), (c1, _) = points[0], points[1]
+        runs[t0].append((c0, c1) if c0 < c1 else (c1, c0))
+        downs[t0].append(a)
+        if len(points) == 2:
+            ups[t0].append(b)
+        else:
+            (c2, t2), (c3, _) = points[2], points[3]
+            runs[t2].append((c2, c3) if c2 < c3 else (c3, c2))
+            ups[t2].append(b)
+            middles.append((c1, t0, t2))
+    total = 0
+    if straight:
+        straight.sort()
+        for track_runs in runs:
+            for low, high in track_runs:
+                total += bisect_left(straight, high) - bisect_right(straight, low)
+    columns: list[int] = []
+    for track in range(tracks - 1, -1, -1):  # runs down to tracks below this one
+        if columns:
+            for low, high in runs[track]:
+                total += bisect_left(columns, high) - bisect_right(columns, low)
+        for column in downs[track]:
+            insort(columns, column)
+    columns = []
+    for track in range(tracks):  # runs up from tracks above this one
+        if columns:
+            for low, high in runs[track]:
+                total += bisect_left(columns, high) - bisect_right(columns, low)
+        for column in ups[track]:
+            insort(columns, column)
+    for column, top, bottom in middles:
+        for track in range(top + 1, bottom):
+            for low, high in runs[track]:
+                if low < column < high:
+                    total += 1
+    return total

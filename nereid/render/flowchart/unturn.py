@@ -24,11 +24,10 @@ every long edge, plus the tracks of a few small channels per edge that turns bac
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections import ChainMap
 from typing import Final
 
-from nereid.render.flowchart.channels import assign_tracks
+from nereid.render.flowchart.channels import assign_tracks, channel_crossings
 from nereid.render.flowchart.stages import DUMMY, FILLER, LABEL, PORT_GAP, STUB, Items, Placed, Side
 
 __all__ = ["room", "unturn"]
@@ -480,7 +479,7 @@ class _Unturn:
                 (i, j): (chains[i][j], chains[i][j + 1]) for i, j, _, _ in segments
             }
         tracks, bends = assign_tracks(segments, self.busy, ends)
-        return _track_crossings(segments, tracks, bends)
+        return channel_crossings(segments, tracks, bends)
 
     def _segments(self, layer: int) -> list[tuple[int, int, int, int]]:
         """(edge, index in its chain, upper column, lower column) of the segments in the
@@ -540,36 +539,6 @@ def _changed_segments(
             if kind[chain[j]] == STUB and kind[chain[j + 1]] == STUB:
                 continue
             new.append((layer[chain[j]], edge, j, after[j], after[j + 1]))
-
-
-def _track_crossings(
-    segments: list[tuple[int, int, int, int]],
-    tracks: int,
-    bends: dict[tuple[int, int], list[tuple[int, int]]],
-) -> int:
-    """Crossings of a channel's routes: a horizontal run on a track through another
-    edge's vertical run (tracks from -1, above them all, to `tracks`, below them all)."""
-    horizontal: list[tuple[int, int, int, int]] = []
-    vertical: list[tuple[int, int, int, int]] = []
-    for i, j, a, b in segments:
-        points = [(a, -1), *bends.get((i, j), ()), (b, tracks)]
-        for (c0, t0), (c1, t1) in zip(points, points[1:], strict=False):
-            if t0 == t1 and c0 != c1:
-                horizontal.append((i, t0, min(c0, c1), max(c0, c1)))
-            elif c0 == c1 and t0 != t1:
-                vertical.append((i, c0, min(t0, t1), max(t0, t1)))
-    vertical.sort(key=_column_of)
-    columns = [run[1] for run in vertical]
-    total = 0
-    for h_edge, track, c0, c1 in horizontal:
-        for v_edge, _, t0, t1 in vertical[bisect_right(columns, c0) : bisect_left(columns, c1)]:
-            if h_edge != v_edge and t0 < track < t1:
-                total += 1
-    return total
-
-
-def _column_of(run: tuple[int, int, int, int]) -> int:
-    return run[1]
 
 
 def _turns(cols: list[int]) -> bool:
