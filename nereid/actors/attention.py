@@ -59,7 +59,7 @@ from nereid.actors.protocol import (
 )
 from nereid.errors import ResourceNotFound
 from nereid.model import ObjectRef
-from nereid.runtime import Actor, on, on_cast, on_read
+from nereid.runtime import Actor, on, on_cast, on_note, on_read
 
 __all__ = ["AttentionActor", "AttentionState", "agent_sort_key"]
 
@@ -189,8 +189,8 @@ class AttentionActor(Actor[AttentionState, AttentionRequest]):
             )
         return self.state.ui
 
-    @on_cast(NoteSessionMutation)
-    async def _note_mutation(self, message: NoteSessionMutation) -> None:
+    @on_note(NoteSessionMutation)
+    def _note_mutation(self, message: NoteSessionMutation) -> None:
         ui = self.state.ui
         if ui.attached:
             self._set_ui(

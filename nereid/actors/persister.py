@@ -59,6 +59,7 @@ from nereid.runtime import (
     Timer,
     on,
     on_cast,
+    on_note,
     on_read,
 )
 from nereid.runtime._messages import Event
@@ -432,8 +433,8 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
             failures=dict(state.failures),
         )
 
-    @on_cast(PersistDiagram)
-    async def _persist_diagram(self, message: PersistDiagram) -> None:
+    @on_note(PersistDiagram)
+    def _persist_diagram(self, message: PersistDiagram) -> None:
         self._change(message)
 
     @on_cast(LoadedDiagram)
@@ -445,16 +446,16 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         self._release(message.diagram_id)
         self._change(message)
 
-    @on_cast(PersistWalkthrough)
-    async def _persist_walkthrough(self, message: PersistWalkthrough) -> None:
+    @on_note(PersistWalkthrough)
+    def _persist_walkthrough(self, message: PersistWalkthrough) -> None:
         self._change(message)
 
     @on_cast(DeleteWalkthrough)
     async def _delete_walkthrough(self, message: DeleteWalkthrough) -> None:
         self._change(message)
 
-    @on_cast(PersistIndex)
-    async def _persist_index(self, message: PersistIndex) -> None:
+    @on_note(PersistIndex)
+    def _persist_index(self, message: PersistIndex) -> None:
         self._change(message)
 
     def _change(self, message: _Change) -> None:

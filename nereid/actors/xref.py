@@ -49,7 +49,7 @@ from nereid.model.refs import ObjectRefError, parse_ref
 from nereid.query.results import NeighborsResult, XRefListResult
 from nereid.query.scope import QueryScope
 from nereid.query.xrefs import xref_list, xref_neighbors
-from nereid.runtime import Actor, on, on_cast
+from nereid.runtime import Actor, on, on_cast, on_note
 
 __all__ = ["XrefActor", "XrefActorState"]
 
@@ -88,6 +88,9 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
     async def init(self, snapshot: XrefActorState) -> None:
         await self._rebuild()
 
+    def reads_now(self) -> bool:
+        return self.state.stored  # else any message first retries the store (`handle`)
+
     async def handle(self, message: XrefRequest) -> object:
         if not self.state.stored:  # the last store failed: retried with each message
             await self._store()
@@ -110,15 +113,15 @@ class XrefActor(Actor[XrefActorState, XrefRequest]):
         await self._fill({ref.diagram_id for ref in message.refs})
         return RefsExistence(exists=tuple(self._exists(ref) for ref in message.refs))
 
-    @on_cast(DiagramObserved)
-    async def _observed(self, message: DiagramObserved) -> None:
+    @on_note(DiagramObserved)
+    def _observed(self, message: DiagramObserved) -> None:
         diagram = message.diagram
         known = self._diagrams.get(diagram.diagram_id)
         if known is None or diagram.rev >= known.rev:
             self._diagrams[diagram.diagram_id] = diagram
 
-    @on_cast(DiagramRemoved)
-    async def _removed(self, message: DiagramRemoved) -> None:
+    @on_note(DiagramRemoved)
+    def _removed(self, message: DiagramRemoved) -> None:
         self._diagrams.pop(message.diagram_id, None)
 
     @on_cast(ResendToPersister)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, final
 
@@ -130,8 +130,9 @@ class SessionDiagramResources:
             raise missing from None  # deleted meanwhile
         return await export_mermaid_text(diagram)
 
-    def changes(self) -> AsyncIterator[DiagramChange]:
-        """Subscribes now (not on the first iteration), so no later change is missed.
+    def changes(self, wanted: Callable[[str], bool] | None = None) -> AsyncIterator[DiagramChange]:
+        """Subscribes now (not on the first iteration), so no later change is missed; a
+        new rev of a diagram not `wanted` is not even queued (nobody is woken for it).
 
         Before the actors' protocol is imported no session actor runs, so no diagram event
         can come yet: the subscription then takes every event and narrows to the diagram
@@ -139,8 +140,19 @@ class SessionDiagramResources:
         importing the protocol (and the layers it names) first.
         """
         bus = self._handle.bus
+
+        def accept(event: Event) -> bool:
+            protocol = sys.modules.get("nereid.actors.protocol")
+            if wanted is None or protocol is None:
+                return True
+            return not isinstance(event, protocol.DiagramChanged) or wanted(event.diagram_id)
+
         narrowed = _protocol_loaded()
-        subscription = bus.subscribe(*_diagram_events()) if narrowed else bus.subscribe()
+        subscription = (
+            bus.subscribe(*_diagram_events(), accept=accept)
+            if narrowed
+            else bus.subscribe(accept=accept)
+        )
 
         async def follow() -> AsyncIterator[DiagramChange]:
             nonlocal subscription, narrowed
@@ -151,7 +163,8 @@ class SessionDiagramResources:
                     except trio.EndOfChannel:
                         return
                     if not narrowed:  # the first event: narrow, keeping what is queued
-                        broad, subscription = subscription, bus.subscribe(*_diagram_events())
+                        broad = subscription
+                        subscription = bus.subscribe(*_diagram_events(), accept=accept)
                         events.extend(_queued(broad))
                         broad.close()
                         narrowed = True

@@ -11,7 +11,7 @@ diagram is created or deleted. A session's subscriptions end with the session.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Final, Protocol, final
 
@@ -92,7 +92,12 @@ class DiagramResources(Protocol):
         """The diagram's canonical Mermaid text."""
         ...
 
-    def changes(self) -> AsyncIterator[DiagramChange]: ...
+    def changes(self, wanted: Callable[[str], bool] | None = None) -> AsyncIterator[DiagramChange]:
+        """The change stream (see the class docstring). `wanted` (optional): whether a new
+        rev of that diagram matters now; the provider may skip those it does not (so
+        nobody is woken for a change no session watches). Creates and deletes always
+        come."""
+        ...
 
 
 @final
@@ -129,6 +134,10 @@ class ResourceHub:
         """The URIs `connection` is subscribed to, sorted."""
         return sorted(uri for uri, conns in self._subscribers.items() if connection in conns)
 
+    def watched(self, diagram_id: str) -> bool:
+        """Whether a session is subscribed to the diagram (its new revs are notified)."""
+        return diagram_uri(diagram_id) in self._subscribers
+
     async def notify(self, diagram_id: str | None) -> None:
         """Send `resources/updated` for `diagram_id` (every subscribed URI if None).
 
@@ -153,7 +162,7 @@ class ResourceHub:
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Follow the provider's changes until cancelled, notifying sessions."""
-        changes = self.provider.changes()
+        changes = self.provider.changes(self.watched)
         task_status.started()
         async for change in changes:
             if isinstance(change, ListChanged):

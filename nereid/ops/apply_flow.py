@@ -1,13 +1,18 @@
 """Flowchart ops applied to a working copy of a FlowchartAst (ops.md §5, docs/ops.md).
 
-`FlowDraft` copies the AST's maps once, applies ops in order (each sees the previous ones),
-records the objects it touched, and runs the batch-end checks that need the whole batch
-(every touched node ends up with a unique, valid Mermaid id).
+`FlowDraft` applies ops in order (each sees the previous ones) to the AST's maps, copying a
+map the first time the batch changes it (copy on write: a batch that only updates nodes
+never copies the edges, and the maps it does not change are shared with the new AST, so
+nothing is copied for them at any size), records the objects it touched, and runs the
+batch-end checks that need the whole batch (every touched node ends up with a unique,
+valid Mermaid id). The maps are typed read-only (`Mapping`) and written only through
+`_write_*`, so mypy refuses a write that would reach the base AST.
 """
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Mapping
+from typing import TypeVar, assert_never
 
 import msgspec
 
@@ -59,6 +64,8 @@ __all__ = ["FlowDraft"]
 
 replace = msgspec.structs.replace
 
+_V = TypeVar("_V")
+
 
 def _missing_node(node_id: str) -> NereidError:
     return ResourceNotFound("flow node not found", {"node_id": node_id})
@@ -92,12 +99,37 @@ class FlowDraft:
     def __init__(self, ast: FlowchartAst) -> None:
         self.base = ast
         self.direction = ast.direction
-        self.nodes = dict(ast.nodes)
-        self.edges = dict(ast.edges)
-        self.subgraphs = dict(ast.subgraphs)
-        self.class_defs = dict(ast.class_defs)
+        #: The base AST's maps until the batch changes them (then this batch's copies).
+        self.nodes: Mapping[str, FlowNode] = ast.nodes
+        self.edges: Mapping[str, FlowEdge] = ast.edges
+        self.subgraphs: Mapping[str, FlowSubgraph] = ast.subgraphs
+        self.class_defs: Mapping[str, str] = ast.class_defs
+        self._copied: set[str] = set()
         self.default_edge_style = ast.default_edge_style
         self.touched: set[ObjectKey] = set()
+
+    # -- copy on write ---------------------------------------------------------------------
+
+    def _owned(self, name: str, current: Mapping[str, _V]) -> dict[str, _V]:
+        """The map `name` (now `current`) as this batch's own dict: copied on first write."""
+        if name not in self._copied:
+            self._copied.add(name)
+            current = dict(current)
+            setattr(self, name, current)
+        assert isinstance(current, dict)
+        return current
+
+    def _write_nodes(self) -> dict[str, FlowNode]:
+        return self._owned("nodes", self.nodes)
+
+    def _write_edges(self) -> dict[str, FlowEdge]:
+        return self._owned("edges", self.edges)
+
+    def _write_subgraphs(self) -> dict[str, FlowSubgraph]:
+        return self._owned("subgraphs", self.subgraphs)
+
+    def _write_class_defs(self) -> dict[str, str]:
+        return self._owned("class_defs", self.class_defs)
 
     # -- results -------------------------------------------------------------------------
 
@@ -228,11 +260,11 @@ class FlowDraft:
         return subgraph
 
     def _set_node(self, node_id: str, node: FlowNode) -> None:
-        self.nodes[node_id] = node
+        self._write_nodes()[node_id] = node
         self.touched.add((FLOW_NODE, node_id))
 
     def _set_subgraph(self, subgraph_id: str, subgraph: FlowSubgraph) -> None:
-        self.subgraphs[subgraph_id] = subgraph
+        self._write_subgraphs()[subgraph_id] = subgraph
         self.touched.add((FLOW_SUBGRAPH, subgraph_id))
 
     def _parent_of_subgraph(self, subgraph_id: str) -> str | None:
@@ -302,7 +334,7 @@ class FlowDraft:
             case FlowRemoveEdge():
                 if op.edge_id not in self.edges:
                     raise not_found("FlowEdge", op.edge_id)
-                del self.edges[op.edge_id]
+                del self._write_edges()[op.edge_id]
                 self.touched.add((FLOW_EDGE, op.edge_id))
             case FlowSetDirection():
                 self.direction = check_direction(op.direction) if given(op.direction) else None
@@ -327,12 +359,12 @@ class FlowDraft:
                 self._set_node(op.node_id, replace(node, style=style))
             case FlowSetClassDef():
                 name = check_flow_ident("name", op.name)
-                self.class_defs[name] = clean_style("style", op.style)
+                self._write_class_defs()[name] = clean_style("style", op.style)
                 self.touched.add(META_KEY)
             case FlowRemoveClassDef():
                 if op.name not in self.class_defs:
                     raise not_found("FlowClassDef", op.name)
-                del self.class_defs[op.name]
+                del self._write_class_defs()[op.name]
                 self.touched.add(META_KEY)
             case FlowSetDefaultEdgeStyle():
                 self.default_edge_style = (
@@ -382,10 +414,10 @@ class FlowDraft:
         self._node(node_id)
         for edge_id, edge in list(self.edges.items()):
             if edge.from_node_id == node_id or edge.to_node_id == node_id:
-                del self.edges[edge_id]
+                del self._write_edges()[edge_id]
                 self.touched.add((FLOW_EDGE, edge_id))
         self._detach_nodes({node_id})
-        del self.nodes[node_id]
+        del self._write_nodes()[node_id]
         self.touched.add((FLOW_NODE, node_id))
 
     def _add_edge(self, op: FlowAddEdge) -> None:
@@ -407,7 +439,7 @@ class FlowDraft:
                 head_end=link.head_end,
                 length=link.length,
             )
-        self.edges[op.edge_id] = edge
+        self._write_edges()[op.edge_id] = edge
         self.touched.add((FLOW_EDGE, op.edge_id))
 
     def _update_edge(self, op: FlowUpdateEdge) -> None:
@@ -434,7 +466,7 @@ class FlowDraft:
         if op.style is not UNSET:
             style = None if op.style is None else clean_style("style", op.style)
             edge = replace(edge, style=style)
-        self.edges[op.edge_id] = edge
+        self._write_edges()[op.edge_id] = edge
         self.touched.add((FLOW_EDGE, op.edge_id))
 
     def _add_subgraph(self, op: FlowAddSubgraph) -> None:
@@ -532,7 +564,7 @@ class FlowDraft:
             )
         for edge_id, edge in list(self.edges.items()):
             if subgraph_id in (edge.from_node_id, edge.to_node_id):
-                del self.edges[edge_id]
+                del self._write_edges()[edge_id]
                 self.touched.add((FLOW_EDGE, edge_id))
-        del self.subgraphs[subgraph_id]
+        del self._write_subgraphs()[subgraph_id]
         self.touched.add((FLOW_SUBGRAPH, subgraph_id))

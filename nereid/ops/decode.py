@@ -7,7 +7,7 @@ MCP layer's arguments). Malformed input is refused as `invalid_params`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final
 
@@ -211,7 +211,9 @@ def ignored_fields(raw_ops: Any, union: Any, *, path: str = "ops") -> list[str]:
     `ops[2].colour` or `ops[0].sections[1].hedaer`, in document order. Values that do not
     decode at all are not looked into (decoding refuses them anyway).
     """
-    return list(_unknown(raw_ops, _list_info(union), path))
+    found: list[str] = []
+    _unknown(raw_ops, _list_info(union), path, found)
+    return found
 
 
 @cache
@@ -219,31 +221,71 @@ def _list_info(union: Any) -> mi.Type:
     return mi.type_info(list[union])
 
 
-def _unknown(value: Any, info: mi.Type, path: str) -> Iterator[str]:
-    if isinstance(info, mi.ListType | mi.VarTupleType) and isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _unknown(item, info.item_type, f"{path}[{index}]")
-    elif isinstance(info, mi.UnionType) and isinstance(value, dict):
+_SEQUENCES: Final = (mi.ListType, mi.VarTupleType)
+
+
+def _unknown(value: Any, info: mi.Type, path: str, found: list[str]) -> None:
+    """Append to `found` the paths of `value`'s keys that `info` has no field for."""
+    if isinstance(value, list):
+        if isinstance(info, _SEQUENCES):
+            for index, item in enumerate(value):
+                _unknown(item, info.item_type, f"{path}[{index}]", found)
+        return
+    if not isinstance(value, dict):
+        return  # a scalar holds no keys
+    if isinstance(info, mi.UnionType):
         struct = _struct_for(value, info)
-        if struct is not None:
-            yield from _unknown(value, struct, path)
-    elif isinstance(info, mi.StructType) and isinstance(value, dict):
-        known = {field.encode_name: field for field in info.fields}
+        if struct is None:
+            return
+        info = struct
+    if isinstance(info, mi.StructType):
+        known = _fields_of(info)
         for key, item in value.items():
             if key == info.tag_field:
                 continue
             field = known.get(key)
             if field is None:
-                yield f"{path}.{key}"
-            else:
-                yield from _unknown(item, field.type, f"{path}.{key}")
+                found.append(f"{path}.{key}")
+            elif isinstance(item, list | dict):
+                _unknown(item, field.type, f"{path}.{key}", found)
+
+
+_Members = tuple[
+    mi.UnionType, dict[str, dict[Any, tuple[int, mi.StructType]]], mi.StructType | None
+]
+_unions: dict[int, _Members] = {}
+_structs: dict[int, tuple[mi.StructType, dict[str, mi.Field]]] = {}
+
+
+def _fields_of(info: mi.StructType) -> dict[str, mi.Field]:
+    """A Struct's fields by encoded name (made once per type: asked for every op)."""
+    held = _structs.get(id(info))
+    if held is None or held[0] is not info:
+        held = _structs[id(info)] = (info, {f.encode_name: f for f in info.fields})
+    return held[1]
 
 
 def _struct_for(value: dict[str, Any], info: mi.UnionType) -> mi.StructType | None:
-    """The union member a JSON object decodes as: by its tag, or the only Struct member."""
-    structs = [t for t in info.types if isinstance(t, mi.StructType)]
-    for struct in structs:
-        if struct.tag_field is not None and value.get(struct.tag_field) == struct.tag:
-            return struct
-    untagged = [t for t in structs if t.tag_field is None]
-    return untagged[0] if len(untagged) == 1 else None
+    """The union member a JSON object decodes as: the first whose tag it has, else the
+    only untagged Struct member (the members by tag are found once per union)."""
+    held = _unions.get(id(info))
+    if held is None or held[0] is not info:
+        structs = [t for t in info.types if isinstance(t, mi.StructType)]
+        by_tag: dict[str, dict[Any, tuple[int, mi.StructType]]] = {}
+        for index, struct in enumerate(structs):
+            if struct.tag_field is not None:
+                by_tag.setdefault(struct.tag_field, {}).setdefault(struct.tag, (index, struct))
+        untagged = [t for t in structs if t.tag_field is None]
+        held = _unions[id(info)] = (info, by_tag, untagged[0] if len(untagged) == 1 else None)
+    _, by_tag, fallback = held
+    best: tuple[int, mi.StructType] | None = None
+    for field, members in by_tag.items():
+        if field not in value:
+            continue
+        try:
+            found = members.get(value[field])
+        except TypeError:  # an unhashable value (a list, an object) is no member's tag
+            continue
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    return fallback if best is None else best[1]

@@ -12,7 +12,8 @@
   declares one handler per message with ``@on(Request)`` / ``@on_cast(Message)``; mypy
   checks each returns its request's `ReplyT`. `Actor.state` is the committed snapshot.
   A sync ``@on_read(Request)`` only reads the state: while the actor idles, callers get
-  it answered at once in their own task (no pass of the scheduler).
+  it answered at once in their own task (no pass of the scheduler); a sync
+  ``@on_note(Message)`` cast handler is likewise run by the sender's `cast`.
 - `Registry` finds addresses by name; `EventBus` fans out `Event`s, with
   `ResyncNeeded` for slow subscribers.
 - `Runtime.send_after(delay, dest, message)` / `Actor.send_after(delay, message)`:
@@ -37,6 +38,7 @@ from ._correlation import current_correlation_id as current_correlation_id
 from ._correlation import new_correlation_id as new_correlation_id
 from ._handlers import on as on
 from ._handlers import on_cast as on_cast
+from ._handlers import on_note as on_note
 from ._handlers import on_read as on_read
 from ._messages import Event as Event
 from ._messages import Message as Message
@@ -91,6 +93,7 @@ __all__ = [
     "new_correlation_id",
     "on",
     "on_cast",
+    "on_note",
     "on_read",
     "open_runtime",
 ]

@@ -11,6 +11,7 @@ seeing an event whose change the re-read already showed is harmless.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from types import TracebackType
 from typing import final
 
@@ -47,8 +48,13 @@ class EventBus:
         self,
         *kinds: type[Event],
         buffer: int = DEFAULT_SUBSCRIBER_BUFFER,
+        accept: Callable[[Event], bool] | None = None,
     ) -> Subscription:
         """A new subscription to events of the given classes (all events if none).
+
+        `accept` (optional) is asked at publish time, for each event of those classes,
+        whether the subscriber wants it: one it does not want is never queued, so the
+        subscriber is not woken for it (e.g. a change nobody watches).
 
         Use as a context manager so it is removed when you are done::
 
@@ -58,7 +64,7 @@ class EventBus:
         """
         if buffer < 1:
             raise ValueError(f"subscriber buffer must be >= 1, got {buffer}")
-        subscription = Subscription(self, kinds, buffer)
+        subscription = Subscription(self, kinds, buffer, accept)
         self._subscriptions.append(subscription)
         return subscription
 
@@ -80,9 +86,16 @@ class EventBus:
 class Subscription:
     """One subscriber's bounded view of the bus; iterate it or call `receive`."""
 
-    def __init__(self, bus: EventBus, kinds: tuple[type[Event], ...], capacity: int) -> None:
+    def __init__(
+        self,
+        bus: EventBus,
+        kinds: tuple[type[Event], ...],
+        capacity: int,
+        accept: Callable[[Event], bool] | None = None,
+    ) -> None:
         self._bus = bus
         self._kinds = kinds
+        self._accept = accept
         self._capacity = capacity
         self._queue: deque[Event] = deque()
         self._dropped = 0
@@ -91,6 +104,8 @@ class Subscription:
 
     def _offer(self, event: Event) -> None:
         if self._kinds and not isinstance(event, self._kinds):
+            return
+        if self._accept is not None and not self._accept(event):
             return
         if self._dropped:
             self._dropped += 1

@@ -189,9 +189,11 @@ class Address(metaclass=NoPublicConstructor):
 
         For full-state messages whose sender keeps the latest and offers it again later,
         so a busy receiver never holds the sender up. Raises like `cast` if the actor is
-        gone.
+        gone. A note to an idle actor is handled at once, as by `cast`.
         """
         cell = self._cell
+        if cell.note_now(message):
+            return True
         if cell.send.statistics().current_buffer_used >= cell.send.statistics().max_buffer_size:
             return False
         correlation_id, sent_at = self._stamp(message, "cast")
@@ -219,6 +221,8 @@ class Address(metaclass=NoPublicConstructor):
         would only delay the sender (and the reply an agent waits for).
         """
         cell = self._cell
+        if cell.note_now(message):
+            return
         correlation_id, sent_at = self._stamp(message, "cast")
         envelope = Envelope(message, None, correlation_id, sent_at)
         try:
@@ -337,6 +341,33 @@ class ActorCell(Generic[StateT]):
         except Exception:
             return None
         return slot
+
+    def note_now(self, message: Message) -> bool:
+        """Handle a note (``@on_note``) at once in the sender's task; False: send it.
+
+        Under the conditions of `read_now` (the actor idles, nothing queued, not tracing),
+        so the actor's task would handle it the same way now. A `NereidError` it raises is
+        dropped, as the actor's task drops a cast's refusal when not tracing; any other
+        error sends the message on, so the actor meets it in its own task (a crash).
+        """
+        actor = self.serving
+        if actor is None or self.tracer is not None:
+            return False
+        note = actor._notes.get(type(message))
+        if note is None or not self.receive.statistics().tasks_waiting_receive:
+            return False
+        if not actor.reads_now():
+            return False
+        token = _origin.set(_Origin(_origin.get().correlation_id, self.name))
+        try:
+            note(actor, message)
+        except NereidError:
+            pass
+        except Exception:
+            return False
+        finally:
+            _origin.reset(token)
+        return True
 
     # -- actor side --------------------------------------------------------
 

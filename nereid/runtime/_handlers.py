@@ -20,6 +20,14 @@ type up in it.
 state. It is handled like any request, and when the actor is idle (waiting for mail, none
 queued) a caller has it answered at once in its own task (`Address.call` /
 `send_request`), since handling it in the actor's task then gives the same answer.
+
+``@on_note(Message)`` declares a *note*: a plain (sync) cast handler that changes the
+actor's state without waiting (an index entry, a counter). It is handled like any cast,
+and when the actor is idle a sender's `cast` applies it at once in the sender's task, for
+the same reason: nothing sent before it is still queued and no handler is half-way, so
+the actor's task would do the same now; the actor's task is not woken (a scheduler step
+saved per message). A note must raise, if at all, before it changes anything: an error
+other than a `NereidError` sends the message to the actor's own task, which meets it.
 """
 
 from __future__ import annotations
@@ -29,10 +37,22 @@ from typing import Any, Generic, TypeVar
 
 from ._messages import Message, Request
 
-__all__ = ["HandlerTable", "ReadTable", "handler_table", "on", "on_cast", "on_read", "read_table"]
+__all__ = [
+    "HandlerTable",
+    "NoteTable",
+    "ReadTable",
+    "handler_table",
+    "note_table",
+    "on",
+    "on_cast",
+    "on_note",
+    "on_read",
+    "read_table",
+]
 
 _KIND = "__nereid_handles__"
 _READ = "__nereid_reads__"
+_NOTE = "__nereid_notes__"
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -44,6 +64,9 @@ HandlerTable = dict[type, Callable[[Any, Any], Awaitable[object]]]
 
 ReadTable = dict[type, Callable[[Any, Any], object]]
 """Request type → the (unbound, sync) read method that answers it (``@on_read``)."""
+
+NoteTable = dict[type, Callable[[Any, Any], None]]
+"""Message type → the (unbound, sync) method that handles it as a note (``@on_note``)."""
 
 
 class _On(Generic[M_co]):
@@ -90,6 +113,27 @@ class _OnRead(Generic[M_co]):
         return fn
 
 
+class _OnNote(Generic[M_co]):
+    """What `on_note(kind)` returns: a decorator that takes only a sync cast handler."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[M_co]) -> None:
+        self.kind = kind
+
+    def __call__(self, fn: Callable[[A, M_co], None]) -> Callable[[A, M_co], None]:
+        setattr(fn, _KIND, self.kind)
+        setattr(fn, _NOTE, True)
+        return fn
+
+
+def on_note(kind: type[M]) -> _OnNote[M]:
+    """Declare the sync method below as the handler of cast `kind`, a note (see the module
+    docstring): it may change the actor's state but never waits, and raises (if at all)
+    before it changes anything."""
+    return _OnNote(kind)
+
+
 def on_read(kind: type[M]) -> _OnRead[M]:
     """Declare the sync method below as the read that answers request `kind` (see the
     module docstring): it must only read the actor's state, never change it or wait."""
@@ -108,19 +152,25 @@ def on_cast(kind: type[M]) -> _OnCast[M]:
 
 def handler_table(cls: type) -> HandlerTable:
     """The handlers `cls` and its bases declare; a subclass's method of the same name wins.
-    Reads (``@on_read``) are in it too, as coroutines.
+    Reads (``@on_read``) and notes (``@on_note``) are in it too, as coroutines.
 
     Raises TypeError if two methods of one class declare the same message type.
     """
     table: HandlerTable = {}
     for kind, method in _declared(cls).items():
-        table[kind] = _as_coroutine(method) if getattr(method, _READ, False) else method
+        sync = getattr(method, _READ, False) or getattr(method, _NOTE, False)
+        table[kind] = _as_coroutine(method) if sync else method
     return table
 
 
 def read_table(cls: type) -> ReadTable:
     """The reads (``@on_read``) among `cls`'s handlers, as they are (sync)."""
     return {kind: fn for kind, fn in _declared(cls).items() if getattr(fn, _READ, False)}
+
+
+def note_table(cls: type) -> NoteTable:
+    """The notes (``@on_note``) among `cls`'s handlers, as they are (sync)."""
+    return {kind: fn for kind, fn in _declared(cls).items() if getattr(fn, _NOTE, False)}
 
 
 def _as_coroutine(read: Callable[[Any, Any], object]) -> Callable[[Any, Any], Awaitable[object]]:

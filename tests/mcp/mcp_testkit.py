@@ -8,7 +8,7 @@ real handlers will; `test.*` tools exercise the error paths.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal, assert_never
 
@@ -289,7 +289,7 @@ class ActorDiagramResources:
         )
         return record.text
 
-    def changes(self) -> AsyncIterator[str | None]:
+    def changes(self, wanted: Callable[[str], bool] | None = None) -> AsyncIterator[str | None]:
         subscription = self.runtime.bus.subscribe(DiagramTextChanged)
 
         async def follow() -> AsyncIterator[str | None]:

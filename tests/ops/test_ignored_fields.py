@@ -62,3 +62,60 @@ def test_any_extra_keys_change_nothing_and_are_each_named(extras: dict[str, obje
     assert ops == convert_diagram_ops([base])
     assert ignored_fields([{**base, **extra}], DiagramOp) == [f"ops[0].{k}" for k in extra]
     assert msgspec.to_builtins(ops[0])["label"] == "x"
+
+
+def _reference(value: object, info: object, path: str) -> list[str]:
+    """The walk `ignored_fields` made before its member and field tables were kept per
+    type (the oracle: same paths, same order)."""
+    import msgspec.inspect as mi
+
+    found: list[str] = []
+    if isinstance(info, mi.ListType | mi.VarTupleType) and isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _reference(item, info.item_type, f"{path}[{index}]")
+    elif isinstance(info, mi.UnionType) and isinstance(value, dict):
+        structs = [t for t in info.types if isinstance(t, mi.StructType)]
+        chosen = next(
+            (s for s in structs if s.tag_field is not None and value.get(s.tag_field) == s.tag),
+            None,
+        )
+        if chosen is None:
+            untagged = [t for t in structs if t.tag_field is None]
+            chosen = untagged[0] if len(untagged) == 1 else None
+        if chosen is not None:
+            found += _reference(value, chosen, path)
+    elif isinstance(info, mi.StructType) and isinstance(value, dict):
+        known = {field.encode_name: field for field in info.fields}
+        for key, item in value.items():
+            if key == info.tag_field:
+                continue
+            field = known.get(key)
+            if field is None:
+                found.append(f"{path}.{key}")
+            else:
+                found += _reference(item, field.type, f"{path}.{key}")
+    return found
+
+
+_OP_TYPES = ["flow_add_node", "seq_add_block", "state_add_state", "add_node", "nope"]
+_KEYS = ["type", "node_id", "label", "sections", "section_id", "message_ids", "colour", "x"]
+_json = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.sampled_from(_OP_TYPES)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(st.sampled_from(_KEYS), st.text(max_size=6)), inner, max_size=5),
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(raw=st.one_of(_json, st.lists(_json, max_size=4)))
+def test_the_paths_named_are_those_of_the_full_walk(raw: object) -> None:
+    """Hostile JSON (any nesting, unhashable or wrong-typed tags): the same paths, in the
+    same order, as the walk that looked every member and field up afresh."""
+    import msgspec.inspect as mi
+
+    for union in (DiagramOp, WalkthroughOp):
+        expected = _reference(raw, mi.type_info(list[union]), "ops")  # type: ignore[valid-type]
+        assert ignored_fields(raw, union) == expected

@@ -32,6 +32,29 @@ async def test_subscribers_get_published_events_of_their_kinds() -> None:
     assert bus.subscriber_count == 0
 
 
+async def test_a_subscriber_is_not_woken_for_events_it_does_not_accept() -> None:
+    """`accept` is asked at publish time: an event it refuses is never queued, so the
+    subscriber neither gets it nor fills its buffer with it (no resync for it)."""
+    watched = {"a"}
+    bus = EventBus()
+
+    def accept(event: Event) -> bool:
+        return not isinstance(event, DiagramChanged) or event.diagram_id in watched
+
+    with bus.subscribe(DiagramChanged, AttentionChanged, buffer=2, accept=accept) as sub:
+        for rev in range(5):
+            bus.publish(DiagramChanged(diagram_id="b", rev=rev))
+        bus.publish(DiagramChanged(diagram_id="a", rev=1))
+        watched.add("b")
+        bus.publish(DiagramChanged(diagram_id="b", rev=9))
+        assert sub.receive_nowait() == DiagramChanged(diagram_id="a", rev=1)
+        assert sub.receive_nowait() == DiagramChanged(diagram_id="b", rev=9)
+        with pytest.raises(trio.WouldBlock):
+            sub.receive_nowait()
+        bus.publish(AttentionChanged(who="x"))
+        assert sub.receive_nowait() == AttentionChanged(who="x")
+
+
 async def test_slow_subscriber_gets_resync_marker_and_never_blocks_publisher() -> None:
     bus = EventBus()
     with bus.subscribe(buffer=4) as slow, bus.subscribe(buffer=100) as fast:
