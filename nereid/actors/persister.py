@@ -46,7 +46,7 @@ from typing import Any, Final, TypeVar, assert_never
 import msgspec
 import trio
 
-from nereid.actors.persist_export import ExportBig, export_big_in_worker
+from nereid.actors.persist_export import ExportBig, export_big_keeping_pieces
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
 from nereid.model.file_names import StorePathError, diagram_paths
@@ -387,10 +387,10 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         status: str | None = None,
         debounce: float = DEFAULT_DEBOUNCE,
         run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
-        export_big: ExportBig = export_big_in_worker,
+        export_big: ExportBig | None = None,
     ) -> None:
         self._files = files
-        self._export_big = export_big
+        self._export_big = export_big if export_big is not None else export_big_keeping_pieces()
         self._status_name = status
         self._debounce = debounce
         self._run_blocking = run_blocking
@@ -587,7 +587,7 @@ async def spawn_persister(
     name: str = "persister",
     debounce: float = DEFAULT_DEBOUNCE,
     run_blocking: Callable[[Callable[[], Any]], Awaitable[Any]] = _in_thread,
-    export_big: ExportBig = export_big_in_worker,
+    export_big: ExportBig | None = None,
 ) -> Address:
     """Start the status holder (`<name>.status`) and the persister; return the persister."""
     status = f"{name}.status"

@@ -125,3 +125,50 @@ async def test_a_big_ast_is_encoded_in_steps_that_let_others_run() -> None:
         done = True
     assert turns - before >= 20
     assert from_pieces(FlowchartAst, skeleton, pieces) == big
+
+
+_EDITS = st.lists(
+    st.tuples(st.sampled_from(["add", "update", "remove"]), st.integers(0, 40)),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.lists(_EDITS, min_size=1, max_size=5))
+async def test_kept_pieces_give_the_bytes_a_fresh_encoding_gives(
+    piece: int, saves: list[list[tuple[str, int]]]
+) -> None:
+    """Saves one after another, each after a few edits: the pieces sent are byte for byte
+    those of an encoding from scratch, and rebuild the AST (adds, updates and removes move
+    items across piece borders)."""
+    ast = _flowchart("d", 12).ast
+    held: dict[str, list[tuple[tuple[object, ...], tuple[object, ...], bytes]]] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(persist_export, "PIECE_ITEMS", piece)
+        for edits in saves:
+            nodes = dict(ast.nodes)
+            for kind, number in edits:
+                node_id = f"n:n{number}"
+                if kind == "add":
+                    nodes[node_id] = FlowNode(label=f"new {number}")
+                elif kind == "update" and node_id in nodes:
+                    nodes[node_id] = msgspec.structs.replace(nodes[node_id], label="changed")
+                else:
+                    nodes.pop(node_id, None)
+            ast = msgspec.structs.replace(ast, nodes=nodes)
+            kept = await encode_in_pieces(ast, held)
+            assert kept == await encode_in_pieces(ast)
+            assert from_pieces(FlowchartAst, *kept) == ast
+
+
+async def test_an_add_to_a_big_flowchart_encodes_one_piece_again() -> None:
+    ast = _flowchart("big", 5 * PIECE_ITEMS).ast
+    held: dict[str, list[tuple[tuple[object, ...], tuple[object, ...], bytes]]] = {}
+    _, first = await encode_in_pieces(ast, held)
+    grown = msgspec.structs.replace(ast, nodes={**ast.nodes, "n:new": FlowNode(label="new")})
+    _, second = await encode_in_pieces(grown, held)
+    (name, before), (again, after) = first[0], second[0]
+    assert name == again == "nodes"
+    reused = [a is b for a, b in zip(before, after, strict=False)]
+    assert reused[:-1] == [True] * (len(before) - 1) and not reused[-1]
