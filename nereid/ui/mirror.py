@@ -105,6 +105,9 @@ class SessionMirror:
             changed = changed_objects(before, items, diagram)
             if changed is not None:
                 self._objects = (diagram, changed)
+                if self._first is not None and self._first[0] is items:
+                    # The same refs in the same places: the first box is where it was.
+                    self._first = (changed, self._first[1])
                 return changed
         items = selectable_objects(diagram)
         self._objects = (diagram, items)
