@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter, lt
 
+import msgspec
+
 from nereid.model.sequence import (
     CANONICAL_ARROW,
     SeqActivation,
@@ -64,9 +66,9 @@ class HeadPlan:
     top: int | None = None
 
 
-@dataclass(slots=True)
-class MessagePlan:
-    """One message: its wrapped label, columns and rows.
+class MessagePlan(msgspec.Struct, gc=False):
+    """One message: its wrapped label, columns and rows (a Struct: one is made per message,
+    and a Struct is made without a Python call; it holds no cycle, so the collector skips it).
 
     The last label line sits on the arrow row, inside the line (`├── text ──▶│`); earlier lines
     of a wrapped label go on the rows above it. A self message is a loop right of its lifeline

@@ -18,9 +18,9 @@ output (text and span map) equals the canvas painter's; a property test checks t
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from functools import lru_cache
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter
 
 from nereid.model.refs import (
@@ -379,14 +379,7 @@ class _RowPainter:
         bottom = layout.bottom
         for head, start, runs in zip(layout.heads, starts, head_runs, strict=True):
             owner = self.ref(SEQ_PARTICIPANT, head.participant_id)
-            x = head.x
-            spans = [*runs]
-            spans.extend(
-                map(
-                    _new_span, repeat(Span), zip(range(start + 1, bottom + 1), repeat(x), repeat(x))
-                )
-            )
-            self.spans[owner] = tuple(spans)
+            self.spans[owner] = runs + _column_cells(head.x, start + 1, bottom)
         return first_body_row, wide
 
     def _events(self, first_body_row: int) -> list[MessagePlan | tuple[object, ...] | None]:
@@ -643,14 +636,45 @@ def _band(
         runs += [(row, left, right) for row in range(top + 1, bottom)]
         return tuple(merge_runs(runs))
     spans = [_new_span(Span, (top, left, right))]
-    for row in range(top + 1, bottom):
-        if row in across:
+    first = top + 1  # the next row of the two sides
+    for row in sorted(across):
+        if top < row < bottom:
+            spans.extend(_sides(left, right, first, row - 1))
             spans.append(_new_span(Span, (row, left, right)))
-        else:
-            spans.append(_new_span(Span, (row, left, left)))
-            spans.append(_new_span(Span, (row, right, right)))
+            first = row + 1
+    spans.extend(_sides(left, right, first, bottom - 1))
     spans.append(_new_span(Span, (bottom, left, right)))
     return tuple(spans)
+
+
+def _sides(left: int, right: int, first: int, last: int) -> Iterator[Span]:
+    """The cells of two vertical lines, columns `left` < `right`, rows `first..last`, in
+    (row, column) order."""
+    return chain.from_iterable(
+        zip(_column_cells(left, first, last), _column_cells(right, first, last))
+    )
+
+
+#: Columns up to this many rows are shared (`_column`); a taller one is made each time.
+_SHARED_COLUMN_ROWS = 4096
+
+
+def _column_cells(col: int, first: int, last: int) -> tuple[Span, ...]:
+    """The spans of column `col`'s cells from row `first` to `last`: one per row, as a
+    vertical line's cells are recorded (`SpanRecorder.add_column`)."""
+    if last < _SHARED_COLUMN_ROWS:
+        return _column(col, max(64, 1 << last.bit_length()))[first : last + 1]
+    cells = zip(range(first, last + 1), repeat(col), repeat(col))
+    return tuple(map(_new_span, repeat(Span), cells))
+
+
+@lru_cache(maxsize=32)
+def _column(col: int, rows: int) -> tuple[Span, ...]:
+    """The spans of column `col`'s first `rows` cells. Spans are immutable, so every drawing
+    with a line in this column takes its cells from here (a slice) instead of making one
+    object per cell each time: the lifelines and frame sides are most of a drawing's spans."""
+    cells = zip(range(rows), repeat(col), repeat(col))
+    return tuple(map(_new_span, repeat(Span), cells))
 
 
 def _merged(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
