@@ -651,7 +651,7 @@ def _sides(left: int, right: int, first: int, last: int) -> Iterator[Span]:
     """The cells of two vertical lines, columns `left` < `right`, rows `first..last`, in
     (row, column) order."""
     return chain.from_iterable(
-        zip(_column_cells(left, first, last), _column_cells(right, first, last))
+        zip(_column_cells(left, first, last), _column_cells(right, first, last), strict=True)
     )
 
 

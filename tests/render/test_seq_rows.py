@@ -144,3 +144,17 @@ def test_row_painter_keeps_the_canvas_budget() -> None:
     with pytest.raises(TooLargeToRender) as info:
         render_sequence(ast, "s")
     assert info.value.measure == "canvas cells" and info.value.value > MAX_CANVAS_CELLS
+
+
+@given(st.integers(0, 200), st.integers(0, 5000), st.integers(0, 300))
+@settings(max_examples=60, deadline=None)
+def test_shared_column_cells_are_the_cells_of_the_column(col: int, first: int, count: int) -> None:
+    """A lifeline's spans sliced from the shared column tuples (or made, past their rows)
+    are one `Span` per row, as `SpanRecorder.add_column` records them."""
+    from nereid.render.sequence_rows import _column_cells
+    from nereid.render.spans import Span
+
+    last = first + count - 1
+    cells = _column_cells(col, first, last)
+    assert cells == tuple(Span(row, col, col) for row in range(first, last + 1))
+    assert all(type(cell) is Span for cell in cells)
