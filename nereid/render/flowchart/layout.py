@@ -156,18 +156,26 @@ def place(ordered: Ordered, fit: TitleFit) -> Placed:
     inset = [len(t) for t in cluster_titles] if graph.horizontal else [0] * count
     # Neighbours carry the columns the edge attaches at on both items (twice the offset
     # from the left edge), so placement lines up ports, not just box centres.
-    kind = items.kind
+    kind, breadth, port_offset = items.kind, items.breadth, ordered.port_offset
     weighted_up: list[list[tuple[int, int, int, int]]] = [[] for _ in kind]
     weighted_down: list[list[tuple[int, int, int, int]]] = [[] for _ in kind]
     for i, chain in enumerate(items.chains):
-        for a, b in zip(chain, chain[1:], strict=False):
-            if kind[a] == STUB and kind[b] == STUB:
-                continue  # a stubbed edge's two connectors: nothing joins them
-            weight = _weight(kind[a], kind[b])
-            own = 2 * ordered.attach_offset(i, a, "down")
-            their = 2 * ordered.attach_offset(i, b, "up")
-            weighted_down[a].append((b, weight, own, their))
-            weighted_up[b].append((a, weight, their, own))
+        if not chain:
+            continue
+        # `Ordered.attach_offset`, doubled: a chain's ends are its nodes (their ports),
+        # its inner items waypoints, labels and connectors (their middles).
+        last = len(chain) - 1
+        a = chain[0]
+        own = 2 * port_offset[(i, "down")]
+        for j in range(1, last + 1):
+            b = chain[j]
+            their = 2 * port_offset[(i, "up")] if j == last else 2 * (breadth[b] // 2)
+            ka, kb = kind[a], kind[b]
+            if ka != STUB or kb != STUB:  # a stubbed edge's two connectors: nothing joins them
+                weight = 8 if ka != NODE and kb != NODE else 2 if ka != NODE or kb != NODE else 1
+                weighted_down[a].append((b, weight, own, their))
+                weighted_up[b].append((a, weight, their, own))
+            a, own = b, their
     placement = place_layers(
         ordered.layers,
         items.breadth,
@@ -196,14 +204,6 @@ def place(ordered: Ordered, fit: TitleFit) -> Placed:
     _straighten(placed)
     unturn(placed)
     return placed
-
-
-def _weight(ka: int, kb: int) -> int:
-    if ka != NODE and kb != NODE:
-        return 8
-    if ka != NODE or kb != NODE:
-        return 2
-    return 1
 
 
 def _straighten(placed: Placed) -> None:
