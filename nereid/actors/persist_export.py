@@ -67,13 +67,21 @@ _Piece: TypeAlias = tuple[tuple[Any, ...], tuple[Any, ...], bytes]
 
 class Pieces:
     """Per diagram id and field, the pieces of its last encoding (`encode_in_pieces`),
-    kept for the persister's life: about the encoded size of each big diagram."""
+    kept while the diagram is big and not deleted: about the encoded size of each big
+    diagram, for the persister's life."""
 
     def __init__(self) -> None:
         self._held: dict[str, dict[str, list[_Piece]]] = {}
 
     def of(self, diagram_id: str) -> dict[str, list[_Piece]]:
         return self._held.setdefault(diagram_id, {})
+
+    def forget(self, diagram_id: str) -> None:
+        """Drop a diagram's pieces (it was deleted, or is too small to be exported here)."""
+        self._held.pop(diagram_id, None)
+
+    def __contains__(self, diagram_id: str) -> bool:
+        return diagram_id in self._held
 
 
 def _same(now: tuple[Any, ...], before: tuple[Any, ...]) -> bool:
@@ -154,6 +162,8 @@ async def export_big_in_worker(diagrams: list[Diagram], pieces: Pieces | None = 
         skeleton, parts_by_field = await encode_in_pieces(diagram.ast, held)
         size = len(skeleton) + sum(len(part) for _, parts in parts_by_field for part in parts)
         if size < BIG_PAYLOAD:
+            if pieces is not None:
+                pieces.forget(diagram.diagram_id)
             continue
         try:
             done[diagram.diagram_id] = await trio_parallel.run_sync(
@@ -174,9 +184,8 @@ async def export_big_in_worker(diagrams: list[Diagram], pieces: Pieces | None = 
     return done
 
 
-def export_big_keeping_pieces() -> ExportBig:
-    """`export_big_in_worker` with its own `Pieces`: a persister's default export."""
-    pieces = Pieces()
+def export_big_keeping_pieces(pieces: Pieces) -> ExportBig:
+    """`export_big_in_worker` with the persister's `Pieces`: its default export."""
 
     async def export(diagrams: list[Diagram]) -> Encoded:
         return await export_big_in_worker(diagrams, pieces)

@@ -46,7 +46,7 @@ from typing import Any, Final, TypeVar, assert_never
 import msgspec
 import trio
 
-from nereid.actors.persist_export import ExportBig, export_big_keeping_pieces
+from nereid.actors.persist_export import ExportBig, Pieces, export_big_keeping_pieces
 from nereid.errors import ActorError, PersistFailed
 from nereid.model import Diagram, ObjectRef, Session, Walkthrough, XRef
 from nereid.model.file_names import StorePathError, diagram_paths
@@ -390,7 +390,11 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
         export_big: ExportBig | None = None,
     ) -> None:
         self._files = files
-        self._export_big = export_big if export_big is not None else export_big_keeping_pieces()
+        #: The last encoded pieces of each big diagram, forgotten when it is deleted.
+        self._pieces = Pieces()
+        self._export_big = (
+            export_big if export_big is not None else export_big_keeping_pieces(self._pieces)
+        )
         self._status_name = status
         self._debounce = debounce
         self._run_blocking = run_blocking
@@ -444,6 +448,7 @@ class PersisterActor(Actor[PersisterState, PersisterMessage]):
     @on_cast(DeleteDiagram)
     async def _delete_diagram(self, message: DeleteDiagram) -> None:
         self._release(message.diagram_id)
+        self._pieces.forget(message.diagram_id)
         self._change(message)
 
     @on_note(PersistWalkthrough)

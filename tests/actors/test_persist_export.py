@@ -13,6 +13,7 @@ from nereid.actors import persist_export
 from nereid.actors.persist_export import (
     BIG_PAYLOAD,
     PIECE_ITEMS,
+    Pieces,
     encode_in_pieces,
     export_big_in_worker,
 )
@@ -172,3 +173,18 @@ async def test_an_add_to_a_big_flowchart_encodes_one_piece_again() -> None:
     assert name == again == "nodes"
     reused = [a is b for a, b in zip(before, after, strict=False)]
     assert reused[:-1] == [True] * (len(before) - 1) and not reused[-1]
+
+
+async def test_pieces_are_kept_only_for_diagrams_big_enough_to_be_exported_here() -> None:
+    """A diagram that is (or became) too small for the worker keeps no pieces, so the
+    persister holds about the encoded size of the big diagrams, not of the whole folder."""
+    pieces = Pieces()
+    big, small = _flowchart("big", 1500), _flowchart("small", 5)
+    await export_big_in_worker([big, small], pieces)
+    assert "big" in pieces and "small" not in pieces
+    shrunk = msgspec.structs.replace(big, ast=_flowchart("big", 5).ast)
+    await export_big_in_worker([shrunk], pieces)
+    assert "big" not in pieces
+    pieces.of("gone")
+    pieces.forget("gone")
+    assert "gone" not in pieces
