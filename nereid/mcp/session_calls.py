@@ -436,21 +436,26 @@ def reply_result(
     *names: str,
     context: bool = True,
     inside: str | None = None,
+    typed: Mapping[str, Any] | None = None,
     **renamed: str,
 ) -> type[msgspec.Struct]:
     """The result that IS a reply: `source`'s attributes `names` (all its fields when none are
     named) and `renamed` (wire name = attribute, a property too), every one required and its
-    refs as text (in nested Structs too), then the read context when `context`. `inside`: the
-    result holds them as its one field of that name (`forward(..., reply_as=inside)`).
-    `joined` reads it from the reply, so the protocol Struct is the one definition."""
+    refs as text (in nested Structs too), then `typed` (attribute: the annotation it is shown
+    as, e.g. never null, or `caller_agent_id`, which `joined` gives), then the read context
+    when `context`. `inside`: the result holds them as its one field of that name
+    (`forward(..., reply_as=inside)`). `joined` reads it from the reply, so the protocol
+    Struct is the one definition."""
     hints = get_type_hints(source)
-    picked = [(name, name) for name in names or ([] if renamed else source.__struct_fields__)]
+    typed = typed or {}
+    named = bool(names or renamed or typed)
+    picked = [(name, name) for name in names or ([] if named else source.__struct_fields__)]
     fields: list[tuple[Any, ...]] = [
         (attr, _text_type(hints.get(attr) or get_type_hints(getattr(source, attr).fget)["return"]))
         + (() if wire == attr else (msgspec.field(name=wire),))
         for wire, attr in [*picked, *renamed.items()]
-    ]
-    name = "_".join([source.__name__, *(wire for wire, _ in picked), *renamed])
+    ] + list(typed.items())
+    name = "_".join([source.__name__, *(wire for wire, _ in picked), *renamed, *typed])
     if inside is not None:
         fields, name = [(inside, _struct(name, fields))], f"{name}_in_{inside}"
     return _struct(name, fields + ([("context", ReadContext)] if context else []))

@@ -30,6 +30,7 @@ from nereid.actors.protocol import (
     SetFollowAi,
     SetSpotlight,
     Spotlight,
+    SpotlightsReply,
     UpdateSelection,
     ViewDetails,
     WalkthroughView,
@@ -42,34 +43,10 @@ from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 __all__ = ["TOOLS"]
 
 
-class SpotlightSetResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The spotlight now set: the ref in canonical form and its diagram."""
-
-    object_ref: str
-    diagram_id: str
-
-
-class AgentSpotlight(msgspec.Struct, frozen=True, kw_only=True):
-    """One agent's spotlight; `seq` orders spotlights by when they were set (larger is
-    newer, session-wide): follow-AI follows the largest. `agent_name` is the agent's
-    client name (`clientInfo.name` from `initialize`), null when it sent none. `idle`: the
-    agent has asked nothing for a while (the TUI greys it; it goes when the agent is
-    gone, see nereid/mcp/presence.py)."""
-
-    agent_id: str
-    agent_name: str | None
-    object_ref: str
-    diagram_id: str
-    seq: int
-    idle: bool
-
-
-class AgentsAttentionResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Every agent's non-empty spotlight (by agent id) and which agent is asking."""
-
-    caller_agent_id: str
-    spotlights: list[AgentSpotlight]
-    context: ReadContext
+AgentSpotlight = reply_result(
+    Spotlight, "agent_id", "agent_name", "object_ref", "diagram_id", "seq", "idle", context=False
+)
+"""One agent's spotlight as `attention.agents.read` lists it (`Spotlight`, with its diagram)."""
 
 
 class Scroll(msgspec.Struct, frozen=True, kw_only=True):
@@ -173,7 +150,7 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "attention.agent.set",
         "Point your spotlight at one existing object (replaces your previous spotlight).",
         SetSpotlight,
-        result=SpotlightSetResult,
+        result=reply_result(Spotlight, typed={"object_ref": str, "diagram_id": str}, context=False),
         hints=SET_STATE,
     ),
     forward(
@@ -187,7 +164,10 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "Every agent's spotlight (agent id, client name, ref) and your own agent id; a larger "
         "`seq` was set later (the TUI follows the newest).",
         ListSpotlights,
-        result=AgentsAttentionResult,
+        result=reply_result(
+            SpotlightsReply,
+            typed={"caller_agent_id": str, "spotlights": list[AgentSpotlight]},  # type: ignore[valid-type]
+        ),
         hints=READ_ONLY,
     ),
     forward(
