@@ -142,6 +142,8 @@ __all__ = [
     "UiState",
     "UpdateSelection",
     "ViewDetails",
+    "Size",
+    "Scroll",
     "WalkthroughChanged",
     "WalkthroughCreated",
     "WalkthroughDeleted",
@@ -691,21 +693,35 @@ class WalkthroughView(msgspec.Struct, frozen=True, kw_only=True):
     node_id: str | None = None
 
 
+class Size(msgspec.Struct, frozen=True, kw_only=True):
+    """A size in terminal cells."""
+
+    width: int = 0
+    height: int = 0
+
+
+class Scroll(msgspec.Struct, frozen=True, kw_only=True):
+    """The TUI's pan in cells: the cell shown top-left (negative = margin)."""
+
+    x: float
+    y: float
+
+
 class ViewDetails(msgspec.Struct, frozen=True, kw_only=True):
     """What the person sees, beyond scroll and panes (tui.md §16.3, decision 11).
 
     `diagram_id` is the diagram the TUI shows (the person's; the session's active one can
-    differ after an agent's `diagram.open`); the viewport is the Diagram pane's interior in
-    cells, `diagram_width/height` the rendering's size; `focus` a pane name, `focus_owner`
-    `human` or `agent` (who moved the cursor last); `hint_mode` `jump`/`chain`; `mouse`
-    whether the TUI captures the mouse."""
+    differ after an agent's `diagram.open`); `cursor_ref` the person's cursor object; the
+    `viewport` is the Diagram pane's interior in cells, `diagram_size` the rendering's size;
+    `focus` a pane name (`diagram`/`objects`/`xrefs`/`inspector`), `focus_owner` `human` or
+    `agent` (who moved the cursor last); `follow_paused`: follow-AI waits because the person
+    navigated; `hint_mode` `jump`/`chain`; `mouse` whether the TUI captures the mouse;
+    `walkthrough` set while the walkthrough view is open; `mcp_url` where agents connect."""
 
     diagram_id: str | None = None
     cursor_ref: ObjectRef | None = None
-    viewport_width: int = 0
-    viewport_height: int = 0
-    diagram_width: int = 0
-    diagram_height: int = 0
+    viewport: Size = msgspec.field(default_factory=Size)
+    diagram_size: Size = msgspec.field(default_factory=Size)
     focus: str = "diagram"
     focus_owner: Literal["human", "agent"] = "human"
     search: SearchDetails | None = None
@@ -732,6 +748,10 @@ class UiState(msgspec.Struct, frozen=True, kw_only=True):
     scroll_y: float = 0.0
     panes: dict[str, bool] = msgspec.field(default_factory=dict)
     view: ViewDetails | None = None
+
+    @property
+    def scroll(self) -> Scroll:
+        return Scroll(x=self.scroll_x, y=self.scroll_y)
 
 
 class AttentionSnapshot(msgspec.Struct, frozen=True, kw_only=True):

@@ -24,20 +24,19 @@ from nereid.actors.protocol import (
     ListSpotlights,
     ReadContext,
     ReadSelection,
-    SearchDetails,
+    Scroll,
     SelectionReply,
     SelectionUpdateReply,
     SetFollowAi,
     SetSpotlight,
     Spotlight,
     SpotlightsReply,
+    UiState,
     UpdateSelection,
     ViewDetails,
-    WalkthroughView,
 )
-from nereid.query.objects import project
 
-from .session_calls import forward, read_context, reply_result
+from .session_calls import forward, joined, read_context, read_from, reply_result
 from .tools import READ_ONLY, SET_STATE, NoParams, Tool, ToolCall, tool
 
 __all__ = ["TOOLS"]
@@ -49,63 +48,38 @@ AgentSpotlight = reply_result(
 """One agent's spotlight as `attention.agents.read` lists it (`Spotlight`, with its diagram)."""
 
 
-class Scroll(msgspec.Struct, frozen=True, kw_only=True):
-    x: float
-    y: float
+TuiView = reply_result(
+    ViewDetails,
+    "diagram_id",
+    "cursor_ref",
+    "viewport",
+    "diagram_size",
+    "focus",
+    "focus_owner",
+    "follow_paused",
+    "search",
+    "hint_mode",
+    "show_notes",
+    "help_open",
+    "mouse",
+    "walkthrough",
+    "mcp_url",
+    typed={"follow_ai": bool},
+    context=False,
+)
+"""What the person sees (tui.md §16.3): `ViewDetails` and follow-AI (read from `UiState`)."""
 
-
-class Size(msgspec.Struct, frozen=True, kw_only=True):
-    width: int
-    height: int
-
-
-class TuiView(msgspec.Struct, frozen=True, kw_only=True):
-    """What the person sees (tui.md §16.3). `diagram_id`: the diagram the TUI shows (can
-    differ from the session's active one after an agent's `diagram.open`); `cursor_ref`:
-    the person's cursor object; `viewport`: the Diagram pane's interior in cells;
-    `diagram_size`: the rendering's size (`scroll` is the cell shown top-left, negative =
-    margin); `focus`: `diagram`/`objects`/`xrefs`/`inspector`; `focus_owner`: `human` or
-    `agent` (who moved the cursor last); `follow_paused`: follow-AI waits because the person
-    navigated; `hint_mode`: `jump`/`chain`/null; `mouse`: the TUI captures the mouse;
-    `walkthrough`: set while the walkthrough view is open; `mcp_url`: where agents connect."""
-
-    diagram_id: str | None
-    cursor_ref: str | None
-    viewport: Size
-    diagram_size: Size
-    focus: str
-    focus_owner: str
-    follow_ai: bool
-    follow_paused: bool
-    search: SearchDetails | None
-    hint_mode: str | None
-    show_notes: bool
-    help_open: bool
-    mouse: bool
-    walkthrough: WalkthroughView | None
-    mcp_url: str | None
-
-
-class ViewStateResult(msgspec.Struct, frozen=True, kw_only=True):
-    """`scroll` is the TUI's pan (cells), `panes` which panes are visible; `tui` the rest
-    of the TUI's view, null when no TUI is attached (then scroll is 0 and panes empty)."""
-
-    active_diagram_id: str | None
-    scroll: Scroll
-    panes: dict[str, bool]
-    tui: TuiView | None
-    context: ReadContext
-
-
-def _tui_view(view: ViewDetails, follow_ai: bool) -> TuiView:
-    return project(
-        view,
-        TuiView,
-        cursor_ref=None if view.cursor_ref is None else str(view.cursor_ref),
-        viewport=Size(width=view.viewport_width, height=view.viewport_height),
-        diagram_size=Size(width=view.diagram_width, height=view.diagram_height),
-        follow_ai=follow_ai,
-    )
+ViewState = reply_result(
+    UiState,
+    typed={
+        "active_diagram_id": str | None,
+        "scroll": Scroll,
+        "panes": dict[str, bool],
+        "tui": TuiView | None,
+    },
+)
+"""`scroll` is the TUI's pan (cells), `panes` which panes are visible; `tui` the rest of
+the TUI's view, null when no TUI is attached (then scroll is 0 and panes empty)."""
 
 
 @tool(
@@ -114,19 +88,18 @@ def _tui_view(view: ViewDetails, follow_ai: bool) -> TuiView:
     "diagram, cursor, viewport, focus, follow-AI, search, walkthrough, MCP URL); null "
     "without a TUI.",
     params=NoParams,
-    result=ViewStateResult,
+    result=ViewState,
     hints=READ_ONLY,
 )
-async def view_read_state(call: ToolCall, params: NoParams) -> ViewStateResult:
+async def view_read_state(call: ToolCall, params: NoParams) -> msgspec.Struct:
     ui = (await call.registry.lookup("attention").call(GetAttention())).ui
     context = await read_context(call)
-    return ViewStateResult(
-        active_diagram_id=context.session_active_diagram_id,
-        scroll=Scroll(x=ui.scroll_x, y=ui.scroll_y),
-        panes=dict(ui.panes),
-        tui=_tui_view(ui.view, ui.follow_ai) if ui.attached and ui.view is not None else None,
-        context=context,
-    )
+    shown = ui.attached and ui.view is not None
+    extra = {
+        "active_diagram_id": context.session_active_diagram_id,
+        "tui": read_from(ui.view, ui) if shown else None,
+    }
+    return await joined(call, ViewState, extra, ui, context=context)
 
 
 TOOLS: tuple[Tool[Any, Any], ...] = (

@@ -508,10 +508,8 @@ class ViewModel:
         view = p.ViewDetails(
             diagram_id=self.active_id,
             cursor_ref=self.cursor,
-            viewport_width=width,
-            viewport_height=height,
-            diagram_width=cells.width if cells else 0,
-            diagram_height=cells.height if cells else 0,
+            viewport=p.Size(width=width, height=height),
+            diagram_size=p.Size(width=cells.width, height=cells.height) if cells else p.Size(),
             focus=panes.focus.value,
             focus_owner="agent" if self.cursors.by_agent else "human",
             search=search,

@@ -12,6 +12,7 @@ from nereid.actors.protocol import (
     ReportHumanAttention,
     ReportView,
     SearchDetails,
+    Size,
     ViewDetails,
     WalkthroughView,
 )
@@ -230,10 +231,8 @@ async def test_view_read_state_reports_the_tuis_whole_view() -> None:
     details = ViewDetails(
         diagram_id="payment-seq",
         cursor_ref=parse_ref(PSP),
-        viewport_width=118,
-        viewport_height=33,
-        diagram_width=140,
-        diagram_height=40,
+        viewport=Size(width=118, height=33),
+        diagram_size=Size(width=140, height=40),
         focus="objects",
         focus_owner="agent",
         search=SearchDetails(mode="fuzzy", query="psp", editing=False, results=3, index=1),

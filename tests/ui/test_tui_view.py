@@ -309,7 +309,7 @@ def test_view_changes_are_reported_once_per_frame() -> None:
     reports = [e for e in screen.effects if isinstance(e, p.ReportView)]
     assert reports[-1].scroll_x == screen.vm.camera.pan_x
     view = reports[-1].view
-    assert view is not None and view.viewport_width == 118
+    assert view is not None and view.viewport.width == 118
     count = len(reports)
     screen.render()  # nothing changed: no new report
     assert len([e for e in screen.effects if isinstance(e, p.ReportView)]) == count
