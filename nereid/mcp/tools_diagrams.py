@@ -27,9 +27,11 @@ from nereid.actors.protocol import (
     ApplyDiagramOpsReply,
     ApplyWalkthroughOpsReply,
     CreateDiagramFromMermaid,
+    CreateDiagramReply,
     DeleteDiagram,
     GetReadContext,
     ListDiagrams,
+    ListDiagramsReply,
     OpenDiagram,
 )
 from nereid.ops import DiagramOp, WalkthroughDelta, ignored_fields
@@ -87,11 +89,8 @@ class DiagramSummaryOut(msgspec.Struct, frozen=True, kw_only=True, omit_defaults
     file_problem: FileError | None = msgspec.field(default=None, name="file_error")
 
 
-class ListResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Every diagram, sorted by id, and the read context."""
-
-    diagrams: list[DiagramSummaryOut]
-    context: ReadContext
+ListResult = reply_result(ListDiagramsReply, typed={"diagrams": list[DiagramSummaryOut]})
+"""Every diagram, sorted by id (`ListDiagramsReply`), and the read context."""
 
 
 @tool(
@@ -101,7 +100,7 @@ class ListResult(msgspec.Struct, frozen=True, kw_only=True):
     result=ListResult,
     hints=READ_ONLY,
 )
-async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
+async def diagram_list(call: ToolCall, params: NoParams) -> msgspec.Struct:
     diagrams = (await ask_session(call, ListDiagrams())).diagrams
     keys = [diagram_actor_name(summary.diagram_id) for summary in diagrams]
     saved = await save_states(call, keys) or {}
@@ -109,13 +108,6 @@ async def diagram_list(call: ToolCall, params: NoParams) -> ListResult:
         read_from(d, saved.get(k, ItemSaveState())) for d, k in zip(diagrams, keys, strict=True)
     ]
     return await joined(call, ListResult, {"diagrams": listed})
-
-
-class CreateResult(msgspec.Struct, frozen=True, kw_only=True):
-    """The new diagram and the active diagram after the create."""
-
-    diagram: DiagramSummaryOut
-    active_diagram_id: str | None
 
 
 # -- diagram.apply_ops / diagram.propose_ops -------------------------------------------------
@@ -202,7 +194,11 @@ TOOLS: tuple[Tool[Any, Any], ...] = (
         "Import Mermaid text (flowchart/graph, sequenceDiagram, stateDiagram) as a new diagram "
         "at rev 0; the id defaults to flow / seq (then -2, -3, ...).",
         CreateDiagramFromMermaid,
-        result=CreateResult,
+        result=reply_result(
+            CreateDiagramReply,
+            typed={"diagram": DiagramSummaryOut, "active_diagram_id": str | None},
+            context=False,
+        ),
         hints=ADDITIVE,
         mutates=True,
     ),
