@@ -49,23 +49,7 @@ AgentSpotlight = reply_result(
 
 
 TuiView = reply_result(
-    ViewDetails,
-    "diagram_id",
-    "cursor_ref",
-    "viewport",
-    "diagram_size",
-    "focus",
-    "focus_owner",
-    "follow_paused",
-    "search",
-    "hint_mode",
-    "show_notes",
-    "help_open",
-    "mouse",
-    "walkthrough",
-    "mcp_url",
-    typed={"follow_ai": bool},
-    context=False,
+    ViewDetails, *ViewDetails.__struct_fields__, typed={"follow_ai": bool}, context=False
 )
 """What the person sees (tui.md §16.3): `ViewDetails` and follow-AI (read from `UiState`)."""
 
