@@ -35,6 +35,18 @@ def test_swapping_columns_get_a_dogleg() -> None:
     assert all(len(owners) == 1 for owners in cells.values())
 
 
+def test_a_dogleg_stays_inside_the_drawing_while_a_column_there_is_free() -> None:
+    """The nearest free column to the lower end is past the drawing's last column (8); the
+    one on the other side is free, so the dogleg takes it instead of leaving the canvas."""
+    segments = [(0, 0, 5, 8), (1, 0, 8, 5)]
+    _, bends = assign_tracks(segments, set(), None, 9)
+    middles = [points[1][0] for points in bends.values() if len(points) == 4]
+    assert middles == [7]
+    busy = set(range(9)) - {5, 8}  # every other column inside is a frame side
+    _, bends = assign_tracks(segments, busy, None, 9)
+    assert [points[1][0] for points in bends.values() if len(points) == 4] == [9]
+
+
 def test_straight_segments_need_no_track() -> None:
     assert assign_tracks([(0, 0, 3, 3), (1, 0, 7, 7)], set()) == (0, {})
 

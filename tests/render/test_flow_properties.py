@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nereid.mermaid import parse_mermaid
 from nereid.model.flowchart import FlowchartAst, FlowEdge, FlowNode, FlowSubgraph
 from nereid.model.refs import FLOW_EDGE, FLOW_NODE, FLOW_SUBGRAPH, ObjectRef
 from nereid.render import Rendered, RenderOptions, render_flowchart, slice_cells
@@ -95,6 +96,18 @@ def _rects(rendered: Rendered) -> dict[str, tuple[int, int, int, int]]:
 @settings(max_examples=120, deadline=None)
 @given(flowcharts())
 def test_flow_render_properties(ast: FlowchartAst) -> None:
+    _check(ast)
+
+
+def test_a_dogleg_at_the_drawings_edge_stays_on_the_canvas() -> None:
+    """Two edges swapping rows next to the bottom row of an LR drawing: the dogleg once took
+    the row below the last one and the drawing failed (`CanvasError: out of bounds`)."""
+    text = (
+        "flowchart LR\nN0[A]\nN1[A]\nN2[A]\nN3[A]\nN0 --> N3\nN1 ---|go| N2\n"
+        "N0 --> N1\nN1 ----|go| N3\nN0 --> N2\n"
+    )
+    ast = parse_mermaid(text)
+    assert isinstance(ast, FlowchartAst)
     _check(ast)
 
 

@@ -55,9 +55,14 @@ def route(placed: Placed) -> Routed:
     track_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
     track_count = [0] * layer_count
     frame_columns = set(placed.cluster_left) | set(placed.cluster_right)
+    breadth_limit = placed.u_extent
+    u_extent = breadth_limit
     for channel, segments in enumerate(per_channel):
-        track_count[channel], bends = assign_tracks(segments, frame_columns, ends)
+        track_count[channel], bends = assign_tracks(segments, frame_columns, ends, breadth_limit)
         track_of.update(bends)
+        for points in bends.values():
+            if len(points) > 2:  # a dogleg: past the breadth only if every column was taken
+                u_extent = max(u_extent, points[1][0] + 1)
 
     # frames: rows they need above their first layer and below their last
     span = items.cluster_span
@@ -149,6 +154,7 @@ def route(placed: Placed) -> Routed:
         frame_top_rank=frame_top_rank,
         frame_bottom_rank=frame_bottom_rank,
         v_extent=v,
+        u_extent=u_extent,
     )
 
 

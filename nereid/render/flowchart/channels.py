@@ -30,9 +30,11 @@ def assign_tracks(
     segments: list[Segment],
     busy: set[int],
     ends: dict[tuple[int, int], tuple[int, int]] | None = None,
+    extent: int | None = None,
 ) -> tuple[int, Bends]:
     """Give every segment (edge, index in its chain, upper column, lower column) that
     changes column a track; `busy` holds columns a dogleg must not use (frame sides);
+    a dogleg's column is taken below `extent` (the drawing's breadth) while one is free;
     `ends` maps (edge, index) to the (upper, lower) items the segment joins, so runs of a
     fan-out or fan-in are stacked without crossings.
 
@@ -46,16 +48,16 @@ def assign_tracks(
     columns = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
     channel = _Channel(parts)
     if ends is None or len(segments) > _GLOBAL_LIMIT:
-        return _assign(channel, columns, ends)
+        return _assign(channel, columns, ends, extent)
     # Stacking every overlapping pair removes more crossings, at the price of tracks:
     # worth it while the channel grows by at most a quarter. No assignment takes fewer
     # tracks than the most runs over one column, so when the stacked one is within a
     # quarter of that, the other need not be worked out.
-    wide_tracks, wide_bends = _assign(channel, columns, None)
+    wide_tracks, wide_bends = _assign(channel, columns, None, extent)
     least = channel.density()
     if wide_tracks <= least + max(1, least // 4):
         return wide_tracks, wide_bends
-    tracks, bends = _assign(channel, columns, ends)
+    tracks, bends = _assign(channel, columns, ends, extent)
     if wide_tracks <= tracks + max(1, tracks // 4):
         return wide_tracks, wide_bends
     return tracks, bends
@@ -173,7 +175,10 @@ class _Channel:
 
 
 def _assign(
-    channel: _Channel, busy: set[int], ends: dict[tuple[int, int], tuple[int, int]] | None
+    channel: _Channel,
+    busy: set[int],
+    ends: dict[tuple[int, int], tuple[int, int]] | None,
+    extent: int | None,
 ) -> tuple[int, Bends]:
     """Left-edge packing of the channel's parts, track after track: each track takes, left
     to right and a blank cell apart, the parts whose constraints (hard and preferred) are
@@ -256,7 +261,7 @@ def _assign(
         parts = parts[:]
         if not copied:
             busy, copied = set(busy), True
-        _dogleg(parts, whole[0], busy)
+        _dogleg(parts, whole[0], busy, extent)
         channel = _Channel(parts)
     bends: Bends = {}
     for s, (edge, j, a, b, _) in enumerate(channel.parts):
@@ -269,17 +274,32 @@ def _assign(
     return track, bends
 
 
-def _dogleg(parts: list[tuple[int, int, int, int, int]], index: int, busy: set[int]) -> None:
+def _dogleg(
+    parts: list[tuple[int, int, int, int, int]], index: int, busy: set[int], extent: int | None
+) -> None:
     edge, j, a, b, _ = parts[index]
+    c = _free_column(b, busy, extent)
+    busy.add(c)
+    parts[index] = (edge, j, a, c, 1)
+    parts.append((edge, j, c, b, 2))
+
+
+def _free_column(b: int, busy: set[int], extent: int | None) -> int:
+    """The free column nearest `b` (right first) inside the drawing's breadth `extent`;
+    only when every column inside is taken, the first free one past it (the router then
+    widens the drawing for it)."""
+    reach = None if extent is None else max(b, extent - 1 - b)
     step = 1
-    while True:
+    while reach is None or step <= reach:
         for c in (b + step, b - step):
-            if c >= 0 and c not in busy:
-                busy.add(c)
-                parts[index] = (edge, j, a, c, 1)
-                parts.append((edge, j, c, b, 2))
-                return
+            if c >= 0 and (extent is None or c < extent) and c not in busy:
+                return c
         step += 1
+    assert extent is not None
+    c = extent
+    while c in busy:
+        c += 1
+    return c
 
 
 def channel_crossings(segments: list[Segment], tracks: int, bends: Bends) -> int:

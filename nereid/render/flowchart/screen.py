@@ -70,9 +70,9 @@ def draw(routed: Routed) -> Drawn:
         )
         frames.append(FrameDraw(sid, rect, title, on_border, title_col))
     if graph.horizontal:
-        width, height = routed.v_extent, placed.u_extent
+        width, height = routed.v_extent, routed.u_extent
     else:
-        width, height = placed.u_extent, routed.v_extent
+        width, height = routed.u_extent, routed.v_extent
     if frames:
         laid = dict(zip(graph.edge_ids, ranked.edges, strict=True))
         edges = cut_at_frames(graph.ast, laid, edges, nodes, frames)

@@ -234,6 +234,7 @@ class Routed(NamedTuple):
     frame_top_rank: list[int]  # per subgraph: rows of enclosing frames above its top
     frame_bottom_rank: list[int]
     v_extent: int
+    u_extent: int  # the placement's breadth, or wider for a dogleg that found no column inside
 
     def item_v0(self, item: int) -> int:
         items = self.placed.ordered.items

@@ -478,7 +478,7 @@ class _Unturn:
             ends = self.ends[layer] = {
                 (i, j): (chains[i][j], chains[i][j + 1]) for i, j, _, _ in segments
             }
-        tracks, bends = assign_tracks(segments, self.busy, ends)
+        tracks, bends = assign_tracks(segments, self.busy, ends, self.placed.u_extent)
         return channel_crossings(segments, tracks, bends)
 
     def _segments(self, layer: int) -> list[tuple[int, int, int, int]]:
