@@ -312,23 +312,35 @@ class ActorCell(Generic[StateT]):
         error.correlation_id = correlation_id
         raise error
 
-    def read_now(self, message: Message) -> ReplySlot | None:
-        """`message` answered at once in the caller's task, or None: send it.
-
-        Only a read (``@on_read``) and only while the actor is idle: waiting in `receive`
-        on an empty mailbox, so nothing sent before is still to be handled and no handler
-        is half-way, and `Actor.reads_now`; handled in the actor's task it would get the
-        same answer now. Not while tracing (every request then shows in the trace). A read that raises other
-        than a `NereidError` is a bug: None, so the actor meets it in its own task.
-        """
+    def _handler_now(
+        self, message: Message, *, notes: bool
+    ) -> tuple[Actor[Any, Any], Callable[[Any, Any], Any]] | None:
+        """The actor and its sync handler for `message` (a note's with `notes`, else a
+        read's) if the sender's task may run it now, else None: the actor waits in
+        `receive` on an empty mailbox (nothing sent before is still to be handled, no
+        handler is half-way), `Actor.reads_now`, and nothing is traced (every message then
+        shows in the trace). The actor's own task would handle it the same way now."""
         actor = self.serving
         if actor is None or self.tracer is not None:
             return None
-        read = actor._reads.get(type(message))
-        if read is None or not self.receive.statistics().tasks_waiting_receive:
+        handler = (actor._notes if notes else actor._reads).get(type(message))
+        if handler is None or not self.receive.statistics().tasks_waiting_receive:
             return None
         if not actor.reads_now():
             return None
+        return actor, handler
+
+    def read_now(self, message: Message) -> ReplySlot | None:
+        """`message` answered at once in the caller's task, or None: send it.
+
+        Only a read (``@on_read``), and only when `_handler_now` allows it. A read that
+        raises other than a `NereidError` is a bug: None, so the actor meets it in its own
+        task.
+        """
+        found = self._handler_now(message, notes=False)
+        if found is None:
+            return None
+        actor, read = found
         slot = ReplySlot()
         try:
             slot.resolve(read(actor, message))
@@ -345,19 +357,14 @@ class ActorCell(Generic[StateT]):
     def note_now(self, message: Message) -> bool:
         """Handle a note (``@on_note``) at once in the sender's task; False: send it.
 
-        Under the conditions of `read_now` (the actor idles, nothing queued, not tracing),
-        so the actor's task would handle it the same way now. A `NereidError` it raises is
+        Only when `_handler_now` allows it. A `NereidError` it raises is
         dropped, as the actor's task drops a cast's refusal when not tracing; any other
         error sends the message on, so the actor meets it in its own task (a crash).
         """
-        actor = self.serving
-        if actor is None or self.tracer is not None:
+        found = self._handler_now(message, notes=True)
+        if found is None:
             return False
-        note = actor._notes.get(type(message))
-        if note is None or not self.receive.statistics().tasks_waiting_receive:
-            return False
-        if not actor.reads_now():
-            return False
+        actor, note = found
         token = _origin.set(_Origin(_origin.get().correlation_id, self.name))
         try:
             note(actor, message)
