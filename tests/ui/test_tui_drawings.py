@@ -7,14 +7,12 @@ from __future__ import annotations
 import msgspec
 
 from nereid.actors import protocol as p
-from nereid.mermaid import parse_flowchart
 from nereid.model.diagram import Diagram
 from nereid.model.flowchart import FlowchartAst
 from nereid.render import render_diagram
-from nereid.testing.big_diagrams import flowchart
 from nereid.ui.drawings import RECENT_DRAWINGS
 
-from .tui_helpers import Screen, changed, demo_state
+from .tui_helpers import Screen, big_flowchart_screen, changed
 
 
 def _relabelled(diagram: Diagram, label: str) -> Diagram:
@@ -66,11 +64,8 @@ def test_only_the_last_few_drawings_are_kept() -> None:
 
 
 def test_a_big_diagram_reverted_shows_at_once_without_a_worker_job() -> None:
-    ast = parse_flowchart(flowchart(150))
-    big = Diagram(diagram_id="big", name="big", kind="flowchart", ast=ast, rev=0)
-    screen = Screen(demo_state(diagrams={"big": big}, active_diagram_id="big"))
+    big, screen = big_flowchart_screen()  # laid out by the test, as by the app's worker
     vm = screen.vm
-    vm.drawings.listen(lambda: None)  # the app lays big diagrams out in a worker
     edited = _relabelled(big, "Edited, wider")  # a new width: laid out again
     vm.apply(changed(edited))
     assert vm.cells() is not None  # the in-process drawing made before listening

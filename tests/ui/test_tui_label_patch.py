@@ -19,7 +19,7 @@ from nereid.testing.big_diagrams import flowchart
 from nereid.ui.drawings import Drawings
 from nereid.ui.label_patch import LabelPatch, label_patch, patched_label_drawing
 
-from .tui_helpers import Screen, changed, demo_state
+from .tui_helpers import big_flowchart_screen, changed
 
 OPTIONS = RenderOptions(show_notes=True, flowchart_extra_col_gap=2)
 SHAPES = ("[{}]", "({})", "{{{}}}", "(({}))", ">{}]", "[[{}]]", "[({})]", "{{{{{}}}}}")
@@ -200,11 +200,8 @@ def test_a_wider_label_grows_its_box_into_free_cells_and_a_narrower_one_is_centr
 
 
 def test_a_provisional_drawing_shows_until_the_layout_replaces_it() -> None:
-    ast = parse_flowchart(flowchart(150))
-    big = Diagram(diagram_id="big", name="big", kind="flowchart", ast=ast, rev=0)
-    screen = Screen(demo_state(diagrams={"big": big}, active_diagram_id="big"))
+    big, screen = big_flowchart_screen()  # laid out by the test, as by the app's worker
     vm = screen.vm
-    vm.drawings.listen(lambda: None)  # the app lays big diagrams out in a worker
     first = vm.cells()
     assert first is not None
     ast = big.ast

@@ -5,16 +5,18 @@ from __future__ import annotations
 import msgspec
 
 from nereid.actors import protocol as p
+from nereid.mermaid import parse_flowchart
 from nereid.model.diagram import Diagram
 from nereid.model.refs import ObjectRef, parse_ref
 from nereid.ops import Delta
 from nereid.store import load_demo_session
+from nereid.testing.big_diagrams import flowchart
 from nereid.ui.effects import Effect
 from nereid.ui.session_state import SessionState
 from nereid.ui.viewmodel import ViewModel
 from nereid.ui.widgets import TuiWidget
 
-__all__ = ["Clock", "Screen", "changed", "demo_state", "ref", "spotlights"]
+__all__ = ["Clock", "Screen", "big_flowchart_screen", "changed", "demo_state", "ref", "spotlights"]
 
 
 class Clock:
@@ -101,3 +103,14 @@ class Screen:
                     return attr
                 x += width
         raise IndexError((row, col))
+
+
+def big_flowchart_screen(nodes: int = 150) -> tuple[Diagram, Screen]:
+    """A screen showing one generated flowchart of `nodes` nodes, as big as the app lays out
+    in its worker: the view model is listened to, so layouts wait for the test to do them
+    (`take_layout` / `layout_done`), as the worker does in the app."""
+    ast = parse_flowchart(flowchart(nodes))
+    big = Diagram(diagram_id="big", name="big", kind="flowchart", ast=ast, rev=0)
+    screen = Screen(demo_state(diagrams={"big": big}, active_diagram_id="big"))
+    screen.vm.drawings.listen(lambda: None)
+    return big, screen
