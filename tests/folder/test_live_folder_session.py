@@ -136,11 +136,11 @@ async def test_tui_two_bridges_and_an_http_agent_share_one_session(tmp_path: Pat
             assert sorted(s["agent_name"] for s in spotlights) == ["bridge-a", "bridge-b", "http-c"]
             assert len({s["agent_id"] for s in spotlights}) == 3
             # The TUI shows every edit.
-            tui.wait_for(lambda t: all(label in t for label in labels.values()), timeout=10)
+            tui.wait_for(lambda t: all(label in t for label in labels.values()), timeout=30)
             # ... and each bridged agent's spotlight, by its own name (follow-AI: the newest).
-            tui.wait_for("Following http-c", timeout=10)
+            tui.wait_for("Following http-c", timeout=30)
             await _ok(alpha, "attention.agent.set", {"object_ref": "d:flow/flow/node/n:a2"})
-            tui.wait_for("Following bridge-a", timeout=10)
+            tui.wait_for("Following bridge-a", timeout=30)
             nursery.cancel_scope.cancel()
             # The person quits while the bridged agents are still connected.
             tui.send("q")

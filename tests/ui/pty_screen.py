@@ -43,7 +43,7 @@ class PtyScreen:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    def wait_for(self, predicate: Callable[[str], bool] | str, timeout: float = 20.0) -> str:
+    def wait_for(self, predicate: Callable[[str], bool] | str, timeout: float = 60.0) -> str:
         """Pump until the screen satisfies `predicate` (or contains the string)."""
         check = (lambda text: predicate in text) if isinstance(predicate, str) else predicate
         deadline = time.monotonic() + timeout

@@ -41,7 +41,7 @@ def test_keys_panes_help_and_quit(tui: PtyScreen) -> None:
     tui.send("]")
     tui.wait_for("Diagram [4/8] order-flow")
     tui.send("q")
-    tui.child.expect(pexpect.EOF, timeout=10)
+    tui.child.expect(pexpect.EOF, timeout=30)
     tui.child.close()
     assert tui.child.exitstatus == 0
 
@@ -88,7 +88,7 @@ else sed 's/Browse the catalog/Browse the shop/' "$EDIT_DIR/seen-1.mmd" > "$1"; 
 def test_sigterm_restores_the_terminal_and_exits(tui: PtyScreen) -> None:
     tui.wait_for("Diagram [3/8] index")
     tui.child.kill(signal.SIGTERM)
-    tui.child.expect(pexpect.EOF, timeout=10)
+    tui.child.expect(pexpect.EOF, timeout=30)
     tui.stream.feed(tui.child.before or b"")
     tui.child.close()
     assert tui.child.exitstatus == 128 + signal.SIGTERM

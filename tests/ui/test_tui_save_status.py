@@ -23,6 +23,6 @@ def test_the_status_line_says_not_saved_until_space_returns() -> None:
         assert "more)" in text  # every demo diagram is behind, not only one
         screen.wait_for(lambda t: "not saved" not in t and "Saved again" in t, timeout=30)
         screen.send("q")
-        screen.child.expect(pexpect.EOF, timeout=10)
+        screen.child.expect(pexpect.EOF, timeout=30)
     finally:
         screen.close()

@@ -17,7 +17,7 @@ async def test_an_agent_spotlights_a_state_and_the_tui_shows_it() -> None:
             ref = "d:order-states/state/state/s:Cancelled"
             await agent.call_tool("attention.agent.set", {"object_ref": ref})
             text = tui.wait_for(
-                lambda t: "order-states" in _title(t) and "no payment, no stock" in t, timeout=10
+                lambda t: "order-states" in _title(t) and "no payment, no stock" in t, timeout=30
             )
             view = await _view(agent, lambda v: (v["tui"] or {}).get("cursor_ref") == ref)
             assert view["tui"]["cursor_ref"] == ref
@@ -34,7 +34,7 @@ async def test_an_agent_spotlights_a_state_and_the_tui_shows_it() -> None:
                 assert (plain.bg, plain.bold) != (cell.bg, cell.bold), plain
             # The Objects pane lists the state, marked as the agent's spotlight.
             tui.send("2")
-            text = tui.wait_for(lambda t: "state s:Cancelled" in t, timeout=10)
+            text = tui.wait_for(lambda t: "state s:Cancelled" in t, timeout=30)
             listed = next(line for line in text.splitlines() if "state s:Cancelled" in line)
             assert "◉" in listed, listed
             nursery.cancel_scope.cancel()
