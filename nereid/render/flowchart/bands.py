@@ -57,8 +57,15 @@ def route(placed: Placed) -> Routed:
     frame_columns = set(placed.cluster_left) | set(placed.cluster_right)
     breadth_limit = placed.u_extent
     u_extent = breadth_limit
+    packed = placed.packed
     for channel, segments in enumerate(per_channel):
-        track_count[channel], bends = assign_tracks(segments, frame_columns, ends, breadth_limit)
+        known = packed.get(channel)
+        if known is not None and known[0] == segments:  # packed by the unturn pass already
+            track_count[channel], bends = known[1], known[2]
+        else:
+            track_count[channel], bends = assign_tracks(
+                segments, frame_columns, ends, breadth_limit
+            )
         track_of.update(bends)
         for points in bends.values():
             if len(points) > 2:  # a dogleg: past the breadth only if every column was taken

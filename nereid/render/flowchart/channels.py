@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 
-__all__ = ["assign_tracks", "channel_crossings"]
+__all__ = ["Packing", "assign_tracks", "channel_crossings"]
 
 Segment = tuple[int, int, int, int]  # (edge, index in its chain, upper column, lower column)
 Part = tuple[int, int, int, int, int]  # a segment, or half of a dogleg (the last field)
 Bends = dict[tuple[int, int], list[tuple[int, int]]]
+#: A channel's segments with `assign_tracks`' answer for them (tracks, bends).
+Packing = tuple[list[Segment], int, Bends]
 
 
 def assign_tracks(

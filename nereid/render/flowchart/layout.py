@@ -200,6 +200,7 @@ def place(ordered: Ordered, fit: TitleFit) -> Placed:
         cluster_right=placement.cluster_right,
         u_extent=placement.extent,
         port=port,
+        packed={},
     )
     _straighten(placed)
     unturn(placed)

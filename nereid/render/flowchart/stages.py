@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from nereid.model.flowchart import FlowchartAst, FlowEdge, Head
+from nereid.render.flowchart.channels import Packing
 from nereid.render.flowchart.geometry import Geometry
 from nereid.render.flowchart.shapes import ShapeStyle
 from nereid.render.options import RenderOptions
@@ -200,6 +201,9 @@ class Placed(NamedTuple):
     cluster_right: list[int]
     u_extent: int
     port: dict[Side, int]
+    #: channel -> its packing as the unturn pass left it (the router reuses it while its
+    #: segments for the channel are the same)
+    packed: dict[int, Packing]
 
     def centre(self, item: int) -> int:
         """The cross-axis column edges aim at: a node's box centre, else the item's middle."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import ChainMap
 from typing import Final
 
-from nereid.render.flowchart.channels import assign_tracks, channel_crossings
+from nereid.render.flowchart.channels import Packing, assign_tracks, channel_crossings
 from nereid.render.flowchart.stages import DUMMY, FILLER, LABEL, PORT_GAP, STUB, Items, Placed, Side
 
 __all__ = ["room", "unturn"]
@@ -419,7 +419,7 @@ class _Unturn:
         router will. Each channel's segments are kept as they are drawn now, so a move only
         replaces the ones it changes; the smaller channels are counted first (a refusal
         there spares counting the larger)."""
-        after: dict[int, tuple[list[tuple[int, int, int, int]], int]] = {}
+        after: dict[int, tuple[int, Packing]] = {}
         for channel in sorted(changes, key=self._size):
             segments = self._channel(channel)
             moves = changes[channel]
@@ -428,14 +428,15 @@ class _Unturn:
                 for segment in segments
                 for edge, j, _, _ in (segment,)
             ]
-            count = self._crossings(channel, moved)
+            count, packing = self._crossings(channel, moved)
             # (no crossings after the move: no need to count the ones before it)
             if count and count > self._drawn(channel, segments):
                 return False
-            after[channel] = (moved, count)
-        for channel, (moved, count) in after.items():
-            self.segments[channel] = moved
+            after[channel] = (count, packing)
+        for channel, (count, packing) in after.items():
+            self.segments[channel] = packing[0]
             self.crossings[channel] = count
+            self.placed.packed[channel] = packing
         return True
 
     def _size(self, layer: int) -> int:
@@ -466,12 +467,17 @@ class _Unturn:
         """The crossings the channel under `layer` (its `segments`) draws now."""
         count = self.crossings.get(layer)
         if count is None:
-            count = self.crossings[layer] = self._crossings(layer, segments)
+            count, packing = self._crossings(layer, segments)
+            self.crossings[layer] = count
+            self.placed.packed[layer] = packing
         return count
 
-    def _crossings(self, layer: int, segments: list[tuple[int, int, int, int]]) -> int:
+    def _crossings(
+        self, layer: int, segments: list[tuple[int, int, int, int]]
+    ) -> tuple[int, Packing]:
         """Crossings the router's tracks draw for the segments of the channel under `layer`
-        (in edge order)."""
+        (in edge order), and the packing they come from (the router's, so it need not pack
+        the channel again while its segments stay)."""
         ends = self.ends.get(layer)
         if ends is None:
             chains = self.placed.ordered.items.chains
@@ -479,7 +485,7 @@ class _Unturn:
                 (i, j): (chains[i][j], chains[i][j + 1]) for i, j, _, _ in segments
             }
         tracks, bends = assign_tracks(segments, self.busy, ends, self.placed.u_extent)
-        return channel_crossings(segments, tracks, bends)
+        return channel_crossings(segments, tracks, bends), (segments, tracks, bends)
 
     def _segments(self, layer: int) -> list[tuple[int, int, int, int]]:
         """(edge, index in its chain, upper column, lower column) of the segments in the
