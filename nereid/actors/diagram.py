@@ -271,7 +271,7 @@ class DiagramActor(RevisionedActor[DiagramActorState, DiagramState, Delta, Diagr
 
     # -- writes ----------------------------------------------------------------------------
 
-    @on(ApplyDiagramOps)
+    @on(ApplyDiagramOps, inline=True)  # an idle diagram's caller applies it: no round trip
     async def _apply(self, message: ApplyDiagramOps) -> ApplyDiagramOpsReply:
         if not message.dry_run:
             self._refuse_while_unparsable()

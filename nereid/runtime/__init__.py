@@ -13,7 +13,9 @@
   checks each returns its request's `ReplyT`. `Actor.state` is the committed snapshot.
   A sync ``@on_read(Request)`` only reads the state: while the actor idles, callers get
   it answered at once in their own task (no pass of the scheduler); a sync
-  ``@on_note(Message)`` cast handler is likewise run by the sender's `cast`.
+  ``@on_note(Message)`` cast handler is likewise run by the sender's `cast`, and a request
+  handler declared ``@on(Request, inline=True)`` by the caller's `call`, the actor held
+  meanwhile (no mailbox round trip).
 - `Registry` finds addresses by name; `EventBus` fans out `Event`s, with
   `ResyncNeeded` for slow subscribers.
 - `Runtime.send_after(delay, dest, message)` / `Actor.send_after(delay, message)`:

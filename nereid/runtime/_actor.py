@@ -11,7 +11,15 @@ from __future__ import annotations
 from abc import ABC
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from ._handlers import HandlerTable, NoteTable, ReadTable, handler_table, note_table, read_table
+from ._handlers import (
+    HandlerTable,
+    NoteTable,
+    ReadTable,
+    handler_table,
+    inline_table,
+    note_table,
+    read_table,
+)
 
 if TYPE_CHECKING:
     from ._cell import ActorCell, Address
@@ -44,7 +52,9 @@ class Actor(ABC, Generic[StateT, MessageT]):
       A request answered from the state alone, without waiting or changing anything, can
       be a sync ``@on_read(Request)``: callers then get it at once while the actor idles.
       Likewise a cast handled without waiting can be a sync ``@on_note(Message)``: while
-      the actor idles, the sender's `cast` handles it at once.
+      the actor idles, the sender's `cast` handles it at once. A request handler declared
+      ``@on(Request, inline=True)`` is run by the caller's own `call` while the actor
+      idles (the actor is held meanwhile), saving the mailbox round trip.
       (Overriding `handle` with a `match` still works, for small test actors.)
       Raise a `nereid.errors.NereidError` to refuse a request: the caller gets it, this
       actor keeps running. Any other exception is a bug: the actor crashes and restarts
@@ -57,12 +67,14 @@ class Actor(ABC, Generic[StateT, MessageT]):
     _handlers: ClassVar[HandlerTable] = {}
     _reads: ClassVar[ReadTable] = {}
     _notes: ClassVar[NoteTable] = {}
+    _inline: ClassVar[HandlerTable] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._handlers = handler_table(cls)
         cls._reads = read_table(cls)
         cls._notes = note_table(cls)
+        cls._inline = inline_table(cls)
 
     @property
     def name(self) -> str:
@@ -98,7 +110,8 @@ class Actor(ABC, Generic[StateT, MessageT]):
 
     def reads_now(self) -> bool:
         """Whether a read (``@on_read``) may be answered from the state as it is, and a
-        note (``@on_note``) handled, outside this actor's task, while it idles. Override with False while `handle` has work to
+        note (``@on_note``) or an inline request (``@on(..., inline=True)``) handled, outside
+        this actor's task, while it idles. Override with False while `handle` has work to
         do before any message (a load to finish, a store to retry)."""
         return True
 

@@ -34,6 +34,22 @@ DEFAULT_CALL_TIMEOUT = 10.0
 _BURST = 8
 """Queued messages an actor takes one after another before it lets other tasks run."""
 
+_READ, _NOTE, _INLINE = 0, 1, 2
+"""Which of an actor's sync-path tables `ActorCell._handler_now` looks in."""
+
+
+@final
+class _InlineRun:
+    """A request an idle actor's caller handles in its own task (`ActorCell.call_now`):
+    the actor is held until `done`; `scope` shields the handler from the caller's
+    cancellation, and the actor's end (kill, stop, crash) cancels it."""
+
+    __slots__ = ("done", "scope")
+
+    def __init__(self) -> None:
+        self.scope = trio.CancelScope(shield=True)
+        self.done = trio.Event()
+
 
 class ActorStatus(enum.Enum):
     """Where an actor is in its life; only the runtime changes it.
@@ -109,7 +125,8 @@ class Address(metaclass=NoPublicConstructor):
         Blocks while the mailbox is full (back-pressure), while the actor
         restarts, and while it handles the message. Cancel-safe: if the
         caller is cancelled before the actor took the message, the actor
-        skips it. Raises what the handler raised (a `NereidError`),
+        skips it. An inline request (``@on(..., inline=True)``) to an idle
+        actor is handled in the caller's task (`ActorCell.call_now`). Raises what the handler raised (a `NereidError`),
         `ActorRestarted` if the actor crashed meanwhile (retryable),
         `CallTimeout` at the deadline, `MailboxClosed` if the actor was
         stopped, `ActorDown` if it failed for good.
@@ -119,6 +136,10 @@ class Address(metaclass=NoPublicConstructor):
         if answered is not None:
             result_now: ReplyT = answered.result()
             return result_now
+        found = cell._handler_now(message, _INLINE)
+        if found is not None:
+            result_inline: ReplyT = await cell.call_now(found[0], found[1], message, timeout)
+            return result_inline
         correlation_id, sent_at = self._stamp(message, "call")
         reply = ReplySlot()
         envelope = Envelope(message, reply, correlation_id, sent_at)
@@ -266,12 +287,18 @@ class ActorCell(Generic[StateT]):
         self.snapshot: StateT = initial
         self.runtime = runtime
         self.supervisor = supervisor
-        self.tracer = runtime.tracer
+        tracer = runtime.tracer
+        #: The tracer of this actor's messages (None: off, or it traces lives only).
+        self.tracer = tracer if tracer is not None and tracer.messages else None
         self.send, self.receive = trio.open_memory_channel[Envelope](mailbox_size)
         self.status = ActorStatus.STARTING
         self.in_flight: Envelope | None = None
         #: The instance serving the mailbox (None between incarnations), for `read_now`.
         self.serving: Actor[StateT, Any] | None = None
+        #: A request a caller is handling in its own task (`call_now`), else None.
+        self.inline: _InlineRun | None = None
+        #: Mail the actor's task took while `inline` ran: handled next, even after a restart.
+        self.held: Envelope | None = None
         self._closed_as: tuple[type[ActorError], str] | None = None
         self.address: Address = Address._create(self)
 
@@ -313,17 +340,19 @@ class ActorCell(Generic[StateT]):
         raise error
 
     def _handler_now(
-        self, message: Message, *, notes: bool
+        self, message: Message, table: int
     ) -> tuple[Actor[Any, Any], Callable[[Any, Any], Any]] | None:
-        """The actor and its sync handler for `message` (a note's with `notes`, else a
-        read's) if the sender's task may run it now, else None: the actor waits in
-        `receive` on an empty mailbox (nothing sent before is still to be handled, no
-        handler is half-way), `Actor.reads_now`, and nothing is traced (every message then
+        """The actor and its handler for `message` in `table` (`_READ`: ``@on_read``,
+        `_NOTE`: ``@on_note``, `_INLINE`: ``@on(..., inline=True)``) if the sender's task
+        may run it now, else None: the actor waits in `receive` on an empty mailbox
+        (nothing sent before is still to be handled, no handler is half-way, no caller is
+        running one inline), `Actor.reads_now`, and nothing is traced (every message then
         shows in the trace). The actor's own task would handle it the same way now."""
         actor = self.serving
-        if actor is None or self.tracer is not None:
+        if actor is None or self.tracer is not None or self.inline is not None:
             return None
-        handler = (actor._notes if notes else actor._reads).get(type(message))
+        tables = (actor._reads, actor._notes, actor._inline)
+        handler = tables[table].get(type(message))
         if handler is None or not self.receive.statistics().tasks_waiting_receive:
             return None
         if not actor.reads_now():
@@ -337,7 +366,7 @@ class ActorCell(Generic[StateT]):
         raises other than a `NereidError` is a bug: None, so the actor meets it in its own
         task.
         """
-        found = self._handler_now(message, notes=False)
+        found = self._handler_now(message, _READ)
         if found is None:
             return None
         actor, read = found
@@ -361,7 +390,7 @@ class ActorCell(Generic[StateT]):
         dropped, as the actor's task drops a cast's refusal when not tracing; any other
         error sends the message on, so the actor meets it in its own task (a crash).
         """
-        found = self._handler_now(message, notes=True)
+        found = self._handler_now(message, _NOTE)
         if found is None:
             return False
         actor, note = found
@@ -375,6 +404,65 @@ class ActorCell(Generic[StateT]):
         finally:
             _origin.reset(token)
         return True
+
+    async def call_now(
+        self,
+        actor: Actor[Any, Any],
+        handler: Callable[[Any, Any], Any],
+        message: Request[ReplyT],
+        timeout: float,  # noqa: ASYNC109 - the call's deadline
+    ) -> ReplyT:
+        """Handle an inline request in the caller's task, as the actor's task would now.
+
+        `_handler_now` found the actor idle; it is held from here (`inline`) until the
+        handler ends: what is sent meanwhile is queued, the actor's task takes it only
+        after, and reads and notes wait too, so there is one writer and nothing
+        overtakes. The handler is shielded from the caller's cancellation (a cancelled
+        caller never leaves it half-way; the caller is cancelled once it ends), while
+        the actor's end cancels it (`run_incarnation`): kill or stop, then the caller gets
+        `ActorRestarted` / `MailboxClosed` as for a request in flight. A bug in it
+        crashes the actor (`Supervisor._crash`), which restarts from its last commit and
+        fails this call with `ActorRestarted`. Past `timeout`, `CallTimeout` as for a
+        queued call (the handler's work stands, as it does then). Like a read answered at
+        once, a handler that never waits makes the call no checkpoint at all.
+        """
+        deadline = trio.current_time() + timeout
+        correlation_id = _origin.get().correlation_id
+        reply = ReplySlot()
+        envelope = Envelope(message, reply, correlation_id, 0.0)
+        run = _InlineRun()
+        self.inline = run
+        token = _origin.set(_Origin(correlation_id, self.name))
+        crash: Exception | None = None
+        try:
+            with run.scope:
+                result = await handler(actor, message)
+                reply.resolve(result)
+        except NereidError as error:
+            if error.actor is None:
+                error.actor = self.name
+            if error.correlation_id is None:
+                error.correlation_id = correlation_id
+            reply.fail(error)
+        except Exception as error:
+            crash = error
+        finally:
+            _origin.reset(token)
+            self.inline = None
+            if not reply.settled:  # killed, stopped or crashed: the actor's end answers it
+                self.in_flight = envelope
+                if crash is not None:  # before the actor's task goes on (`_serve`)
+                    self.supervisor._crash(self, crash)
+            run.done.set()
+        if not reply.settled:
+            with trio.move_on_at(deadline):
+                answer: ReplyT = await reply.wait()
+                return answer
+            reply.abandon()
+        elif trio.current_time() <= deadline:
+            settled: ReplyT = reply.result()
+            return settled
+        self.raise_timeout("call", message, correlation_id, timeout, 0.0)
 
     # -- actor side --------------------------------------------------------
 
@@ -398,6 +486,11 @@ class ActorCell(Generic[StateT]):
             await self._serve(actor)
         finally:
             self.serving = None
+            run = self.inline
+            if run is not None:  # a caller's inline run of this instance ends with it
+                run.scope.cancel()
+                with trio.CancelScope(shield=True):
+                    await run.done.wait()
 
     async def _serve(self, actor: Actor[StateT, Any]) -> None:
         # The hot loop: local names, one `is None` test when tracing is off.
@@ -408,24 +501,34 @@ class ActorCell(Generic[StateT]):
         name = self.name
         burst = 0
         while True:
-            try:
-                # A message already queued is taken at once, without a pass of the
-                # scheduler (its sender is waiting); after `_BURST` in a row, or when the
-                # mailbox is empty, `receive` checkpoints, so one busy actor cannot hold
-                # the loop. A cancelled actor (stopped, killed) takes nothing more.
-                if burst < _BURST:
-                    await trio.lowlevel.checkpoint_if_cancelled()
-                    try:
-                        envelope = receive_nowait()
-                        burst += 1
-                    except trio.WouldBlock:
+            held = self.held
+            if held is None:
+                try:
+                    # A message already queued is taken at once, without a pass of the
+                    # scheduler (its sender is waiting); after `_BURST` in a row, or when
+                    # the mailbox is empty, `receive` checkpoints, so one busy actor cannot
+                    # hold the loop. A cancelled actor (stopped, killed) takes nothing more.
+                    if burst < _BURST:
+                        await trio.lowlevel.checkpoint_if_cancelled()
+                        try:
+                            envelope = receive_nowait()
+                            burst += 1
+                        except trio.WouldBlock:
+                            envelope = await receive()
+                            burst = 0
+                    else:
                         envelope = await receive()
                         burst = 0
-                else:
-                    envelope = await receive()
-                    burst = 0
-            except trio.EndOfChannel:
-                return
+                except trio.EndOfChannel:
+                    return
+                run = self.inline
+                if run is not None:  # a caller is handling a request inline: after it
+                    self.held = envelope
+                    await run.done.wait()
+                    await trio.lowlevel.checkpoint_if_cancelled()  # its crash: held kept
+            else:
+                envelope = held
+            self.held = None
             reply = envelope.reply
             if reply is not None and reply.abandoned:
                 if tracer is not None:
@@ -509,6 +612,8 @@ class ActorCell(Generic[StateT]):
         self._closed_as = (error_type, reason)
         self.status = ActorStatus.STOPPED if error_type is MailboxClosed else ActorStatus.FAILED
         self.send.close()
+        self.fail_in_flight(error_type, reason)
+        self.in_flight, self.held = self.held, None
         self.fail_in_flight(error_type, reason)
         while True:
             try:

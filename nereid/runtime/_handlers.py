@@ -28,6 +28,14 @@ the same reason: nothing sent before it is still queued and no handler is half-w
 the actor's task would do the same now; the actor's task is not woken (a scheduler step
 saved per message). A note must raise, if at all, before it changes anything: an error
 other than a `NereidError` sends the message to the actor's own task, which meets it.
+
+``@on(Request, inline=True)`` declares a request handler a caller may run itself: when
+the actor is idle, `Address.call` runs it in the caller's task instead of a mailbox round
+trip (two passes of the scheduler: the actor's turn and the caller's resume). The actor
+is held meanwhile (what is sent to it waits, as behind any handler), so it is still one
+writer at a time and nothing overtakes. The handler runs shielded from the caller's
+cancellation, so a cancelled caller never leaves it half-way; a kill or stop of the actor
+still cancels it, and a bug in it crashes the actor (`ActorCell.call_now`).
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ __all__ = [
     "NoteTable",
     "ReadTable",
     "handler_table",
+    "inline_table",
     "note_table",
     "on",
     "on_cast",
@@ -53,6 +62,7 @@ __all__ = [
 _KIND = "__nereid_handles__"
 _READ = "__nereid_reads__"
 _NOTE = "__nereid_notes__"
+_INLINE = "__nereid_inline__"
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -72,15 +82,18 @@ NoteTable = dict[type, Callable[[Any, Any], None]]
 class _On(Generic[M_co]):
     """What `on(kind)` returns: a decorator that takes only a handler of `kind`."""
 
-    __slots__ = ("kind",)
+    __slots__ = ("inline", "kind")
 
-    def __init__(self, kind: type[M_co]) -> None:
+    def __init__(self, kind: type[M_co], inline: bool) -> None:
         self.kind = kind
+        self.inline = inline
 
     def __call__(
         self: _On[Request[R]], fn: Callable[[A, M_co], Awaitable[R]]
     ) -> Callable[[A, M_co], Awaitable[R]]:
         setattr(fn, _KIND, self.kind)
+        if self.inline:
+            setattr(fn, _INLINE, True)
         return fn
 
 
@@ -140,9 +153,12 @@ def on_read(kind: type[M]) -> _OnRead[M]:
     return _OnRead(kind)
 
 
-def on(kind: type[M]) -> _On[M]:
-    """Declare the method below as the handler of request `kind` (returns its reply)."""
-    return _On(kind)
+def on(kind: type[M], *, inline: bool = False) -> _On[M]:
+    """Declare the method below as the handler of request `kind` (returns its reply).
+
+    `inline`: an idle actor's caller may run it in its own task (see the module docstring).
+    """
+    return _On(kind, inline)
 
 
 def on_cast(kind: type[M]) -> _OnCast[M]:
@@ -171,6 +187,11 @@ def read_table(cls: type) -> ReadTable:
 def note_table(cls: type) -> NoteTable:
     """The notes (``@on_note``) among `cls`'s handlers, as they are (sync)."""
     return {kind: fn for kind, fn in _declared(cls).items() if getattr(fn, _NOTE, False)}
+
+
+def inline_table(cls: type) -> HandlerTable:
+    """The request handlers declared ``@on(..., inline=True)`` among `cls`'s handlers."""
+    return {kind: fn for kind, fn in _declared(cls).items() if getattr(fn, _INLINE, False)}
 
 
 def _as_coroutine(read: Callable[[Any, Any], object]) -> Callable[[Any, Any], Awaitable[object]]:

@@ -73,12 +73,14 @@ class _Supervised(Protocol):
 class _Child:
     """Bookkeeping for one supervised child: how to cancel it, whether it was killed."""
 
-    __slots__ = ("exited", "kill_requested", "running", "scope", "unit")
+    __slots__ = ("exited", "failure", "kill_requested", "running", "scope", "unit")
 
     def __init__(self, unit: _Supervised) -> None:
         self.unit = unit
         self.scope: trio.CancelScope | None = None
         self.kill_requested = False
+        #: What crashed it from outside its task (`Supervisor._crash`), else a kill.
+        self.failure: Exception | None = None
         self.running = False
         self.exited = trio.Event()
 
@@ -198,6 +200,16 @@ class Supervisor(metaclass=NoPublicConstructor):
             child.kill_requested = True
             child.scope.cancel(reason=f"fault injection: kill {name}")
 
+    def _crash(self, cell: ActorCell[Any], failure: Exception) -> None:
+        """Crash `cell`'s actor with `failure`, a bug met outside its task (a handler its
+        caller ran inline, `ActorCell.call_now`): restarted, traced and counted exactly as
+        if its own task had raised it. Sync."""
+        child = self._children.get(cell.name)
+        if child is not None and child.unit is cell and child.running and child.scope:
+            child.kill_requested = True
+            child.failure = failure
+            child.scope.cancel(reason=f"{cell.name} crashed: {type(failure).__name__}")
+
     # -- as a supervised unit ----------------------------------------------
 
     async def run_incarnation(self, started: Callable[[], None], restarted: bool) -> None:
@@ -287,8 +299,11 @@ class Supervisor(metaclass=NoPublicConstructor):
                 if failure is None:
                     if not child.kill_requested:
                         return  # stopped from outside
-                    failure = InjectedCrash(f"{unit.name} killed by fault injection")
+                    failure = child.failure or InjectedCrash(
+                        f"{unit.name} killed by fault injection"
+                    )
                 child.kill_requested = False
+                child.failure = None
                 crashed_at = trio.current_time()
                 self._trace_crash(unit, failure)
                 if not self._note_restart(crashed_at):

@@ -189,10 +189,14 @@ class FileSink:
 class Tracer:
     """Encodes `TraceRecord`s and hands them to a sink. Cheap: no I/O of its own."""
 
-    __slots__ = ("_encoder", "sink")
+    __slots__ = ("_encoder", "messages", "sink")
 
-    def __init__(self, sink: TraceSink) -> None:
+    def __init__(self, sink: TraceSink, *, messages: bool = True) -> None:
         self.sink = sink
+        #: Whether messages' events (send ... timeout) are traced; False: only the actors'
+        #: lives (spawn, crash, restart, escalate, stop), and the runtime's paths that
+        #: skip the mailbox (reads, notes, inline requests) stay on, as with no tracer.
+        self.messages = messages
         self._encoder = msgspec.json.Encoder()
 
     def record(

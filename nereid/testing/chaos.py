@@ -244,7 +244,7 @@ async def run_chaos(config: ChaosConfig, folder: Path) -> ChaosReport:
         files=files,
         durable=config.durable,
         unsaved=True,
-        tracer=Tracer(counter),
+        tracer=Tracer(counter, messages=False),
     ) as handle:
         registry = handle.registry
         setup = ActorWorkspace(registry, "setup")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import trio
+import trio.testing
 
 from nereid.actors.protocol import (
     ApplyDiagramOps,
@@ -65,6 +66,27 @@ async def test_create_refusals_are_typed_and_change_nothing() -> None:
         assert kind.value.message.startswith("expected 'flowchart'/'graph'")
         listing = await handle.session.call(ListDiagrams())
         assert [d.diagram_id for d in listing.diagrams] == ["auth"]
+
+
+async def test_an_apply_to_an_idle_diagram_is_committed_in_the_callers_task() -> None:
+    """``@on(ApplyDiagramOps, inline=True)``: the caller runs the commit rule itself, with
+    no pass of the scheduler (xref, attention and the persister take notes), and the
+    snapshot, the event and the persister see the new rev as from the actor's task."""
+    async with memory_session() as handle:
+        await create(handle, diagram_id="d")
+        diagram = handle.diagram("d")
+        await trio.testing.wait_all_tasks_blocked()
+        with handle.bus.subscribe(DiagramChanged) as events:
+            with trio.testing.assert_no_checkpoints():
+                reply = await diagram.call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:c"),)))
+                snapshot = await diagram.call(GetDiagram())
+            seen = await drain(events)
+        assert reply.new_rev == snapshot.rev == 1 and reply.applied == 1
+        assert "n:c" in snapshot.ast.nodes  # type: ignore[union-attr]
+        assert [(e.diagram.rev, e.delta) for e in seen] == [(1, reply.delta)]
+        with pytest.raises(Conflict):  # a refusal reaches the caller, and the actor goes on
+            await diagram.call(ApplyDiagramOps(base_rev=0, ops=(add_node("n:d"),)))
+        assert (await diagram.call(ApplyDiagramOps(base_rev=1, ops=()))).new_rev == 1
 
 
 async def test_apply_read_diff_and_events_per_rev() -> None:

@@ -43,7 +43,7 @@ async def memory_session(
         durable=False,
         unsaved=True,
         run_blocking=inline,
-        tracer=Tracer(counter) if counter is not None else None,
+        tracer=Tracer(counter, messages=False) if counter is not None else None,
     ) as handle:
         yield handle
 
@@ -58,7 +58,7 @@ async def served_session(
         files=FolderFiles(folder),
         durable=False,
         unsaved=True,
-        tracer=Tracer(counter) if counter is not None else None,
+        tracer=Tracer(counter, messages=False) if counter is not None else None,
     ) as handle:
         parts = session_endpoint_parts(handle)
         endpoint = McpEndpoint(
