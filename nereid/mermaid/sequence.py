@@ -61,6 +61,7 @@ from nereid.model.sequence import (
     ARROW_KINDS,
     CANONICAL_ARROW,
     PARTICIPANT_ROLES,
+    MessageKind,
     SeqActivation,
     SeqAutonumber,
     SeqAutonumberChange,
@@ -164,6 +165,24 @@ class _OpenBlock:
         )
 
 
+#: `message_id_of(n)` for n below `_SHARED_IDS`, made as they are first needed: a message
+#: id is a formatted number, dearer than its message's other fields together.
+_MESSAGE_IDS: Final[list[str]] = []
+_SHARED_IDS: Final = 10_000
+
+
+def message_id_of(number: int) -> str:
+    """The id of the `number`th message (1-based): `m:0001` (mermaid.md §6.1)."""
+    if number >= len(_MESSAGE_IDS) and number < _SHARED_IDS:
+        more = range(len(_MESSAGE_IDS), min(max(2 * number, 256), _SHARED_IDS))
+        _MESSAGE_IDS.extend([f"m:{n:04d}" for n in more])
+    return _MESSAGE_IDS[number] if number < _SHARED_IDS else f"m:{number:04d}"
+
+
+#: A plain message's participant ids, kind, written arrow and activation mark.
+_Route = tuple[str, str, MessageKind, str | None, Literal["+", "-"] | None]
+
+
 @dataclass(slots=True)
 class _Statement:
     """One statement: its text, physical line, and the column (1-based) of its first char."""
@@ -206,8 +225,9 @@ class _Importer:
         #: Messages the statement path took: `plain_message`'s have names and a text that
         #: are writable by construction.
         self.unproven: list[SeqMessage] = []
-        #: Names `plain_message` took, with their participant ids.
-        self.plain_names: dict[str, str] = {}
+        #: What `plain_message` read from the names, arrow and activation mark of the lines
+        #: it took: (from id, to id, kind, written arrow, activation).
+        self.routes: dict[str, _Route] = {}
 
     # ---- driver -------------------------------------------------------------------------
 
@@ -619,8 +639,7 @@ class _Importer:
         """Take a line that `FAST_MESSAGE` or `PLAIN_LINE` matched (no `#`, no `;`), if nothing
         in it needs the statement path's checks, and do what `message` would do for it. False
         (and nothing changed) sends the line down the statement path."""
-        from_name, arrow, activation, to_name, rest = match.group(1, 2, 3, 4, 5)
-        text = rest.strip()  # as fast_message reads it
+        text = match.group(5).strip()  # as fast_message reads it
         if (
             not text
             or self.open_box is not None
@@ -630,22 +649,19 @@ class _Importer:
             or (not (text.isascii() and text.isprintable()) and sequence_text_problem(text))
         ):
             return False
-        # Names seen here before are no keyword and have their participant.
-        plain_names = self.plain_names
-        from_id = plain_names.get(from_name)
-        if from_id is None and from_name.lower() in _NAME_KEYWORDS:
-            return False
-        to_id = plain_names.get(to_name)
-        if to_id is None and to_name.lower() in _NAME_KEYWORDS:
-            return False
-        if from_id is None:
-            from_id = self.plain_participant(from_name)
-        if to_id is None:
-            to_id = self.plain_participant(to_name)
-        kind, written = _PLAIN_ARROWS[arrow]
-        message_id = f"m:{len(self.messages) + 1:04d}"
+        # The line up to the target's name: the same for every message of one route.
+        key = match.string[: match.end(4)]
+        route = self.routes.get(key)
+        if route is None:
+            route = self.plain_route(key, *match.group(1, 2, 3, 4))
+            if route is None:
+                return False
+        from_id, to_id, kind, written, activation = route
+        messages = self.messages
+        number = len(messages) + 1
+        message_id = _MESSAGE_IDS[number] if number < len(_MESSAGE_IDS) else message_id_of(number)
         self.timeline += 1
-        self.messages.append(
+        messages.append(
             SeqMessage(
                 message_id=message_id,
                 from_participant_id=from_id,
@@ -654,7 +670,7 @@ class _Importer:
                 text=text,
                 order_key=1000 * self.timeline,
                 arrow=written,
-                activation=_ACTIVATION_MARKS[activation],
+                activation=activation,
             )
         )
         if self.pending_numbering:
@@ -667,13 +683,29 @@ class _Importer:
             block.sections[-1].message_ids.append(message_id)
         return True
 
-    def plain_participant(self, name: str) -> str:
-        """The id of `name` (no keyword, plain characters), creating its participant."""
-        participant_id = "p:" + name
-        if participant_id not in self.participants:
-            self.participants[participant_id] = SeqParticipant(mermaid_name=name)
-        self.plain_names[name] = participant_id
-        return participant_id
+    def plain_route(
+        self, key: str, from_name: str, arrow: str, mark: str, to_name: str
+    ) -> _Route | None:
+        """What a plain message with these names, arrow and activation mark reads as (kept as
+        the route of the lines that start as `key`), creating its participants; None (and
+        nothing changed) if a name is a keyword."""
+        if from_name.lower() in _NAME_KEYWORDS or to_name.lower() in _NAME_KEYWORDS:
+            return None
+        from_id = "p:" + from_name
+        if from_id not in self.participants:
+            self.participants[from_id] = SeqParticipant(mermaid_name=from_name)
+        to_id = "p:" + to_name
+        if to_id not in self.participants:
+            self.participants[to_id] = SeqParticipant(mermaid_name=to_name)
+        kind, written = _PLAIN_ARROWS[arrow]
+        route = self.routes[key] = (
+            from_id,
+            to_id,
+            kind,
+            written,
+            _ACTIVATION_MARKS[mark],
+        )
+        return route
 
     def message(self, st: _Statement) -> None:
         if _ANY_ARROW.search(st.text) is None:
@@ -695,7 +727,7 @@ class _Importer:
             )
         wrap, text = self.wrapped(st, "message", parts.text)
         kind = ARROW_KINDS[parts.arrow]
-        message_id = f"m:{len(self.messages) + 1:04d}"
+        message_id = message_id_of(len(self.messages) + 1)
         message = SeqMessage(
             message_id=message_id,
             from_participant_id=from_id,

@@ -10,16 +10,19 @@ finally shifted so the leftmost cell is column 0.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter, lt
+from itertools import count
+from operator import attrgetter, itemgetter, lt
 
 import msgspec
 
 from nereid.model.sequence import (
     CANONICAL_ARROW,
     SeqActivation,
+    SeqAutonumberChange,
     SeqBlock,
     SeqMessage,
     SeqNote,
@@ -215,6 +218,8 @@ class SequenceLayout:
     #: Participant boxes: their frames take the row above the heads and the row below
     #: `bottom`.
     boxes: list[BoxPlan] = field(default_factory=list)
+    #: The messages of `messages` from a lifeline to itself.
+    self_messages: list[MessagePlan] = field(default_factory=list)
 
     @property
     def height(self) -> int:
@@ -225,6 +230,8 @@ class SequenceLayout:
 #: frame before its own first separator; frames closing at one item inner first.
 _TIMELINE_ORDER = itemgetter(0, 1)
 _OPEN_ORDER = itemgetter(0, 1)
+_ORDER_KEY = attrgetter("order_key")
+_MESSAGE_ID = attrgetter("message_id")
 
 
 @lru_cache(maxsize=64)
@@ -294,6 +301,7 @@ def layout_sequence(ast: SequenceAst, options: RenderOptions) -> SequenceLayout:
         lifeline_top=lifeline_top - 1,
         bottom=builder.y,
         boxes=boxes,
+        self_messages=builder.self_messages,
     )
     _place_columns(layout, builder.need)
     return layout
@@ -349,6 +357,14 @@ class _RowBuilder:
         self.max_width = options.max_label_width
         #: need[j][i] = d: lifeline j stands at least d cells right of lifeline i (i < j).
         self.need: list[dict[int, int]] = [{} for _ in index_of]
+        #: The messages from a lifeline to itself (the only ones that reach past the heads).
+        self.self_messages: list[MessagePlan] = []
+        #: Autonumbering as it stands at the next message: shown, number, step; and the
+        #: later `autonumber` statements by the message they apply to.
+        self.shown = False
+        self.number = 1
+        self.step = 1
+        self.changes: dict[str | None, SeqAutonumberChange] = {}
 
     def _participant(self, pid: str, what: str) -> int:
         index = self.index_of.get(pid)
@@ -360,7 +376,7 @@ class _RowBuilder:
         """Messages, notes and activation statements by `(order_key, id)`."""
         ast = self.ast
         if not ast.notes and not ast.activations:
-            keys = [m.order_key for m in ast.messages]
+            keys = list(map(_ORDER_KEY, ast.messages))
             if all(map(lt, keys, keys[1:])):  # in order already, as the importer makes them
                 return list(ast.messages)
         timeline: list[tuple[int, str, SeqMessage | SeqNote | SeqActivation]] = []
@@ -375,48 +391,42 @@ class _RowBuilder:
         # Frames open before the first message or note of their run and close after the last.
         before: dict[int, list[tuple[int, int, SeqBlock, SeqSection | None]]] = {}
         after: dict[int, list[tuple[int, SeqBlock]]] = {}
-        if self.ast.blocks:
-            position: dict[str, int] = {}
-            for i, item in enumerate(timeline):
-                if isinstance(item, SeqMessage):
-                    position[item.message_id] = i
-                elif isinstance(item, SeqNote):
-                    position[item.note_id] = i
-            for block in self.ast.blocks:
+        ast = self.ast
+        if ast.blocks:
+            if ast.notes or ast.activations:
+                position: dict[str, int] = {}
+                for i, item in enumerate(timeline):
+                    if isinstance(item, SeqMessage):
+                        position[item.message_id] = i
+                    elif isinstance(item, SeqNote):
+                        position[item.note_id] = i
+            else:  # messages only
+                position = dict(zip(map(_MESSAGE_ID, timeline), count()))
+            for block in ast.blocks:
                 self._index_block(block, 0, position, before, after)
-        number = self.ast.autonumber.start if self.ast.autonumber else 1
-        step = self.ast.autonumber.step if self.ast.autonumber else 1
-        shown = self.ast.autonumber is not None
-        changes = {c.message_id: c for c in self.ast.autonumber_changes}
-        message = self._message
-        for i, item in enumerate(timeline):
-            opening = before.get(i) if before else None
+        if ast.autonumber is not None:
+            self.number, self.step, self.shown = ast.autonumber.start, ast.autonumber.step, True
+        self.changes = {c.message_id: c for c in ast.autonumber_changes}
+        # Runs of items with no frame opening or closing among them, between the items that
+        # have one (`marks`).
+        done = 0
+        for mark in sorted(before.keys() | after.keys()):
+            if done < mark:
+                self._items(timeline[done:mark])
+            opening = before.get(mark)
             if opening is not None:
                 for depth, _, block, section in sorted(opening, key=_OPEN_ORDER):
                     if section is None:
                         self._open_frame(block, depth)
                     else:
                         self._separate(block, section)
-            if isinstance(item, SeqMessage):
-                if changes:
-                    change = changes.get(item.message_id)
-                    if change is not None:  # a later `autonumber` statement (Mermaid's rules)
-                        shown = change.on
-                        number = change.start if change.start is not None else number
-                        step = change.step if change.step is not None else step
-                if shown:
-                    message(item, f"{number}. ")
-                else:
-                    message(item, "")
-                number += step
-            elif isinstance(item, SeqNote):
-                self._note(item)
-            else:
-                self._activation(item)
-            closing = after.get(i) if after else None
+            self._items(timeline[mark : mark + 1])
+            closing = after.get(mark)
             if closing is not None:
                 for _, block in sorted(closing, key=_close_order):
                     self._close_frame(block)
+            done = mark + 1
+        self._items(timeline[done:] if done else timeline)
         last = self._last_content_row
         for bar in self._pending:  # nothing came after the `activate`: no bar
             bar.top, bar.bottom = last + 1, last
@@ -439,24 +449,28 @@ class _RowBuilder:
             raise _err(f"invalid block membership (block_id={block.block_id}): has no sections")
         first = last = -1
         for n, section in enumerate(block.sections):
-            if not section.member_ids:
+            members = section.message_ids + section.note_ids  # `member_ids`
+            if not members:
                 raise _err(
                     f"invalid block membership (block_id={block.block_id}): "
                     f"section {section.section_id} is empty"
                 )
-            spots = []
-            for mid in section.member_ids:
-                if mid not in position:
-                    raise _err(
-                        f"invalid block membership (block_id={block.block_id}): section "
-                        f"{section.section_id} references missing message or note id {mid}"
-                    )
-                spots.append(position[mid])
+            try:
+                spots = [position[mid] for mid in members]
+            except KeyError as missing:
+                raise _err(
+                    f"invalid block membership (block_id={block.block_id}): section "
+                    f"{section.section_id} references missing message or note id "
+                    f"{missing.args[0]}"
+                ) from None
             start = min(spots)
             if n > 0:
                 before.setdefault(start, []).append((depth, 0, block, section))
-            first = start if first < 0 else min(first, start)
-            last = max(last, max(spots))
+            if first < 0 or start < first:
+                first = start
+            end = max(spots)
+            if end > last:
+                last = end
         before.setdefault(first, []).append((depth, 1, block, None))
         after.setdefault(last, []).append((depth, block))
         for child in block.blocks:
@@ -471,76 +485,108 @@ class _RowBuilder:
             bar.top = bar.bottom = item.top
         self._pending.clear()
 
-    def _message(self, message: SeqMessage, prefix: str) -> None:
+    def _items(self, items: list[SeqMessage | SeqNote | SeqActivation]) -> None:
+        """Rows for a run of timeline items, no frame opening or closing among them (so the
+        innermost open frame is the same for all)."""
         index_of = self.index_of
-        source = index_of.get(message.from_participant_id)
-        target = index_of.get(message.to_participant_id)
-        if source is None or target is None:
-            what = f"message {message.message_id}"
-            source = self._participant(message.from_participant_id, what)
-            target = self._participant(message.to_participant_id, what)
-        text = display_text(message.text)
-        if prefix:
-            text = prefix + text
-        if self.prefix_labels:
-            text = LABEL_PREFIX + text
-        token = message.arrow
-        look, ends = _token_look(token if token is not None else CANONICAL_ARROW[message.kind])
-        if self.creations:
-            created = self.creations.get(message.message_id, ())
-            if created:  # room for the created participant's box, right above the arrow
-                for index, _height in created:
-                    self.head_tops[index] = self.y
-                self.y += max(height for _index, height in created)
-        top = self.y
-        if (
-            source != target
-            and len(text) <= self.max_width
-            and text.isascii()
-            and text.isprintable()
-            and "<br" not in text
-            and text.strip()
-        ):  # the common message: one row, a one-line label (`plan_message`'s case, inline)
-            width = len(text)
-            plan = MessagePlan(
-                message, look, [text], source, target, top, False, 1, top, top, width
-            )
-        else:
-            lines = _wrap(text, self.max_width) if text.strip() else []
-            plan = plan_message(message, look, lines, source, target, top)
-            width = plan.label_width
-        self.messages.append(plan)
-        if self._open:
-            self._open[-1].items.append(plan)
-        if self._pending:
-            for bar in self._pending:
-                bar.top = bar.bottom = top
-            self._pending.clear()
         need = self.need
-        if source == target:
-            if source + 1 < len(need):
-                distance = self_reach(width) + LIFELINE_CLEARANCE + FRAME_PAD
-                if distance > need[source + 1].get(source, 0):
-                    need[source + 1][source] = distance
-        else:
-            distance = max(width + 5 + ends, 5)  # `_span_need`
-            low, high = (source, target) if source < target else (target, source)
-            if distance > need[high].get(low, 0):
-                need[high][low] = distance
-            if high - low > 1:
-                # The label may have to sit in the sender's gap to keep off other lifelines.
-                low, high = (source, source + 1) if target > source else (source - 1, source)
-                if distance > need[high].get(low, 0):
-                    need[high][low] = distance
-        arrow_row = plan.head_row
-        self.y = top + plan.rows
-        self._last_content_row = self.y - 1
-        if message.activation == "+":
-            bar = ActivationPlan(target, arrow_row, arrow_row, [])
-            self._active.setdefault(target, []).append(bar)
-            self.activations.append(bar)
-        elif message.activation == "-":
-            self._deactivate(source, arrow_row, None)
+        plans = self.messages
+        frame_items = self._open[-1].items if self._open else None
+        max_width = self.max_width
+        label_prefix = LABEL_PREFIX if self.prefix_labels else ""
+        creations = self.creations
+        changes = self.changes
+        shown = self.shown
+        number = self.number
+        step = self.step
+        for message in items:
+            if not isinstance(message, SeqMessage):
+                if isinstance(message, SeqNote):
+                    self._note(message)
+                else:
+                    self._activation(message)
+                continue
+            if changes:
+                change = changes.get(message.message_id)
+                if change is not None:  # a later `autonumber` statement (Mermaid's rules)
+                    shown = change.on
+                    number = change.start if change.start is not None else number
+                    step = change.step if change.step is not None else step
+            source = index_of.get(message.from_participant_id)
+            target = index_of.get(message.to_participant_id)
+            if source is None or target is None:
+                what = f"message {message.message_id}"
+                source = self._participant(message.from_participant_id, what)
+                target = self._participant(message.to_participant_id, what)
+            text = display_text(message.text)
+            if shown:
+                text = f"{number}. {text}"
+            number += step
+            if label_prefix:
+                text = label_prefix + text
+            token = message.arrow
+            look, ends = _token_look(token if token is not None else CANONICAL_ARROW[message.kind])
+            if creations:
+                created = creations.get(message.message_id, ())
+                if created:  # room for the created participant's box, right above the arrow
+                    for index, _height in created:
+                        self.head_tops[index] = self.y
+                    self.y += max(height for _index, height in created)
+            top = self.y
+            if (
+                source != target
+                and len(text) <= max_width
+                and text.isascii()
+                and text.isprintable()
+                and "<br" not in text
+                and text.strip()
+            ):  # the common message: one row, a one-line label (`plan_message`'s case, inline)
+                width = len(text)
+                plan = MessagePlan(
+                    message, look, [text], source, target, top, False, 1, top, top, width
+                )
+                self.y = top + 1
+            else:
+                lines = _wrap(text, max_width) if text.strip() else []
+                plan = plan_message(message, look, lines, source, target, top)
+                width = plan.label_width
+                self.y = top + plan.rows
+                if plan.is_self:
+                    self.self_messages.append(plan)
+            plans.append(plan)
+            if frame_items is not None:
+                frame_items.append(plan)
+            if self._pending:
+                for bar in self._pending:
+                    bar.top = bar.bottom = top
+                self._pending.clear()
+            if source == target:
+                if source + 1 < len(need):
+                    distance = self_reach(width) + LIFELINE_CLEARANCE + FRAME_PAD
+                    if distance > need[source + 1].get(source, 0):
+                        need[source + 1][source] = distance
+            else:
+                distance = max(width + 5 + ends, 5)  # `_span_need`
+                low, high = (source, target) if source < target else (target, source)
+                gaps = need[high]
+                if distance > gaps.get(low, 0):
+                    gaps[low] = distance
+                if high - low > 1:
+                    # The label may have to sit in the sender's gap to keep off other lifelines.
+                    low, high = (source, source + 1) if target > source else (source - 1, source)
+                    if distance > need[high].get(low, 0):
+                        need[high][low] = distance
+            self._last_content_row = self.y - 1
+            activation = message.activation
+            if activation is not None:
+                arrow_row = plan.head_row
+                if activation == "+":
+                    bar = ActivationPlan(target, arrow_row, arrow_row, [])
+                    self._active.setdefault(target, []).append(bar)
+                    self.activations.append(bar)
+                elif activation == "-":
+                    self._deactivate(source, arrow_row, None)
+        self.shown, self.number, self.step = shown, number, step
 
     def _note(self, note: SeqNote) -> None:
         what = f"note {note.note_id}"
@@ -750,21 +796,21 @@ def _place_frame(
 
 def _too_close(col: int, lifelines: list[int], box_sides: set[int]) -> bool:
     """A frame side at `col` would touch a lifeline or a participant box's side."""
-    for line in lifelines:
-        if -LIFELINE_CLEARANCE < col - line < LIFELINE_CLEARANCE:
-            return True
+    # the nearest lifeline at or right of `col - LIFELINE_CLEARANCE + 1` (`lifelines` sorted)
+    near = bisect_left(lifelines, col - LIFELINE_CLEARANCE + 1)
+    if near < len(lifelines) and lifelines[near] < col + LIFELINE_CLEARANCE:
+        return True
     return any(abs(col - side) < 2 for side in box_sides) if box_sides else False
 
 
 def _label_col(start: int, width: int, lifelines: list[int]) -> int:
     """The first column from `start` where a label of `width` cells covers no lifeline."""
     col = start
-    for line_col in lifelines:
-        if line_col < col:
-            continue
-        if col + width - 1 < line_col:
-            break
-        col = line_col + 1
+    index = bisect_left(lifelines, col)  # `lifelines` sorted
+    count = len(lifelines)
+    while index < count and lifelines[index] <= col + width - 1:
+        col = lifelines[index] + 1
+        index += 1
     return col
 
 
@@ -777,10 +823,9 @@ def _shift(layout: SequenceLayout, x: list[int]) -> None:
         hi = max(hi, head.x + head.shape.right)
     # A message between two lifelines lies within the heads (a head reaches at least one
     # cell either side of its lifeline): only self messages can reach further.
-    for plan in layout.messages:
-        if plan.is_self:
-            a = x[plan.from_index]
-            lo, hi = min(lo, a), max(hi, a + self_reach(plan.label_width))
+    for plan in layout.self_messages:
+        a = x[plan.from_index]
+        lo, hi = min(lo, a), max(hi, a + self_reach(plan.label_width))
     for note in layout.notes:
         lo, hi = min(lo, note.left), max(hi, note.right)
     for frame in layout.frames:

@@ -91,9 +91,8 @@ def paint_rows(layout: SequenceLayout, diagram_id: str, glyphs: GlyphSet) -> Ren
     for head in layout.heads:
         if head.top is not None or head.created_by is not None or head.destroyed_by is not None:
             return None
-    for plan in layout.messages:
-        if plan.is_self:
-            return None
+    if layout.self_messages:
+        return None
     try:
         return _RowPainter(layout, diagram_id, glyphs).paint()
     except _Declined:

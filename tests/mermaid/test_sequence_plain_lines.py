@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from nereid.mermaid import MermaidError, parse_sequence
-from nereid.mermaid.sequence import _Importer
+from nereid.mermaid.sequence import _Importer, message_id_of
 from nereid.model.sequence import ARROW_KINDS, SequenceAst
 
 from .test_sequence_roundtrip import diagram
@@ -106,6 +106,9 @@ def _outcome(text: str) -> SequenceAst | tuple[object, ...]:
 @example("sequenceDiagram\nA->>B: hi\ncreate participant C\nA->>C: hi")
 @example("sequenceDiagram\nA->>B: hi\ndestroy B\nA->>B: bye")
 @example("sequenceDiagram\nA->>B: hi\nautonumber 5\nA->>B: hi\nalt x\nB->>A: ok\nend")
+@example("sequenceDiagram\nA->>B: hi\nbox Team\nA->>B: hi\nend")  # a known route, in a box
+@example("sequenceDiagram\n  A->>B: one\nA->>B: two\n\tA ->>B: 3\n  A->>B:\n  A->>+B: x")
+@example("sequenceDiagram\nA->>B: hi\ncreate participant C\nA->>B: no\nA->>C: yes")
 def test_plain_lines_read_as_statements_do(text: str) -> None:
     assert _outcome(text) == _outcome(_with_semicolons(text)), text
 
@@ -125,3 +128,11 @@ def test_the_plain_path_takes_the_common_lines() -> None:
     assert ast == parse_sequence(_with_semicolons(text))
     assert [m.text for m in ast.messages] == ["hi there", "ok 2", "bye"]
     assert ast.messages[1].activation == "+"
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.integers(1, 30_000))
+def test_message_ids_are_the_formatted_numbers(number: int) -> None:
+    """The shared ids (`message_id_of`) are the numbers formatted, also past the shared ones."""
+    assert message_id_of(number) == f"m:{number:04d}"
+    assert message_id_of(9_999) == "m:9999" and message_id_of(10_000) == "m:10000"
