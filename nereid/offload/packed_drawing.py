@@ -43,7 +43,7 @@ class _Packed(msgspec.Struct, array_like=True, frozen=True):
     text: str
     width: int
     height: int
-    refs: list[ObjectRef]
+    refs: msgspec.Raw  # list[ObjectRef], decoded in a step of its own (`_refs`)
     counts: bytes  # array("I"): spans per object, in `refs` order
     cells: bytes  # array("q"): row, first column, last column of each span, in order
     by_row: bytes  # array("I"): the spans on rows 0..height-1, by row (stable)
@@ -51,6 +51,7 @@ class _Packed(msgspec.Struct, array_like=True, frozen=True):
 
 
 _decoder: Final = msgspec.msgpack.Decoder(_Packed)
+_refs: Final = msgspec.msgpack.Decoder(list[ObjectRef])
 
 
 def pack_drawing(rendered: Rendered) -> bytes:
@@ -69,7 +70,7 @@ def pack_drawing(rendered: Rendered) -> bytes:
         rendered.text,
         rendered.width,
         height,
-        list(spans),
+        msgspec.Raw(msgspec.msgpack.encode(list(spans))),
         counts.tobytes(),
         cells.tobytes(),
         array("I", on_lines).tobytes(),
@@ -162,7 +163,8 @@ def spans_on_rows(
 
 def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
     """Rebuild the drawing `pack_drawing` packed, yielding between its decode, its lines
-    and its span map (each about a millisecond for a 1000-node flowchart); the generator's return value is the `Rendered` (spans: a `PackedSpans`). Raises
+    and objects, and its span map (each about a millisecond for a 1000-node flowchart);
+    the generator's return value is the `Rendered` (spans: a `PackedSpans`). Raises
     `ValueError` (or `msgspec.DecodeError`) for bytes that are not a packed drawing."""
     packed = _decoder.decode(payload)
     counts, cells, by_row, row_starts = array("I"), array("q"), array("I"), array("I")
@@ -174,10 +176,9 @@ def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
     except ValueError as err:
         raise ValueError(f"packed drawing: span arrays of a bad length ({err})") from err
     total = sum(counts)
-    if len(counts) != len(packed.refs) or 3 * total != len(cells):
+    if 3 * total != len(cells):
         raise ValueError(
-            f"packed drawing: {len(packed.refs)} objects, {len(counts)} span counts and "
-            f"{len(cells)} span cells do not match"
+            f"packed drawing: {len(counts)} span counts and {len(cells)} span cells do not match"
         )
     if (
         len(row_starts) != packed.height + 1
@@ -191,11 +192,14 @@ def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
     lines = packed.text.split("\n") if packed.height else []
     if len(lines) != packed.height:
         raise ValueError(f"packed drawing: {len(lines)} lines, height {packed.height}")
+    refs = _refs.decode(packed.refs)
+    if len(counts) != len(refs):
+        raise ValueError(f"packed drawing: {len(refs)} objects and {len(counts)} span counts")
     yield
-    if len(set(packed.refs)) != len(packed.refs):
+    if len(set(refs)) != len(refs):
         raise ValueError("packed drawing: an object is listed twice")
     starts = array("I", accumulate(counts, initial=0))
-    spans = PackedSpans(packed.refs, starts, cells, by_row, row_starts)
+    spans = PackedSpans(refs, starts, cells, by_row, row_starts)
     return Rendered(
         text=packed.text, lines=lines, spans=spans, width=packed.width, height=packed.height
     )

@@ -28,10 +28,12 @@ from nereid.actors import protocol as p
 from nereid.errors import NereidError
 from nereid.model.diagram import Diagram
 from nereid.offload.dispatch import bounded_regex_matcher, render_diagram_drawing
+from nereid.render import Rendered
 from nereid.runtime import ResyncNeeded
 from nereid.ui import effects as fx
 from nereid.ui.client import ActorClient, export_text
 from nereid.ui.editor import edit_round_trip, editor_command, run_editor_blocking
+from nereid.ui.highlight import DiagramCells
 from nereid.ui.palette import Colors, PaletteError, theme_from_env
 from nereid.ui.search import SearchResult, search
 from nereid.ui.viewmodel import ViewModel
@@ -162,8 +164,11 @@ class TuiApp:
                 await self._resync()
             if not isinstance(event, ResyncNeeded):
                 self.on_effects(self.vm.apply(event))
-            # The drawing the change needs (a label patch, a layout job) is made in a step
-            # of its own, before the repaint's: no one step holds the loop for both.
+            # What the drawing is made from (its content digest, an encode of the AST), then
+            # the drawing the change needs (a label patch, a layout job), each in a step of
+            # its own, before the repaint's: no one step holds the loop for two of them.
+            await trio.lowlevel.checkpoint()
+            self.vm.prepare_cells()
             await trio.lowlevel.checkpoint()
             self.vm.view_cells()
             self._follow_check.set()
@@ -268,8 +273,12 @@ class TuiApp:
                 outcome = await render_diagram_drawing(job.diagram, job.options, small=0)
             except Exception as err:  # shown as the render error, never fatal to the TUI
                 outcome = err
-            # The drawing's cells are worked out in a step of their own (after the unpacking's).
+            # The drawing's cells are worked out in a step of their own (after the unpacking's),
+            # and shown in the next (which lets the drawing it replaces go).
             await trio.lowlevel.checkpoint()
+            if isinstance(outcome, Rendered):
+                outcome = DiagramCells(outcome, job.key[0], job.ast)
+                await trio.lowlevel.checkpoint()
             if self.vm.layout_done(job.key, outcome, job.ast):
                 self.widget.refresh()
 

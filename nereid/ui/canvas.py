@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Literal
 
 import urwid
@@ -16,7 +16,16 @@ from urwid.util import apply_target_encoding
 
 from nereid.render.text import split_cells
 
-__all__ = ["Run", "Rows", "clip_runs", "frame", "rows_canvas", "runs_width", "wrap_runs"]
+__all__ = [
+    "BandedCanvas",
+    "Run",
+    "Rows",
+    "clip_runs",
+    "frame",
+    "rows_canvas",
+    "runs_width",
+    "wrap_runs",
+]
 
 Run = tuple[str, str]
 Rows = list[list[Run]]
@@ -82,6 +91,62 @@ def rows_canvas(rows: Rows, width: int, height: int, fill: str = "default") -> u
     return urwid.TextCanvas(text=texts, attr=attrs, cs=charsets, maxcol=width, check_width=False)
 
 
+BAND_ROWS = 8
+"""Rows per canvas band of a pane (`BandedCanvas`)."""
+
+
+class BandedCanvas:
+    """One pane's framed canvas (`frame` + `rows_canvas`) as its border rows and bands of
+    `BAND_ROWS` content rows, each kept until its rows change: a repaint after a mark moved
+    (a spotlight, the cursor) clips, frames and encodes only the bands it touched, and
+    urwid stacks the rest as they were (the same cells either way)."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self) -> None:
+        self._parts: dict[tuple[object, ...], tuple[object, urwid.TextCanvas]] = {}
+
+    def framed(
+        self, title: list[Run], inner: Rows, width: int, height: int, border: str
+    ) -> urwid.Canvas:
+        """`rows_canvas(frame(title, inner, width, height, border), width, height)`."""
+        if width < 2 or height < 3:
+            return rows_canvas(frame(title, inner, width, height, border), width, height)
+        kept = self._parts
+        parts: dict[tuple[object, ...], tuple[object, urwid.TextCanvas]] = {}
+
+        def part(key: tuple[object, ...], source: object, rows: Callable[[], Rows]) -> None:
+            old = kept.get(key)
+            if old is not None and old[0] == source:
+                parts[key] = old
+            else:
+                made = rows()
+                parts[key] = (source, rows_canvas(made, width, len(made)))
+
+        inner_width = width - 2
+        part(("top", width, border), title, lambda: [_frame_top(title, inner_width, border)])
+        for top in range(0, height - 2, BAND_ROWS):
+            size = min(BAND_ROWS, height - 2 - top)
+            band = inner[top : top + size]
+            band += [[]] * (size - len(band))
+            framed = functools.partial(_framed_band, band, inner_width, border)
+            part(("band", top, width, size, border), band, framed)
+        bottom = [[(border, "└" + "─" * inner_width + "┘")]]
+        part(("bottom", width, border), None, lambda: bottom)
+        self._parts = parts
+        return urwid.CanvasCombine([(canvas, None, False) for _key, canvas in parts.values()])
+
+
+def _framed_band(band: Rows, inner_width: int, border: str) -> Rows:
+    return [[(border, "│"), *clip_runs(content, inner_width), (border, "│")] for content in band]
+
+
+def _frame_top(title: list[Run], inner_width: int, border: str) -> list[Run]:
+    title_runs = clip_runs(title, max(min(runs_width(title), inner_width - 1), 0), border)
+    used = runs_width(title_runs)
+    return [(border, "┌─"), *title_runs, (border, "─" * max(inner_width - 1 - used, 0) + "┐")]
+
+
 ROW_MEMO_SIZE = 4096
 """Encoded rows kept: a repaint mostly draws the rows of the one before (several screens)."""
 
@@ -113,10 +178,7 @@ def frame(title: list[Run], inner: Rows, width: int, height: int, border: str) -
     if width < 2 or height < 2:
         return [[(border, "")]] * height
     inner_width = width - 2
-    title_runs = clip_runs(title, max(min(runs_width(title), inner_width - 1), 0), border)
-    used = runs_width(title_runs)
-    top = [(border, "┌─"), *title_runs, (border, "─" * max(inner_width - 1 - used, 0) + "┐")]
-    rows: Rows = [top]
+    rows: Rows = [_frame_top(title, inner_width, border)]
     for index in range(height - 2):
         content = inner[index] if index < len(inner) else []
         rows.append([(border, "│"), *clip_runs(content, inner_width), (border, "│")])

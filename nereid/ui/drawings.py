@@ -76,6 +76,8 @@ class Drawings:
         self._digests: dict[CellsKey, bytes] = {}  # the content digest of wanted drawings
         # Shown drawings that are provisional label patches, until their layout arrives.
         self._provisional: set[CellsKey] = set()
+        # The content digest of the drawing `prepare` worked out: (key, AST size, digest).
+        self._prepared: tuple[CellsKey, int, bytes] | None = None
         # The app's hook: a drawing is wanted off the loop (None: draw everything in-process).
         self._listener: Callable[[], None] | None = None
 
@@ -98,9 +100,8 @@ class Drawings:
             return None
         if key in self._running or (self._wanted is not None and self._wanted.key == key):
             return self._drawing_of(diagram.diagram_id)  # being laid out off the loop
-        options = RenderOptions(show_notes=show_notes, flowchart_extra_col_gap=2)
-        encoded = msgspec.msgpack.encode(diagram.ast)  # once: for the digest and the size
-        digest = _digest(diagram.kind, encoded, markers, options)
+        options = _options(show_notes)
+        size, digest = self._content(key, diagram, markers, options)
         drawn = self._recent.get(diagram.diagram_id, {}).get(digest)
         if drawn is not None:  # drawn before from the same content: no layout
             self._show(key, drawn, digest)
@@ -110,7 +111,7 @@ class Drawings:
             self._show(key, patched[0], digest)
             return patched[0]
         marked = _with_markers(diagram, dict(markers))
-        if self._listener is not None and len(encoded) > TUI_SMALL_PAYLOAD:
+        if self._listener is not None and size > TUI_SMALL_PAYLOAD:
             if self._wanted is not None:  # superseded before the app took it
                 self._digests.pop(self._wanted.key, None)
             self._digests[key] = digest
@@ -126,6 +127,28 @@ class Drawings:
             outcome = err
         self._done(key, outcome, diagram.ast, diagram, digest)
         return self._cells.get(key)
+
+    def prepare(self, diagram: Diagram, *, show_notes: bool, markers: Markers) -> None:
+        """Work out the content digest `cells` needs for `diagram` now, so that the app can
+        do it in an event-loop step of its own (an encode of the whole AST) ahead of the
+        drawing (a label patch, a layout job)."""
+        key = (diagram.diagram_id, diagram.rev, show_notes, markers)
+        wanted = self._wanted is not None and self._wanted.key == key
+        known = key in self._cells or key in self._running or wanted
+        if not known and self._failed.get(diagram.diagram_id) != key:
+            self._prepared = None
+            size, digest = self._content(key, diagram, markers, _options(show_notes))
+            self._prepared = (key, size, digest)
+
+    def _content(
+        self, key: CellsKey, diagram: Diagram, markers: Markers, options: RenderOptions
+    ) -> tuple[int, bytes]:
+        """(the AST's encoded size, the content digest) of the drawing of `key`."""
+        prepared = self._prepared
+        if prepared is not None and prepared[0] == key:
+            return prepared[1], prepared[2]
+        encoded = msgspec.msgpack.encode(diagram.ast)  # once: for the digest and the size
+        return len(encoded), _digest(diagram.kind, encoded, markers, options)
 
     def _patched(self, key: CellsKey, diagram: Diagram) -> tuple[DiagramCells, bool] | None:
         """The shown drawing patched for `diagram` when all that changed since is one
@@ -158,18 +181,23 @@ class Drawings:
         return job
 
     def layout_done(
-        self, key: CellsKey, outcome: Rendered | BaseException, ast: Ast, current: Diagram | None
+        self,
+        key: CellsKey,
+        outcome: Rendered | DiagramCells | BaseException,
+        ast: Ast,
+        current: Diagram | None,
     ) -> bool:
         """Keep a finished drawing (or its error) unless a newer rev of that diagram is
         already drawn or the diagram is gone (`current` is its newest revision): results
-        may arrive out of order. Returns whether it was kept."""
+        may arrive out of order. Returns whether it was kept. The drawing may come as its
+        cells already (`DiagramCells` of `ast`), worked out by the app in a step of its own."""
         self._running.discard(key)
         return self._done(key, outcome, ast, current, self._digests.pop(key, None))
 
     def _done(
         self,
         key: CellsKey,
-        outcome: Rendered | BaseException,
+        outcome: Rendered | DiagramCells | BaseException,
         ast: Ast,
         current: Diagram | None,
         digest: bytes | None,
@@ -190,7 +218,9 @@ class Drawings:
             self._failed[diagram_id] = key
             self._drop(diagram_id)
             return True
-        self._show(key, DiagramCells(outcome, diagram_id, ast), digest)
+        if isinstance(outcome, Rendered):
+            outcome = DiagramCells(outcome, diagram_id, ast)
+        self._show(key, outcome, digest)
         return True
 
     def behind(self, diagram: Diagram, *, show_notes: bool, markers: Markers) -> int | None:
@@ -252,6 +282,10 @@ class Drawings:
 
     def _drawing_of(self, diagram_id: str) -> DiagramCells | None:
         return next((c for k, c in self._cells.items() if k[0] == diagram_id), None)
+
+
+def _options(show_notes: bool) -> RenderOptions:
+    return RenderOptions(show_notes=show_notes, flowchart_extra_col_gap=2)
 
 
 def _digest(kind: str, encoded_ast: bytes, markers: Markers, options: RenderOptions) -> bytes:

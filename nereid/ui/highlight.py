@@ -32,7 +32,15 @@ from nereid.render.display import Emphasis
 from nereid.render.text import split_cells, text_width
 from nereid.ui.emphasis import emphasis_cells
 
-__all__ = ["CellRows", "DiagramCells", "Marks", "fill_gaps", "styled_row"]
+__all__ = [
+    "CellRows",
+    "DiagramCells",
+    "Marks",
+    "fill_gaps",
+    "one_cell_each",
+    "styled_row",
+    "styled_rows",
+]
 
 VERTICAL_BOX = set("│┌┐└┘├┤┬┴┼┃")
 BOX = set("─│┌┐└┘├┤┬┴┼╭╮╰╯━┃═║┄┆▶◀▲▼○✕")
@@ -59,6 +67,9 @@ class Marks:
     # (row, col) → (char, style): hint tags painted over everything else
 
 
+_UNMARKED = Marks()
+
+
 class DiagramCells:
     """A rendered diagram as rows of cells plus per-object intervals (after gap filling)."""
 
@@ -80,13 +91,17 @@ class DiagramCells:
         self.width = rendered.width
         self.height = rendered.height
         self._intervals: dict[ObjectRef, dict[int, list[Interval]]] = {}
+        # (row, x0, width, dim) → the runs of a row nothing marks (`styled_rows`)
+        self._plain: dict[tuple[int, int, int, bool], list[tuple[str, str]]] = {}
         self.rows: CellRows
         self.emphasis: dict[tuple[int, int], Emphasis]  # bold/italic cells of markdown labels
         self.emphasis_rows: frozenset[int]
         self.note_rows: dict[int, list[Interval]]
         self.block_rows: dict[int, list[Interval]]
         if patch_of is not None:
+            changed_rows = frozenset(changed_rows)
             self.rows = patch_of.rows.patched(rendered.lines, changed_rows)
+            self._plain = {k: v for k, v in patch_of._plain.items() if k[0] not in changed_rows}
             self.emphasis = patch_of.emphasis
             self.emphasis_rows = patch_of.emphasis_rows
             self.note_rows = patch_of.note_rows
@@ -161,9 +176,14 @@ class CellRows:
         return CellRows(lines, made)
 
 
+def one_cell_each(line: str) -> bool:
+    """Every character of `line` takes one cell (so columns are string indexes)."""
+    return _NARROW.fullmatch(line) is not None or text_width(line) == len(line)
+
+
 def _cells(line: str) -> str | list[str]:
     """A line indexable by cell: the string itself when every character is one cell wide."""
-    if _NARROW.fullmatch(line) or text_width(line) == len(line):
+    if one_cell_each(line):
         return line
     cells: list[str] = []
     for cluster, width in split_cells(line):
@@ -227,6 +247,40 @@ def _plain_runs(chars: list[str], style: str) -> list[tuple[str, str]]:
     if "▾" not in text and "▴" not in text:
         return [(style, text)] if text else []
     return [("marker" if part[0] in "▾▴" else style, part) for part in _MARKERS.split(text) if part]
+
+
+PLAIN_ROWS_KEPT = 512
+"""Unmarked rows kept per drawing for the next repaint (several screens of rows)."""
+
+
+def styled_rows(
+    cells: DiagramCells, marks: Marks, rows: range, x0: int, width: int, dim: bool
+) -> list[list[tuple[str, str]]]:
+    """`styled_row` of each of `rows`. A row that no mark touches (cursor, selection,
+    spotlight, hint) is the same in every repaint of the drawing at this pan and width: it
+    is kept and handed back as the same list, so a repaint after a mark moved re-styles
+    only the rows the mark was and is on (and the canvas built from them can tell)."""
+    marked: set[int] = {row for row, _col in marks.hints}
+    refs = [ref for ref in marks.selection if ref.diagram_id == cells.diagram_id]
+    refs += [ref for _slot, ref in marks.spotlights]
+    if marks.cursor is not None:
+        refs.append(marks.cursor)
+    for ref in refs:
+        marked.update(cells.intervals(ref))
+    plain = cells._plain
+    if len(plain) > PLAIN_ROWS_KEPT:
+        plain.clear()
+    out: list[list[tuple[str, str]]] = []
+    for row in rows:
+        if row in marked:
+            out.append(styled_row(cells, marks, row, x0, width, dim))
+            continue
+        key = (row, x0, width, dim)
+        runs = plain.get(key)
+        if runs is None:
+            runs = plain[key] = styled_row(cells, _UNMARKED, row, x0, width, dim)
+        out.append(runs)
+    return out
 
 
 def styled_row(

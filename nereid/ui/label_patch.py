@@ -36,6 +36,7 @@ from nereid.offload.packed_drawing import PackedSpans, spans_on_rows
 from nereid.render import Rendered, Span
 from nereid.render.display import display_text, is_markdown
 from nereid.render.text import text_width, wrap_text
+from nereid.ui.highlight import one_cell_each
 
 __all__ = ["LabelPatch", "label_patch", "marked_label", "patched_label_drawing"]
 
@@ -102,7 +103,7 @@ def label_patch(
     found: tuple[int, int] | None = None
     for span in spans:
         line = drawn.lines[span.row]
-        if text_width(line) != len(line):  # wide characters: columns are not indexes
+        if not one_cell_each(line):  # wide characters: columns are not indexes
             return None
         box = line[span.col_start : span.col_end + 1]
         at = box.find(old)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nereid.model.refs import ObjectRef
 from nereid.ui.canvas import Rows, Run, clip_runs, runs_width, wrap_runs
-from nereid.ui.highlight import Marks, styled_row
+from nereid.ui.highlight import Marks, styled_rows
 from nereid.ui.keys import help_sections
 from nereid.ui.mirror import spotlight_title
 from nereid.ui.modes import Focus
@@ -133,7 +133,7 @@ def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
     )
     dim = any(ref.diagram_id == vm.active_id for ref in session.selection)
     pan_x, pan_y = vm.camera.pan_x, vm.camera.pan_y
-    return [styled_row(cells, marks, pan_y + y, pan_x, width, dim) for y in range(height)]
+    return styled_rows(cells, marks, range(pan_y, pan_y + height), pan_x, width, dim)
 
 
 def walkthrough_rows(vm: ViewModel, width: int, height: int) -> Rows:
@@ -148,7 +148,7 @@ def walkthrough_rows(vm: ViewModel, width: int, height: int) -> Rows:
         return wrap_runs(f"Walkthrough render error:\n{vm.render_error()}", "default", width)
     marks = Marks(cursor=vm.walk.cursor_ref(), cursor_by_agent=False)
     pan_x, pan_y = vm.camera.pan_x, vm.camera.pan_y
-    return [styled_row(cells, marks, pan_y + y, pan_x, width, False) for y in range(height)]
+    return styled_rows(cells, marks, range(pan_y, pan_y + height), pan_x, width, False)
 
 
 def objects_rows(vm: ViewModel, width: int, height: int) -> tuple[list[Run], Rows]:

@@ -166,6 +166,16 @@ class ViewModel:
             markers=self.session.markers(diagram.diagram_id),
         )
 
+    def prepare_cells(self) -> None:
+        """Work out ahead what the active diagram's drawing is made from (`Drawings.prepare`)."""
+        diagram = self.active
+        if diagram is not None and not self.walk.is_open:
+            self.drawings.prepare(
+                diagram,
+                show_notes=self.panes.show_notes,
+                markers=self.session.markers(diagram.diagram_id),
+            )
+
     def view_cells(self) -> DiagramCells | None:
         """What the Diagram pane shows: the walkthrough in walkthrough view, else the diagram."""
         return self.walk.cells() if self.walk.is_open else self.cells()
@@ -174,7 +184,9 @@ class ViewModel:
         """The newest drawing wanted off the loop, for the app (None: none)."""
         return self.drawings.take_layout()
 
-    def layout_done(self, key: CellsKey, outcome: Rendered | BaseException, ast: Ast) -> bool:
+    def layout_done(
+        self, key: CellsKey, outcome: Rendered | DiagramCells | BaseException, ast: Ast
+    ) -> bool:
         """A drawing made off the loop arrived; whether it was kept (see `Drawings`)."""
         return self.drawings.layout_done(key, outcome, ast, self.session.diagrams.get(key[0]))
 

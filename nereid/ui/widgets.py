@@ -25,7 +25,7 @@ from nereid.model.refs import (
 )
 from nereid.offload.packed_drawing import spans_on_rows
 from nereid.render.walkthrough import node_ref
-from nereid.ui.canvas import Rows, frame, rows_canvas
+from nereid.ui.canvas import BandedCanvas, Rows, Run, frame, rows_canvas
 from nereid.ui.dispatch import handle_key
 from nereid.ui.effects import Effect
 from nereid.ui.modes import Focus
@@ -97,6 +97,7 @@ class TuiWidget(urwid.Widget):
         self.on_effects = on_effects
         self.rects: dict[Focus, Rect] = {}
         self._reported: ReportView | None = None
+        self._panes: dict[Rect, BandedCanvas] = {}  # each pane's canvas bands, by place
 
     def refresh(self) -> None:
         """Repaint on the next screen update (the view model changed)."""
@@ -200,7 +201,7 @@ class TuiWidget(urwid.Widget):
         vm = self.vm
         rects, compact = layout(vm, width, height)
         self.rects = rects
-        pieces: list[tuple[Rect, Rows]] = []
+        pieces: list[tuple[Rect, list[Run], Rows, str]] = []
         for pane, rect in rects.items():
             iw, ih = max(rect.w - 2, 0), max(rect.h - 2, 0)
             if pane is Focus.DIAGRAM:
@@ -215,7 +216,7 @@ class TuiWidget(urwid.Widget):
             border = title[0][0] if pane is not Focus.DIAGRAM else diagram_title(vm)[0][0]
             if pane is Focus.INSPECTOR and vm.panes.focus is not Focus.INSPECTOR:
                 border = "inspector"
-            pieces.append((rect, frame(title, inner, rect.w, rect.h, border)))
+            pieces.append((rect, title, inner, border))
         report = vm.view_report()
         if report != self._reported:  # the person's view changed: tell `view.read_state`
             self._reported = report
@@ -231,25 +232,38 @@ class TuiWidget(urwid.Widget):
             combined.cursor = (col, height - 1)
         return combined
 
-    def _compose(self, pieces: list[tuple[Rect, Rows]], width: int, height: int) -> urwid.Canvas:
+    def _compose(
+        self, pieces: list[tuple[Rect, list[Run], Rows, str]], width: int, height: int
+    ) -> urwid.Canvas:
         if height <= 0:
             return rows_canvas([], width, 0)
         # Columns of stacked panes: group by x, then join left to right.
-        columns: dict[int, list[tuple[Rect, Rows]]] = {}
-        for rect, rows in pieces:
-            columns.setdefault(rect.x, []).append((rect, rows))
+        columns: dict[int, list[tuple[Rect, list[Run], Rows, str]]] = {}
+        for piece in pieces:
+            columns.setdefault(piece[0].x, []).append(piece)
         joined = []
         for x in sorted(columns):
             stack = sorted(columns[x], key=lambda item: item[0].y)
             col_w = stack[0][0].w
             canvases = [
-                (rows_canvas(rows, rect.w, rect.h), None, False) for rect, rows in stack if rect.h
+                (self._pane_canvas(rect).framed(title, inner, rect.w, rect.h, border), None, False)
+                for rect, title, inner, border in stack
+                if rect.h
             ]
             column = urwid.CanvasCombine(canvases)
             joined.append((column, None, False, col_w))
         if len(joined) == 1:
             return joined[0][0]
         return urwid.CanvasJoin(joined)
+
+    def _pane_canvas(self, rect: Rect) -> BandedCanvas:
+        """The canvas bands of the pane at `rect` (forgotten when the layout changes)."""
+        banded = self._panes.get(rect)
+        if banded is None:
+            if len(self._panes) > 8:  # panes moved, resized or closed
+                self._panes.clear()
+            banded = self._panes[rect] = BandedCanvas()
+        return banded
 
     def _help(self, main: urwid.Canvas, width: int, height: int) -> urwid.Canvas:
         vm = self.vm
