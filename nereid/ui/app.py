@@ -279,6 +279,8 @@ class TuiApp:
             if isinstance(outcome, Rendered):
                 outcome = DiagramCells(outcome, job.key[0], job.ast)
                 await trio.lowlevel.checkpoint()
+                for _band in self.vm.warm_steps(outcome):  # the rows the repaint shows
+                    await trio.lowlevel.checkpoint()
             if self.vm.layout_done(job.key, outcome, job.ast):
                 self.widget.refresh()
 

@@ -12,7 +12,7 @@ else selection → `selected`; else decorations. Selection + cursor → `selecte
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress, groupby
 from typing import TypeVar
@@ -40,6 +40,7 @@ __all__ = [
     "one_cell_each",
     "styled_row",
     "styled_rows",
+    "warm_rows",
 ]
 
 VERTICAL_BOX = set("│┌┐└┘├┤┬┴┼┃")
@@ -281,6 +282,23 @@ def styled_rows(
             runs = plain[key] = styled_row(cells, _UNMARKED, row, x0, width, dim)
         out.append(runs)
     return out
+
+
+def warm_rows(cells: DiagramCells, rows: range, x0: int, width: int, dim: bool) -> Iterator[None]:
+    """Style `rows` of a drawing not shown yet as unmarked rows for `styled_rows`, a band of
+    `WARM_ROWS` rows at a time (yielding between), so that the repaint which first shows
+    the drawing finds them made: the app does this between event-loop steps."""
+    plain = cells._plain
+    for count, row in enumerate(rows, 1):
+        key = (row, x0, width, dim)
+        if key not in plain:
+            plain[key] = styled_row(cells, _UNMARKED, row, x0, width, dim)
+        if count % WARM_ROWS == 0:
+            yield
+
+
+WARM_ROWS = 16
+"""Rows `warm_rows` styles per event-loop step."""
 
 
 def styled_row(

@@ -25,7 +25,7 @@ spotlight moved.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from nereid.actors import protocol as p
@@ -51,7 +51,7 @@ from nereid.ui.cursors import Cursors
 from nereid.ui.drawings import CellsKey, Drawings, LayoutJob
 from nereid.ui.effects import Effect
 from nereid.ui.following import Following
-from nereid.ui.highlight import DiagramCells
+from nereid.ui.highlight import DiagramCells, warm_rows
 from nereid.ui.kept_edits import KeptEdits
 from nereid.ui.mirror import SessionMirror, spotlight_title
 from nereid.ui.modes import Focus, InputModes, SearchJob
@@ -165,6 +165,16 @@ class ViewModel:
             show_notes=self.panes.show_notes,
             markers=self.session.markers(diagram.diagram_id),
         )
+
+    def warm_steps(self, cells: DiagramCells) -> Iterator[None]:
+        """Style the rows of `cells` (a drawing of the active diagram about to be shown)
+        that the Diagram pane shows at its pan and size, in steps (`warm_rows`)."""
+        width, height = self.camera.viewport
+        if self.walk.is_open or cells.diagram_id != self.active_id or width <= 0:
+            return iter(())
+        pan_y = self.camera.pan_y
+        dim = any(ref.diagram_id == self.active_id for ref in self.session.selection)
+        return warm_rows(cells, range(pan_y, pan_y + height), self.camera.pan_x, width, dim)
 
     def prepare_cells(self) -> None:
         """Work out ahead what the active diagram's drawing is made from (`Drawings.prepare`)."""

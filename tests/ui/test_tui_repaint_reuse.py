@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from nereid.render import Rendered, Span
 from nereid.ui.canvas import BAND_ROWS, BandedCanvas, Rows, frame, rows_canvas
-from nereid.ui.highlight import DiagramCells, Marks, styled_row, styled_rows
+from nereid.ui.highlight import DiagramCells, Marks, styled_row, styled_rows, warm_rows
 
 from .tui_helpers import ref
 
@@ -47,6 +47,21 @@ def test_styled_rows_are_the_rows_styled_afresh(repaints: list[tuple[Marks, int,
         assert styled_rows(cells, marks, rows, x0, 12, False) == [
             styled_row(cells, marks, row, x0, 12, False) for row in rows
         ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(_marks, st.integers(-3, 4), st.integers(-2, 3), st.booleans())
+def test_rows_warmed_ahead_are_the_rows_styled_afresh(
+    marks: Marks, x0: int, y0: int, dim: bool
+) -> None:
+    cells = DiagramCells(Rendered.from_lines(LINES, SPANS), "x")
+    rows = range(y0, y0 + 8)
+    for _step in warm_rows(cells, rows, x0, 12, dim):
+        pass
+    assert all((row, x0, 12, dim) in cells._plain for row in rows)
+    assert styled_rows(cells, marks, rows, x0, 12, dim) == [
+        styled_row(cells, marks, row, x0, 12, dim) for row in rows
+    ]
 
 
 def _content(canvas: urwid.Canvas) -> list[object]:
