@@ -44,8 +44,6 @@ def emphasis_cells(rendered: Rendered, ast: Ast, diagram_id: str, rows: CellInde
     """(row, col) -> emphasis for every drawn character of a bold or italic label run."""
     found: Cells = {}
     for category, object_id, text in _labels(ast):
-        if not is_markdown(text):
-            continue
         runs = display_runs(text)
         if all(style == "" for _, style in runs):
             continue
@@ -65,21 +63,22 @@ def emphasis_cells(rendered: Rendered, ast: Ast, diagram_id: str, rows: CellInde
 
 
 def _labels(ast: Ast) -> Iterator[tuple[tuple[str, ...], str, str]]:
+    """The markdown labels (`is_markdown`) of the AST's objects. The comprehensions look at
+    each label's first character only: a big diagram's plain labels cost next to nothing
+    (this runs for every new drawing, on the event loop)."""
     if isinstance(ast, FlowchartAst):
-        for node_id, node in ast.nodes.items():
-            yield FLOW_NODE, node_id, node.label
-        for edge_id, edge in ast.edges.items():
-            if edge.label:
-                yield FLOW_EDGE, edge_id, edge.label
-        for sid, sub in ast.subgraphs.items():
-            if sub.title:
-                yield FLOW_SUBGRAPH, sid, sub.title
-        return
-    if isinstance(ast, StateAst):
+        nodes = [(i, n.label) for i, n in ast.nodes.items() if n.label[:1] == "`"]
+        edges = [(i, e.label) for i, e in ast.edges.items() if e.label and e.label[:1] == "`"]
+        titles = [(i, s.title) for i, s in ast.subgraphs.items() if s.title and s.title[:1] == "`"]
+        labelled = ((FLOW_NODE, nodes), (FLOW_EDGE, edges), (FLOW_SUBGRAPH, titles))
+    elif isinstance(ast, StateAst):
         return  # state texts are plain (Mermaid's state labels are not markdown strings)
-    for pid, part in ast.participants.items():
-        yield SEQ_PARTICIPANT, pid, part.alias or part.mermaid_name
-    for message in ast.messages:
-        yield SEQ_MESSAGE, message.message_id, message.text
-    for note in ast.notes:
-        yield SEQ_NOTE, note.note_id, note.text
+    else:
+        parts = [(i, p.alias or p.mermaid_name) for i, p in ast.participants.items()]
+        messages = [(m.message_id, m.text) for m in ast.messages]
+        notes = [(n.note_id, n.text) for n in ast.notes]
+        labelled = ((SEQ_PARTICIPANT, parts), (SEQ_MESSAGE, messages), (SEQ_NOTE, notes))
+    for category, texts in labelled:
+        for object_id, text in texts:
+            if is_markdown(text):
+                yield category, object_id, text
