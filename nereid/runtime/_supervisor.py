@@ -101,6 +101,8 @@ class Supervisor(metaclass=NoPublicConstructor):
         self.runtime = runtime
         self.intensity = intensity or RestartIntensity()
         self._children: dict[str, _Child] = {}
+        #: Children that start on first use (`spawn_on_use`) and have not started yet.
+        self._on_use: dict[str, None] = {}
         self._nursery: trio.Nursery | None = None
         self._restart_times: deque[float] = deque()
         self._escalation: RestartIntensityExceeded | None = None
@@ -110,8 +112,9 @@ class Supervisor(metaclass=NoPublicConstructor):
 
     @property
     def children(self) -> list[str]:
-        """Names of the current children, in spawn order."""
-        return list(self._children)
+        """Names of the current children, in spawn order; then those not started yet
+        (`spawn_on_use`)."""
+        return [*self._children, *self._on_use]
 
     # -- public API ----------------------------------------------------------
 
@@ -150,6 +153,47 @@ class Supervisor(metaclass=NoPublicConstructor):
         self._trace_lifecycle("spawn", name)
         return cell.address
 
+    def spawn_on_use(
+        self,
+        name: str,
+        factory: Callable[[], Actor[StateT, Any]],
+        *,
+        initial: StateT,
+        mailbox_size: int = DEFAULT_MAILBOX_SIZE,
+    ) -> None:
+        """Register `name` now and start its actor on first use: the first
+        `Registry.lookup` / `get` of the name starts it as `spawn` would, without waiting
+        for its `init` (messages sent meanwhile wait in its mailbox), and returns its
+        address. For many actors of which few may be used (a folder's diagrams). Once
+        started it is supervised as any child; an `init` that fails is a crash (restarted),
+        not an error of whoever used the name. `stop` forgets a name not started yet.
+        Raises `ValueError` if the name is taken.
+        """
+        self._check_free(name)
+        self._on_use[name] = None
+        self.runtime.registry._add_on_use(
+            name, lambda: self._start_on_use(name, factory, initial, mailbox_size)
+        )
+
+    def _start_on_use(
+        self,
+        name: str,
+        factory: Callable[[], Actor[StateT, Any]],
+        initial: StateT,
+        mailbox_size: int,
+    ) -> Address:
+        del self._on_use[name]
+        cell: ActorCell[StateT] = ActorCell(
+            name, factory, initial, mailbox_size, self.runtime, self
+        )
+        self.runtime.registry._add(cell)
+        child = _Child(cell)
+        self._children[name] = child
+        if self._nursery is not None:  # else this supervisor's next start starts it
+            self._nursery.start_soon(self._supervise, child, False, True)
+        self._trace_lifecycle("spawn", name)
+        return cell.address
+
     async def spawn_supervisor(
         self, name: str, *, intensity: RestartIntensity | None = None
     ) -> Supervisor:
@@ -176,6 +220,11 @@ class Supervisor(metaclass=NoPublicConstructor):
         may be spawned again. Blocks until the child's task has exited
         (cancellation is immediate). Raises `ActorNotFound` for an unknown name.
         """
+        if name in self._on_use:  # never started: nothing runs
+            del self._on_use[name]
+            self.runtime.registry._forget_on_use(name)
+            self._trace_lifecycle("stop", name)
+            return
         child = self._children.pop(name, None)
         if child is None:
             raise ActorNotFound(f"supervisor {self.name} has no child {name!r}", actor=name)
@@ -229,9 +278,13 @@ class Supervisor(metaclass=NoPublicConstructor):
             raise self._escalation
 
     def close(self, error_type: type[ActorError], reason: str) -> None:
-        """Close every descendant's mailbox (sync; the nursery must have exited)."""
+        """Close every descendant's mailbox (sync; the nursery must have exited), and
+        forget the children not started yet."""
         for child in self._children.values():
             child.unit.close(error_type, reason)
+        for name in self._on_use:
+            self.runtime.registry._forget_on_use(name)
+        self._on_use.clear()
 
     # -- internals -----------------------------------------------------------
 
@@ -241,7 +294,7 @@ class Supervisor(metaclass=NoPublicConstructor):
         return self._nursery
 
     def _check_free(self, name: str) -> None:
-        if name in self._children or self.runtime.registry.get(name) is not None:
+        if name in self._children or name in self._on_use or name in self.runtime.registry:
             raise ValueError(f"supervisor {self.name}: name {name!r} is already in use")
 
     def _trace_lifecycle(self, event: Any, name: str) -> None:
@@ -253,16 +306,20 @@ class Supervisor(metaclass=NoPublicConstructor):
         self,
         child: _Child,
         restarted: bool,
+        on_use: bool = False,
         *,
         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Run `child`, restarting it after each crash until stopped or escalation.
 
         A failure before the first successful start propagates to whoever
-        started it (`spawn`, or this supervisor's own start).
+        started it (`spawn`, or this supervisor's own start); `on_use`
+        (`spawn_on_use`): nobody waits for the start, so it is a crash.
         """
         unit = child.unit
-        has_started = False
+        if on_use and self._children.get(unit.name) is not child:
+            return  # stopped before its task ran
+        has_started = on_use
         crashed_at = 0.0
 
         def started() -> None:
