@@ -7,7 +7,10 @@ reads: clients call ``diagram:<id>`` / ``walkthrough:<id>`` directly.
 - **Start**: the spawn-time snapshot carries the loaded diagrams and walkthroughs, and
   the listed ones not parsed yet (`startup_*`; those load on use through the
   `DiagramLoads` the actor was given); `init` spawns their actors under the ``diagrams`` / ``walkthroughs``
-  supervisors and commits the directory without them. A restarted `init` reconciles with
+  supervisors and commits the directory without them. A listed diagram's actor starts on
+  its first use (`Supervisor.spawn_on_use`: a folder of 200 diagrams starts no actor
+  before its first reply, issue 18); until then the directory answers for it from the
+  listing (`DirectoryEntry.listed_rev`). A restarted `init` reconciles with
   the registry: an actor without an entry is adopted, an entry without an actor (a crash
   in the middle of a delete) is finished as a delete.
 - **Create** (`CreateDiagramFromMermaid`, `CreateWalkthrough`): validate, allocate the id
@@ -110,7 +113,7 @@ from nereid.actors.walkthrough import (
 from nereid.errors import InvalidParams, NereidError, PersistFailed, ResourceNotFound
 from nereid.model import Diagram, DiagramKind, ObjectRef, Walkthrough, ast_kind
 from nereid.model.file_names import StorePathError, check_storable_id
-from nereid.runtime import Actor, Supervisor, on, on_cast, on_read
+from nereid.runtime import Actor, PendingReply, Supervisor, on, on_cast, on_read
 
 __all__ = ["DirectoryEntry", "SessionActor", "SessionState", "allocate_id"]
 
@@ -133,6 +136,9 @@ class DirectoryEntry(msgspec.Struct, frozen=True, kw_only=True):
 
     name: str
     kind: DiagramKind
+    #: A listed diagram whose actor starts on use: the rev it was listed at, its summary
+    #: while the actor has not started (from then on the actor answers).
+    listed_rev: int | None = None
 
 
 class SessionState(msgspec.Struct, frozen=True, kw_only=True):
@@ -193,9 +199,26 @@ class SessionActor(Actor[SessionState, SessionRequest]):
         for diagram in snapshot.startup_diagrams:
             if diagram_actor_name(diagram.diagram_id) not in self.runtime.registry:
                 await self._spawn_diagram(DiagramActorState.of(diagram, persisted=True))
+        on_use: dict[str, int] = {}
         for unloaded in snapshot.startup_unloaded:
-            if diagram_actor_name(unloaded.state.diagram_id) not in self.runtime.registry:
+            diagram_id = unloaded.state.diagram_id
+            name = diagram_actor_name(diagram_id)
+            if unloaded.pending:  # not parsed yet: its actor starts on use
+                if name not in self.runtime.registry:
+                    self._diagram_sup.spawn_on_use(name, self._diagram_factory, initial=unloaded)
+                on_use[diagram_id] = unloaded.state.rev
+            elif name not in self.runtime.registry:
                 await self._spawn_diagram(unloaded)
+        if on_use:
+            self.commit(
+                msgspec.structs.replace(
+                    self.state,
+                    diagrams={
+                        k: msgspec.structs.replace(e, listed_rev=on_use[k]) if k in on_use else e
+                        for k, e in self.state.diagrams.items()
+                    },
+                )
+            )
         for walkthrough in snapshot.startup_walkthroughs:
             if walkthrough_actor_name(walkthrough.walkthrough_id) not in self.runtime.registry:
                 await self._spawn_walkthrough(WalkthroughActorState.of(walkthrough, persisted=True))
@@ -465,28 +488,32 @@ class SessionActor(Actor[SessionState, SessionRequest]):
                 data={**(err.data or {}), "applied": False},
             ) from None
 
+    def _diagram_factory(self) -> DiagramActor:
+        return DiagramActor(self._config, xref=self._xref, loads=self._loads)
+
     async def _spawn_diagram(self, initial: DiagramActorState) -> None:
-        config = self._config
         await self._diagram_sup.spawn(
-            diagram_actor_name(initial.state.diagram_id),
-            lambda: DiagramActor(config, xref=self._xref, loads=self._loads),
-            initial=initial,
+            diagram_actor_name(initial.state.diagram_id), self._diagram_factory, initial=initial
         )
 
     async def _diagram_summaries(self) -> tuple[DiagramSummary, ...]:
-        found: dict[str, DiagramSummary] = {}
+        """Every diagram's summary, by id: from its actor (all asked at once), or from the
+        listing while its actor has not started (`DirectoryEntry.listed_rev`)."""
         registry = self.runtime.registry
-
-        async def ask(diagram_id: str) -> None:
-            address = registry.get(diagram_actor_name(diagram_id))
+        found: dict[str, DiagramSummary] = {}
+        asked: list[tuple[str, PendingReply[DiagramSummary]]] = []
+        for diagram_id, entry in self.state.diagrams.items():
+            name = diagram_actor_name(diagram_id)
+            address = registry.running(name)
             if address is not None:
-                found[diagram_id] = await address.call(
-                    GetDiagramSummary(), timeout=self._call_timeout
+                request = address.send_request(GetDiagramSummary(), timeout=self._call_timeout)
+                asked.append((diagram_id, request))
+            elif entry.listed_rev is not None and name in registry:
+                found[diagram_id] = DiagramSummary(
+                    diagram_id=diagram_id, name=entry.name, kind=entry.kind, rev=entry.listed_rev
                 )
-
-        async with trio.open_nursery() as nursery:
-            for diagram_id in self.state.diagrams:
-                nursery.start_soon(ask, diagram_id)
+        for diagram_id, request in asked:
+            found[diagram_id] = await request.reply()
         return tuple(found[k] for k in sorted(found))
 
     # -- walkthroughs ----------------------------------------------------------------------

@@ -399,8 +399,8 @@ async def _run_loaded(
 
     def done(read: DiagramRead, outcome: Diagram | FileProblem) -> None:
         name = diagram_actor_name(read.entry.diagram_id)
-        address = running[0].registry.get(name) if running else None
-        if running and address is None:
+        registry = running[0].registry if running else None
+        if registry is not None and name not in registry:
             return  # deleted meanwhile: its files are not ours to take in
         if isinstance(outcome, Diagram):
             files.remember(read.mmd_path, read.mmd, imported=True)
@@ -408,6 +408,11 @@ async def _run_loaded(
                 files.remember(read.sidecar_path, read.sidecar, imported=True)
         else:
             _report_issue(f"{outcome.file}: {outcome.message}")
+        if registry is None:
+            return
+        # A diagram whose actor has not started keeps its content here until its first
+        # use; one that does not load starts now, so the directory shows its problem.
+        address = registry.running(name) if isinstance(outcome, Diagram) else registry.get(name)
         if address is not None:
             address.offer(FinishLoad())  # a full mailbox: it loads with its next message
 

@@ -131,6 +131,7 @@ async def test_the_directory_answers_from_the_listing(folder: Path) -> None:
                     loaded.kind,
                     loaded.rev,
                 )
+        assert handle.registry.names("diagram:") == []  # no actor started for it
 
 
 async def test_a_diagram_loads_on_first_use_as_a_full_load_gives_it(folder: Path) -> None:
@@ -203,6 +204,9 @@ async def test_writes_are_saved_and_the_other_files_stay_as_they_are(folder: Pat
 async def test_a_pending_diagram_that_crashes_restarts_pending_and_loads(folder: Path) -> None:
     eager = _eager(folder)
     async with _lazy(folder) as handle:
+        assert handle.registry.running(diagram_actor_name("seq")) is None
+        handle.diagram("seq")  # started, still pending
+        await trio.sleep(0.05)
         handle.registry.crash(diagram_actor_name("seq"))
         await trio.sleep(0.05)
         assert await handle.diagram("seq").call(GetDiagram()) == eager.session.diagrams["seq"]
@@ -213,10 +217,15 @@ async def test_the_background_loads_every_diagram_in_worker_processes(folder: Pa
     async with _lazy(folder, background=True) as handle:
         with trio.fail_after(120):
             while True:  # the broken one's problem shows once the background reached it
-                summary = await handle.diagram("broken").call(GetDiagramSummary())
-                if summary.file_problem is not None:
+                listed = await handle.session.call(ListDiagrams())
+                broken = next(s for s in listed.diagrams if s.diagram_id == "broken")
+                if broken.file_problem is not None:
                     break
                 await trio.sleep(0.05)
+        assert broken.file_problem.file == "diagrams/broken.mmd"
+        # Only the broken one's actor started (to hold its problem); the others take
+        # their parsed content on first use.
+        assert handle.registry.names("diagram:") == ["diagram:broken"]
         for diagram_id, loaded in eager.session.diagrams.items():
             assert await handle.diagram(diagram_id).call(GetDiagram()) == loaded
 
