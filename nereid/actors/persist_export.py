@@ -31,7 +31,6 @@ from typing import Any, Final, TypeAlias
 
 import msgspec
 import trio
-import trio_parallel
 
 from nereid.model import Diagram
 from nereid.offload.jobs import call_in_pieces, diagram_files
@@ -156,6 +155,8 @@ def _piece(
 async def export_big_in_worker(diagrams: list[Diagram], pieces: Pieces | None = None) -> Encoded:
     """Export each diagram of at least `BIG_PAYLOAD` encoded bytes in a worker process;
     with `pieces`, encoding only the pieces that changed since the last save."""
+    import trio_parallel  # (and its process pool): only once a save is big enough to need it
+
     done: dict[str, tuple[str, str] | Exception] = {}
     for diagram in diagrams:
         held = None if pieces is None else pieces.of(diagram.diagram_id)
