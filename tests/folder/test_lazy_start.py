@@ -303,3 +303,33 @@ async def test_work_started_now_returns_or_raises_in_the_waiting_task() -> None:
 
     with pytest.raises(ValueError, match="cannot"):
         await StartedNow(broken, name="nereid-test-broken").result()
+
+
+async def test_an_external_edit_of_a_diagram_without_an_actor_is_taken_in(folder: Path) -> None:
+    async with open_session_handle(
+        folder, demo=False, durable_writes=False, watch=True, lazy=True, background=False
+    ) as handle:
+        assert handle.registry.running(diagram_actor_name("seq")) is None
+        (folder / "diagrams" / "seq.mmd").write_text(SEQ + "  B->>A: edited by hand\n")
+        with trio.fail_after(30):
+            while True:  # the directory only: the watch started the actor, nothing else
+                listed = await handle.session.call(ListDiagrams())
+                seq = next(s for s in listed.diagrams if s.diagram_id == "seq")
+                if seq.rev > 1:
+                    break
+                await trio.sleep(0.02)
+        assert handle.registry.running(diagram_actor_name("seq")) is not None
+        assert handle.registry.running(diagram_actor_name("flow")) is None
+        diagram = await handle.diagram("seq").call(GetDiagram())
+        assert diagram.rev == seq.rev and len(diagram.ast.messages) == 2  # type: ignore[union-attr]
+
+
+async def test_a_restarted_xref_needs_no_diagram_actor(folder: Path) -> None:
+    flow_b = ObjectRef.of("flow", FLOW_NODE, "n:b")
+    async with _lazy(folder) as handle:
+        handle.registry.crash("xref")
+        await trio.sleep(0.05)
+        assert handle.registry.names("diagram:") == []  # its rebuild started none
+        exists = await handle.xref.call(CheckRefs(refs=(flow_b,)))
+        assert exists.exists == (True,)
+        assert handle.registry.names("diagram:") == ["diagram:flow"]  # the one it needed
