@@ -11,8 +11,12 @@ Work is bounded: the sweep count shrinks as the graph grows (12 up to 5000 items
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import repeat
+from operator import add, truediv
 
 __all__ = ["count_crossings", "order_layers"]
+
+_Pos = list[int]  # item -> its index in its layer
 
 _MAX_SWEEPS = 12
 _SWEEP_BUDGET = 60_000  # item visits across all sweeps: 12 sweeps up to 5000 items, then fewer
@@ -37,7 +41,7 @@ def order_layers(
     subgraph indices containing item i, outermost first.
     """
     item_count = len(paths)
-    pos = [0] * item_count
+    pos: _Pos = [0] * item_count
     layers = [list(layer) for layer in layers]
     _index(layers, pos)
     if item_count == 0:
@@ -51,8 +55,9 @@ def order_layers(
         _index(layers, pos)
     sweeps = max(2, min(_MAX_SWEEPS, _SWEEP_BUDGET // max(item_count, 1)))
     best = [list(layer) for layer in layers]
-    crossings_of = _Crossings(down, len(layers))
+    crossings_of = _Crossings(layers, down)
     best_crossings = crossings_of.count(layers, pos)
+    plans = None if cluster_count else (_plans(layers, up), _plans(layers, down))
     stale = 0
     for sweep in range(sweeps):
         if best_crossings == 0 or stale >= _PATIENCE:
@@ -61,11 +66,13 @@ def order_layers(
         groups = _group_keys(layers, paths, pos, cluster_count) if cluster_count else None
         span = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
         for index in span:
-            neighbours = up if downward else down
             other = layers[index - 1] if downward else layers[index + 1]
+            if plans is not None:
+                _sort_planned(layers[index], plans[0 if downward else 1][index], pos, len(other))
+                continue
+            neighbours = up if downward else down
             _sort_layer(layers[index], neighbours, pos, len(other), paths, groups)
-            for p, item in enumerate(layers[index]):
-                pos[item] = p
+            _index_layer(layers[index], pos)
         if item_count <= _TRANSPOSE_EVERY_SWEEP:
             _transpose(layers, up, down, pos, paths)
         crossings = crossings_of.count(layers, pos)
@@ -86,7 +93,7 @@ def order_layers(
 def _cost(
     layers: list[list[int]],
     down: list[list[int]],
-    pos: list[int],
+    pos: _Pos,
     paths: list[tuple[int, ...]],
     cluster_count: int,
 ) -> int:
@@ -122,7 +129,7 @@ def _cost(
 def _place_clusters(
     layers: list[list[int]],
     down: list[list[int]],
-    pos: list[int],
+    pos: _Pos,
     paths: list[tuple[int, ...]],
     cluster_count: int,
 ) -> list[list[int]]:
@@ -161,7 +168,7 @@ def _place_clusters(
     return best
 
 
-def count_crossings(layers: list[list[int]], down: list[list[int]], pos: list[int]) -> int:
+def count_crossings(layers: list[list[int]], down: list[list[int]], pos: _Pos) -> int:
     """Edge crossings between all pairs of consecutive layers (inversion counting).
 
     `pos[i]` must be item i's index in its layer.
@@ -174,27 +181,54 @@ class _Crossings:
     count depends only on the two layers' orders, and after the first sweeps most layers
     keep theirs, so only the pairs with a layer that moved are counted again."""
 
-    __slots__ = ("_counts", "_down", "_seen")
+    __slots__ = ("_counts", "_down", "_edges", "_seen")
 
-    def __init__(self, down: list[list[int]], layer_count: int) -> None:
+    def __init__(self, layers: list[list[int]], down: list[list[int]]) -> None:
         self._down = down
-        self._seen: list[tuple[list[int], list[int]] | None] = [None] * layer_count
-        self._counts = [0] * layer_count
+        self._edges = [sum(len(down[a]) for a in layer) for layer in layers]
+        self._seen: list[tuple[list[int], list[int]] | None] = [None] * len(layers)
+        self._counts = [0] * len(layers)
 
-    def count(self, layers: list[list[int]], pos: list[int]) -> int:
+    def count(self, layers: list[list[int]], pos: _Pos) -> int:
         total = 0
-        seen, counts = self._seen, self._counts
+        seen, counts, down = self._seen, self._counts, self._down
         for index in range(len(layers) - 1):
             upper, lower = layers[index], layers[index + 1]
             last = seen[index]
             if last is None or last[0] != upper or last[1] != lower:
-                counts[index] = _pair_count(layers, index, self._down, pos)
+                if self._edges[index] <= _INSORT_LIMIT:
+                    counts[index] = _crossings_small(upper, down, pos)
+                else:
+                    counts[index] = _pair_count(layers, index, down, pos)
                 seen[index] = (list(upper), list(lower))
             total += counts[index]
         return total
 
 
-def _pair_count(layers: list[list[int]], index: int, down: list[list[int]], pos: list[int]) -> int:
+def _crossings_small(upper: list[int], down: list[list[int]], pos: _Pos) -> int:
+    """`_pair_count` for up to `_INSORT_LIMIT` edges in one pass: each lower end, as the
+    edges come, counts the earlier ones not right of it (`bisect_right` in a sorted list
+    of them); all the other earlier ones cross it."""
+    seen: list[int] = []
+    insert = seen.insert
+    not_right = 0
+    for a in upper:
+        below = down[a]
+        if len(below) == 1:
+            target = pos[below[0]]
+            place = bisect_right(seen, target)
+            insert(place, target)
+            not_right += place
+        elif below:
+            for target in sorted([pos[b] for b in below]):
+                place = bisect_right(seen, target)
+                insert(place, target)
+                not_right += place
+    count = len(seen)
+    return count * (count - 1) // 2 - not_right
+
+
+def _pair_count(layers: list[list[int]], index: int, down: list[list[int]], pos: _Pos) -> int:
     """Crossings between layer `index` and the next: the edges, in order of their upper
     end (the layer's own order) and then of their lower end, cross once per pair whose
     lower ends come in the other order."""
@@ -250,14 +284,72 @@ def _inversions(targets: list[int], size: int) -> int:
     return total
 
 
-def _index(layers: list[list[int]], pos: list[int]) -> None:
+def _index(layers: list[list[int]], pos: _Pos) -> None:
     for layer in layers:
         for p, item in enumerate(layer):
             pos[item] = p
 
 
+def _index_layer(layer: list[int], pos: _Pos) -> None:
+    for p, item in enumerate(layer):
+        pos[item] = p
+
+
+#: What a layer's barycentres are taken over in one sweep direction: (items with one
+#: neighbour, that neighbour each, (item, neighbours) with more, items with none).
+_Plan = tuple[list[int], list[int], list[tuple[int, list[int]]], list[int]]
+
+
+def _plans(layers: list[list[int]], neighbours: list[list[int]]) -> list[_Plan]:
+    """`_Plan` per layer, made once: the layers' members and edges never change."""
+    plans: list[_Plan] = []
+    for layer in layers:
+        singles: list[int] = []
+        their: list[int] = []
+        multis: list[tuple[int, list[int]]] = []
+        lonely: list[int] = []
+        for item in layer:
+            adjacent = neighbours[item]
+            if len(adjacent) == 1:
+                singles.append(item)
+                their.append(adjacent[0])
+            elif adjacent:
+                multis.append((item, adjacent))
+            else:
+                lonely.append(item)
+        plans.append((singles, their, multis, lonely))
+    return plans
+
+
+def _sort_planned(layer: list[int], plan: _Plan, pos: _Pos, other_size: int) -> None:
+    """`_sort_layer` without subgraphs, then `pos` updated if the order changed. The keys
+    are the same floats by the same operations (the single-neighbour ones in C, through
+    `map`); a stable sort of the layer, which is in position order, breaks ties as the
+    (key, position) tuples do."""
+    singles, their, multis, lonely = plan
+    at = pos.__getitem__
+    key = dict(
+        zip(
+            singles,
+            map(truediv, map(add, map(at, their), repeat(0.5)), repeat(other_size)),
+            strict=True,
+        )
+    )
+    for item, adjacent in multis:
+        key[item] = (sum(map(at, adjacent)) / len(adjacent) + 0.5) / other_size
+    if lonely:
+        size = len(layer)
+        for item in lonely:
+            key[item] = (pos[item] + 0.5) / size
+    ordered = sorted(layer, key=key.__getitem__)
+    if ordered != layer:
+        layer[:] = ordered
+        for p, item in enumerate(ordered):
+            pos[item] = p
+
+
 def _group_keys(
-    layers: list[list[int]], paths: list[tuple[int, ...]], pos: list[int], cluster_count: int
+    layers: list[list[int]], paths: list[tuple[int, ...]], pos: _Pos, cluster_count: int
 ) -> list[float]:
     """Mean relative position of every subgraph's items: one global order per subgraph."""
     sums = [0.0] * cluster_count
@@ -275,7 +367,7 @@ def _group_keys(
 def _sort_layer(
     layer: list[int],
     neighbours: list[list[int]],
-    pos: list[int],
+    pos: _Pos,
     other_size: int,
     paths: list[tuple[int, ...]],
     groups: list[float] | None,
@@ -318,7 +410,7 @@ def _transpose(
     layers: list[list[int]],
     up: list[list[int]],
     down: list[list[int]],
-    pos: list[int],
+    pos: _Pos,
     paths: list[tuple[int, ...]],
 ) -> None:
     # A layer is scanned again only when its last scan swapped something or a swap in a
