@@ -24,8 +24,13 @@ from nereid.model.flowchart import FlowchartAst
 from nereid.model.sequence import SequenceAst
 from nereid.render import RenderOptions, render_flowchart, render_sequence
 from nereid.render.display import display_text
-from nereid.render.flowchart.layout import layout_flowchart
+from nereid.render.flowchart.bands import route
+from nereid.render.flowchart.items import build_items, rank
+from nereid.render.flowchart.layout import layout_flowchart, order, place
+from nereid.render.flowchart.prepare import prepare
 from nereid.render.flowchart.quality import drawn_crossings, edge_cells, frame_crossings, u_turns
+from nereid.render.flowchart.stages import TitleFit
+from nereid.render.flowchart.unturn import _monotones
 from nereid.render.sequence_layout import layout_sequence
 from nereid.render.text import wrap_text
 from tests.render.quality_checks import frames_off_boxes, labels_apart
@@ -469,3 +474,82 @@ def _assert_straight_and_uncrossed(lines: list[str], sides: int) -> None:
     geometry = layout_flowchart(ast, RenderOptions())
     assert u_turns(ast, geometry) == 0, render_flowchart(ast, "d-q", RenderOptions()).text
     assert drawn_crossings(geometry) == 0
+
+
+def _dense_flowchart(seed: int) -> str:
+    """A layered flowchart with long edges, fans and a subgraph (deterministic per seed):
+    its top channels hold 20-50 segments, where the unturn pass works within a budget."""
+    rnd = random.Random(seed)
+    size = rnd.randint(25, 70)
+    lines = [f"flowchart {('TD', 'LR', 'BT', 'RL')[seed % 4]}"]
+    for i in range(size):
+        for j in rnd.sample(range(i + 1, min(i + 9, size) + 1), k=min(3, size - i)):
+            if j < size:
+                lines.append(f"  n{i}[node {i}] --> n{j}[node {j}]")
+    lines.append(f"  n0 --> {' & '.join(f'n{k}' for k in rnd.sample(range(1, size), k=6))}")
+    members = rnd.sample(range(size), k=4)
+    lines += ["  subgraph grp [A group]", *(f"    n{m}" for m in members), "  end"]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_router_reuses_exactly_what_it_would_pack(seed: int) -> None:
+    """The router takes the unturn pass's channel packings instead of packing those
+    channels again: the routes are the same as when it packs every channel itself."""
+    ast = parse_mermaid(_dense_flowchart(seed))
+    assert isinstance(ast, FlowchartAst)
+    ordered = order(build_items(rank(prepare(ast, RenderOptions(), {}))))
+    count = len(ordered.items.ranked.graph.cluster_ids)
+    placed = place(ordered, TitleFit((0,) * count, (RenderOptions().max_label_width,) * count))
+    assert placed.packed  # (every such flowchart has routes that turn back)
+    assert route(placed)[1:] == route(placed._replace(packed={}))[1:]
+
+
+def _plain_monotone(
+    cols: list[int], lows: list[int], highs: list[int], rising: bool, forward: bool
+) -> list[int] | None:
+    """The rising route's greedy sweep, spelled out (a falling one: the mirrored columns)."""
+    if not rising:
+        mirrored = _plain_monotone(
+            [-c for c in cols], [-h for h in highs], [-low for low in lows], True, forward
+        )
+        return None if mirrored is None else [-c for c in mirrored]
+    count = len(cols)
+    floor = [max(lows[: k + 1]) for k in range(count)]
+    ceiling = [min(highs[k:]) for k in range(count)]
+    if any(f > c for f, c in zip(floor, ceiling, strict=True)):
+        return None
+    target = cols[:]
+    steps = range(count) if forward else range(count - 1, -1, -1)
+    for k in steps:
+        low, high = floor[k], ceiling[k]
+        if forward and k:
+            low = max(low, target[k - 1])
+        if not forward and k + 1 < count:
+            high = min(high, target[k + 1])
+        target[k] = min(max(cols[k], low), high)
+    return target
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 20), st.integers(-25, 25), st.integers(-3, 15), st.booleans()),
+        min_size=2,
+        max_size=10,
+    )
+)
+def test_monotone_routes_are_the_plain_greedy_sweeps(
+    columns: list[tuple[int, int, int, bool]],
+) -> None:
+    cols = [c for c, _, _, _ in columns]
+    lows = [c if pinned else low for c, low, _, pinned in columns]
+    highs = [c if pinned else low + span for c, low, span, pinned in columns]
+    expected = [
+        route
+        for rising in (True, False)
+        for forward in (True, False)
+        if (route := _plain_monotone(cols, lows, highs, rising, forward)) is not None
+    ]
+    assert _monotones(cols, lows, highs) == expected

@@ -18,8 +18,10 @@ quarter more tracks (a dense channel would otherwise grow much taller).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from itertools import repeat
+from operator import sub
 
-__all__ = ["Packing", "assign_tracks", "channel_crossings"]
+__all__ = ["Bends", "Packing", "assign_tracks", "channel_crossings"]
 
 Segment = tuple[int, int, int, int]  # (edge, index in its chain, upper column, lower column)
 Part = tuple[int, int, int, int, int]  # a segment, or half of a dogleg (the last field)
@@ -47,22 +49,23 @@ def assign_tracks(
     parts: list[Part] = [(edge, j, a, b, 0) for edge, j, a, b in segments if a != b]
     if not parts:
         return 0, {}
-    columns = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
     channel = _Channel(parts)
     if ends is None or len(segments) > _GLOBAL_LIMIT:
-        return _assign(channel, columns, ends, extent)
+        return _bends(*_assign(channel, busy, segments, ends, extent))
     # Stacking every overlapping pair removes more crossings, at the price of tracks:
     # worth it while the channel grows by at most a quarter. No assignment takes fewer
     # tracks than the most runs over one column, so when the stacked one is within a
     # quarter of that, the other need not be worked out.
-    wide_tracks, wide_bends = _assign(channel, columns, None, extent)
+    wide = _assign(channel, busy, segments, None, extent)
+    wide_tracks = wide[0]
     least = channel.density()
     if wide_tracks <= least + max(1, least // 4):
-        return wide_tracks, wide_bends
-    tracks, bends = _assign(channel, columns, ends, extent)
+        return _bends(*wide)
+    stacked = _assign(channel, busy, segments, ends, extent)
+    tracks = stacked[0]
     if wide_tracks <= tracks + max(1, tracks // 4):
-        return wide_tracks, wide_bends
-    return tracks, bends
+        return _bends(*wide)
+    return _bends(*stacked)
 
 
 _GLOBAL_LIMIT = 64
@@ -73,7 +76,17 @@ class _Channel:
     per part that orders like (left end, right end, part) does, and the hard constraints
     as (waiting part, part it waits for) pairs."""
 
-    __slots__ = ("high", "keys", "low", "offset", "parts", "scale", "wait_hard", "wait_hard_for")
+    __slots__ = (
+        "_sorted",
+        "high",
+        "keys",
+        "low",
+        "offset",
+        "parts",
+        "scale",
+        "wait_hard",
+        "wait_hard_for",
+    )
 
     def __init__(self, parts: list[Part]) -> None:
         self.parts = parts
@@ -111,21 +124,20 @@ class _Channel:
                         waiting.append(other)
                         waited.append(s)
         self.wait_hard, self.wait_hard_for = waiting, waited
+        self._sorted: list[int] | None = None
+
+    def in_order(self) -> list[int]:
+        """Every part's key, sorted (shared by both packings: do not change it)."""
+        if self._sorted is None:
+            self._sorted = sorted(self.keys)
+        return self._sorted
 
     def density(self) -> int:
         """The most bent runs over one column (runs on one track never share a column)."""
-        # an opening sorts before a closing at the same column (2c < 2c + 1)
-        events = [2 * first for first in self.low]
-        events += [2 * last + 1 for last in self.high]
-        events.sort()
-        most = depth = 0
-        for event in events:
-            if event & 1:
-                depth -= 1
-            else:
-                depth += 1
-                if depth > most:
-                    most = depth
+        # Runs over a run's first column: those starting there or before it, less those
+        # ending before it; the most is reached at some run's first column.
+        lows, highs = sorted(self.low), sorted(self.high)
+        most: int = max(map(sub, range(1, len(lows) + 1), map(bisect_left, repeat(highs), lows)))
         return most
 
     def preferences(
@@ -158,13 +170,14 @@ class _Channel:
                 continue
             members.sort(key=low.__getitem__)  # stable: ties keep the parts' order
             lows = [low[s] for s in members]
-            for x, s in enumerate(members):
-                # The spans that start inside s's span, further along than s starts, and
-                # end beyond it (the others nest apart): o turns first rightwards, s
-                # leftwards.
-                s_high = high[s]
-                start = bisect_right(lows, lows[x], x + 1)
-                stop = bisect_right(lows, s_high, start)
+            highs = [high[s] for s in members]
+            # The spans that start inside s's span, further along than s starts, and end
+            # beyond it (the others nest apart): o turns first rightwards, s leftwards.
+            starts = map(bisect_right, repeat(lows), lows)  # past the ones starting with s
+            stops = map(bisect_right, repeat(lows), highs)  # past the ones starting in s
+            for s, s_high, start, stop in zip(members, highs, starts, stops, strict=True):
+                if start == stop:
+                    continue
                 for o in members[start:stop]:
                     if high[o] > s_high:
                         if rightward_run:
@@ -179,14 +192,17 @@ class _Channel:
 def _assign(
     channel: _Channel,
     busy: set[int],
+    segments: list[Segment],
     ends: dict[tuple[int, int], tuple[int, int]] | None,
     extent: int | None,
-) -> tuple[int, Bends]:
+) -> tuple[int, list[Part], dict[int, int]]:
     """Left-edge packing of the channel's parts, track after track: each track takes, left
     to right and a blank cell apart, the parts whose constraints (hard and preferred) are
     met; failing any, those whose hard constraints are; failing those (a cycle of hard
-    constraints), the first part in left-end order gets a dogleg and packing goes on (on
-    copies: the caller's channel and `busy` are kept).
+    constraints), the first part in left-end order gets a dogleg through a column that is
+    not in `busy` nor an end of `segments`, and packing goes on (on copies: the caller's
+    channel and `busy` are kept). Returns the tracks taken, the parts (with the doglegs'
+    halves) and each part's track.
 
     The parts free to go are kept in left-end order (`free`: hard constraints met, `ready`:
     all), so packing a track only bisects a list, and a placed part releases the ones
@@ -214,9 +230,17 @@ def _assign(
                     watchers[p] = [s]
                 else:
                     listed.append(s)
-        free = [keys[s] for s in range(count) if not waiting_above[s] and s not in placed]
-        free.sort()
-        ready = [key for key in free if not waiting_prefer[key % count]]
+        if placed:
+            free = [keys[s] for s in range(count) if not waiting_above[s] and s not in placed]
+            free.sort()
+        elif hard_watchers:
+            free = [key for key in channel.in_order() if not waiting_above[key % count]]
+        else:
+            free = channel.in_order()[:]
+        if prefer_watchers:
+            ready = [key for key in free if not waiting_prefer[key % count]]
+        else:
+            ready = free[:]
         left = count - len(placed)
         while left:
             chosen = ready or free
@@ -262,18 +286,24 @@ def _assign(
             raise AssertionError("a cycle of hard constraints without a whole segment")
         parts = parts[:]
         if not copied:
-            busy, copied = set(busy), True
+            busy = busy | {a for _, _, a, _ in segments} | {b for _, _, _, b in segments}
+            copied = True
         _dogleg(parts, whole[0], busy, extent)
         channel = _Channel(parts)
+    return track, channel.parts, placed
+
+
+def _bends(tracks: int, parts: list[Part], placed: dict[int, int]) -> tuple[int, Bends]:
+    """`assign_tracks`' answer from a packing: each segment's bend points."""
     bends: Bends = {}
-    for s, (edge, j, a, b, _) in enumerate(channel.parts):
+    for s, (edge, j, a, b, _) in enumerate(parts):
         t = placed[s]
         points = bends.get((edge, j))
         if points is None:
             bends[(edge, j)] = [(a, t), (b, t)]
         else:
             points += ((a, t), (b, t))
-    return track, bends
+    return tracks, bends
 
 
 def _dogleg(
@@ -315,49 +345,48 @@ def channel_crossings(segments: list[Segment], tracks: int, bends: Bends) -> int
     the runs of each kind are swept track by track into a sorted list of columns, and each
     horizontal run counts the columns strictly inside it by bisection. (An edge's own
     vertical runs never cross its horizontal ones: they meet at its bends.)"""
-    runs: list[list[tuple[int, int]]] = [[] for _ in range(tracks)]  # per track: (low, high)
+    lows: list[list[int]] = [[] for _ in range(tracks)]  # per track: its runs' ends
+    highs: list[list[int]] = [[] for _ in range(tracks)]
     downs: list[list[int]] = [[] for _ in range(tracks)]  # per first track: upper columns
     ups: list[list[int]] = [[] for _ in range(tracks)]  # per last track: lower columns
-    straight: list[int] = []
     middles: list[tuple[int, int, int]] = []  # (column, upper track, lower track)
-    for edge, j, a, b in segments:
-        points = bends.get((edge, j))
-        if points is None:
-            straight.append(a)
-            continue
-        (c0, t0), (c1, _) = points[0], points[1]
-        runs[t0].append((c0, c1) if c0 < c1 else (c1, c0))
-        downs[t0].append(a)
+    for points in bends.values():  # every bent segment: its upper column is its first point
         if len(points) == 2:
-            ups[t0].append(b)
+            (a, t), (b, _) = points
+            downs[t].append(a)
+            ups[t].append(b)
+            if a < b:
+                lows[t].append(a)
+                highs[t].append(b)
+            else:
+                lows[t].append(b)
+                highs[t].append(a)
         else:
-            (c2, t2), (c3, _) = points[2], points[3]
-            runs[t2].append((c2, c3) if c2 < c3 else (c3, c2))
-            ups[t2].append(b)
-            middles.append((c1, t0, t2))
+            (a, t), (c, _), _, (b, u) = points
+            downs[t].append(a)
+            ups[u].append(b)
+            middles.append((c, t, u))
+            for track, one, other in ((t, a, c), (u, c, b)):
+                lows[track].append(min(one, other))
+                highs[track].append(max(one, other))
     total = 0
+    straight = sorted(a for _, _, a, b in segments if a == b)
     if straight:
-        straight.sort()
-        for track_runs in runs:
-            for low, high in track_runs:
-                total += bisect_left(straight, high) - bisect_right(straight, low)
-    columns: list[int] = []
-    for track in range(tracks - 1, -1, -1):  # runs down to tracks below this one
-        if columns:
-            for low, high in runs[track]:
-                total += bisect_left(columns, high) - bisect_right(columns, low)
-        for column in downs[track]:
-            insort(columns, column)
-    columns = []
-    for track in range(tracks):  # runs up from tracks above this one
-        if columns:
-            for low, high in runs[track]:
-                total += bisect_left(columns, high) - bisect_right(columns, low)
-        for column in ups[track]:
-            insort(columns, column)
+        for track_lows, track_highs in zip(lows, highs, strict=True):
+            total += sum(map(bisect_left, repeat(straight), track_highs))
+            total -= sum(map(bisect_right, repeat(straight), track_lows))
+    for order, placed in ((range(tracks - 1, -1, -1), downs), (range(tracks), ups)):
+        # runs down to the tracks below each one, then runs up from the tracks above it
+        columns: list[int] = []
+        for track in order:
+            if columns:
+                total += sum(map(bisect_left, repeat(columns), highs[track]))
+                total -= sum(map(bisect_right, repeat(columns), lows[track]))
+            columns += placed[track]
+            columns.sort()
     for column, top, bottom in middles:
         for track in range(top + 1, bottom):
-            for low, high in runs[track]:
+            for low, high in zip(lows[track], highs[track], strict=True):
                 if low < column < high:
                     total += 1
     return total

@@ -15,19 +15,22 @@ turn back it works out the nearest columns that do not and moves the edge there:
 A move is kept only when no other edge that moves starts to turn back, the edges that move
 bend no more in all, and the channels it changes draw no more crossings: their tracks are
 worked out as the router will and counted (only the edges between the affected layers are
-looked at). Nothing moves in a channel of more than `_EXACT_SEGMENTS` segments (counting there
-would cost as much as routing), nor for a detour wider than `_REACH` cells in all (dense
-layers: no local move helps). Nothing passes a neighbour, a frame border or the drawing's
+looked at). A channel of more than `_EXACT_SEGMENTS` segments changes only within a budget:
+the pass may count `_SPARE` times the drawing's segments in such channels (up to
+`_LARGE_SEGMENTS` each), and a move there must also keep the channel's tracks and breadth;
+nothing moves in a fuller channel (counting there would cost as much as routing), nor for a
+detour wider than `_REACH` cells in all (dense layers: no local move helps). Nothing passes a neighbour, a frame border or the drawing's
 edge, so the order in every layer and the width stay as they were. The cost is one look at
 every long edge, plus the tracks of a few small channels per edge that turns back.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import ChainMap
 from typing import Final
 
-from nereid.render.flowchart.channels import Packing, assign_tracks, channel_crossings
+from nereid.render.flowchart.channels import Bends, Packing, assign_tracks, channel_crossings
 from nereid.render.flowchart.stages import DUMMY, FILLER, LABEL, PORT_GAP, STUB, Items, Placed, Side
 
 __all__ = ["room", "unturn"]
@@ -42,6 +45,11 @@ _FAR: Final = 1 << 30
 #: a large part of the layout (flow-0100's channels hold 20-60 segments), and without a count
 #: the router's track order, easily upset, can draw more crossings.
 _EXACT_SEGMENTS: Final = 24
+#: Larger channels, up to this many segments, may change while the budget lasts: the pass
+#: may count `_SPARE` times the drawing's segments in them (a move there is counted before
+#: and after; the router reuses the last packing, so the budget is mostly the counts).
+_LARGE_SEGMENTS: Final = 48
+_SPARE: Final = 0.25
 
 _Change = tuple[int, int, int, int, int]  # (channel, edge, index in its chain, upper, lower column)
 
@@ -248,6 +256,9 @@ class _Unturn:
         self.ends: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}  # per channel
         self.busy = set(placed.cluster_left) | set(placed.cluster_right)  # frame sides
         self.sizes: dict[int, int] = {}  # segments per channel looked at
+        # segments the pass may still count in large channels, and the largest it may change
+        self.spare = int(_SPARE * sum(self._size(layer) for layer in range(len(ordered.layers))))
+        self.bound = max(_EXACT_SEGMENTS, min(_LARGE_SEGMENTS, self.spare))
 
     def run(self, turning: list[int]) -> None:
         for i in turning:
@@ -271,7 +282,7 @@ class _Unturn:
         placed = self.placed
         items = placed.ordered.items
         chain = items.chains[i]
-        if all(self._size(items.layer[item]) > _EXACT_SEGMENTS for item in chain[:-1]):
+        if all(self._size(items.layer[item]) > self.bound for item in chain[:-1]):
             return  # no channel it passes may change
         cols = self.columns(i)
         first = self._port_span(i, chain[0], "down", cols[0])
@@ -369,7 +380,7 @@ class _Unturn:
         new: list[_Change] = []
         _changed_segments(items, i, chain, cols, target, new)
         size = self._size
-        if any(size(change[0]) > _EXACT_SEGMENTS for change in new):
+        if any(size(change[0]) > self.bound for change in new):
             return False  # a channel too full to count its crossings exactly: no move there
         breadth = items.breadth
         new_x: dict[int, int] = {}
@@ -399,7 +410,7 @@ class _Unturn:
             _changed_segments(items, other, items.chains[other], before, after, new)
         if moved and bends > 0:
             return False
-        if not new or any(size(change[0]) > _EXACT_SEGMENTS for change in new):
+        if not new or any(size(change[0]) > self.bound for change in new):
             return False
         by_channel: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
         for channel, edge, j, a, b in new:
@@ -418,19 +429,40 @@ class _Unturn:
         no more crossings with the move than without it: their tracks are worked out as the
         router will. Each channel's segments are kept as they are drawn now, so a move only
         replaces the ones it changes; the smaller channels are counted first (a refusal
-        there spares counting the larger)."""
+        there spares counting the larger). Counting in a large channel is charged to the
+        budget (twice the first time: before and after), and it must also keep its tracks
+        and the drawing's breadth."""
+        cost = 0
+        for channel in changes:
+            size = self._size(channel)
+            if size > _EXACT_SEGMENTS:
+                cost += size if channel in self.crossings else 2 * size
+        if cost > self.spare:
+            return False
+        self.spare -= cost
+        self.bound = max(_EXACT_SEGMENTS, min(_LARGE_SEGMENTS, self.spare))
         after: dict[int, tuple[int, Packing]] = {}
         for channel in sorted(changes, key=self._size):
             segments = self._channel(channel)
             moves = changes[channel]
-            moved = [
-                (edge, j, *moves[(edge, j)]) if (edge, j) in moves else segment
-                for segment in segments
-                for edge, j, _, _ in (segment,)
-            ]
+            moved = segments[:]  # in (edge, index) order: each change is found by bisection
+            for (edge, j), (a, b) in moves.items():
+                at = bisect_left(moved, (edge, j))
+                if at < len(moved) and moved[at][0] == edge and moved[at][1] == j:
+                    moved[at] = (edge, j, a, b)
             count, packing = self._crossings(channel, moved)
+            if self._size(channel) > _EXACT_SEGMENTS:
+                # a large channel (within the budget) also keeps its tracks and breadth
+                drawn = self._drawn(channel, segments)
+                _, tracks, bends = self.placed.packed[channel]
+                if (
+                    count > drawn
+                    or packing[1] > tracks
+                    or _reach(packing[2]) > max(_reach(bends), self.placed.u_extent)
+                ):
+                    return False
             # (no crossings after the move: no need to count the ones before it)
-            if count and count > self._drawn(channel, segments):
+            elif count and count > self._drawn(channel, segments):
                 return False
             after[channel] = (count, packing)
         for channel, (count, packing) in after.items():
@@ -547,83 +579,100 @@ def _changed_segments(
             new.append((layer[chain[j]], edge, j, after[j], after[j + 1]))
 
 
+def _reach(bends: Bends) -> int:
+    """The columns a channel's doglegs reach (the router widens the drawing to it)."""
+    return max((points[1][0] + 1 for points in bends.values() if len(points) > 2), default=0)
+
+
 def _turns(cols: list[int]) -> bool:
     steps = [b - a for a, b in zip(cols, cols[1:], strict=False) if b != a]
     return any(s * t < 0 for s, t in zip(steps, steps[1:], strict=False))
 
 
 def _monotones(cols: list[int], lows: list[int], highs: list[int]) -> list[list[int]]:
-    """Every way `_monotone` finds to keep `cols` inside [lows[k], highs[k]] without turning
-    back: rising and falling, each swept forwards and backwards (fewer where the intervals
-    allow no such route)."""
+    """Every way a greedy sweep finds to keep `cols` inside [lows[k], highs[k]] without
+    turning back, as close to `cols` as it allows: rising forwards (keeping the earlier
+    columns), rising backwards (keeping the later ones), then falling forwards and
+    backwards; fewer where the intervals allow no such route. (A falling route is the
+    rising one of the mirrored columns, worked out here without mirroring them.)"""
     found = []
-    for rising in (True, False):
-        for forward in (True, False):
-            target = _monotone(cols, lows, highs, rising=rising, forward=forward)
-            if target is not None:
-                found.append(target)
-    return found
-
-
-def _monotone(
-    cols: list[int], lows: list[int], highs: list[int], *, rising: bool, forward: bool
-) -> list[int] | None:
-    """Columns inside [lows[k], highs[k]] that never turn back, kept as close to `cols` as a
-    greedy sweep allows (`forward`: keep the earlier ones, else the later ones); None when
-    the intervals allow none. (A falling route is the rising one of the mirrored columns,
-    worked out here without mirroring them.)"""
     count = len(cols)
-    if rising:
-        floor = lows[:]  # the least each may take, given the ones before it
-        for k in range(1, count):
-            if floor[k] < floor[k - 1]:
-                floor[k] = floor[k - 1]
-        ceiling = highs[:]  # the most each may take, given the ones after it
-        for k in range(count - 2, -1, -1):
-            if ceiling[k] > ceiling[k + 1]:
-                ceiling[k] = ceiling[k + 1]
-    else:
-        ceiling = highs[:]  # the most each may take, given the ones before it
-        for k in range(1, count):
-            if ceiling[k] > ceiling[k - 1]:
-                ceiling[k] = ceiling[k - 1]
-        floor = lows[:]  # the least each may take, given the ones after it
-        for k in range(count - 2, -1, -1):
-            if floor[k] < floor[k + 1]:
-                floor[k] = floor[k + 1]
-    for f, c in zip(floor, ceiling, strict=True):
-        if f > c:
-            return None
-    target = cols[:]
-    # Rising forwards: each at least the one before; backwards: at most the one after.
-    # Falling mirrors both.
-    if forward:
+    last = count - 1
+    for rising in (True, False):
+        # floor: the least each may take, ceiling: the most, given the ones before and
+        # after it (rising: floors never fall forwards, ceilings never rise backwards)
+        floor = lows[:]
+        ceiling = highs[:]
+        if rising:
+            low = floor[0]
+            for k in range(1, count):
+                if floor[k] < low:
+                    floor[k] = low
+                else:
+                    low = floor[k]
+            high = ceiling[last]
+            for k in range(last - 1, -1, -1):
+                if ceiling[k] > high:
+                    ceiling[k] = high
+                else:
+                    high = ceiling[k]
+        else:
+            high = ceiling[0]
+            for k in range(1, count):
+                if ceiling[k] > high:
+                    ceiling[k] = high
+                else:
+                    high = ceiling[k]
+            low = floor[last]
+            for k in range(last - 1, -1, -1):
+                if floor[k] < low:
+                    floor[k] = low
+                else:
+                    low = floor[k]
+        if any(f > c for f, c in zip(floor, ceiling, strict=True)):
+            continue
+        # Forwards each stays on its side of the one before, backwards of the one after;
+        # each is its column clamped to what is left.
+        target = cols[:]
+        previous = 0
         for k in range(count):
-            low, high = floor[k], ceiling[k]
-            if k:
-                if rising:
-                    low = max(low, target[k - 1])
-                else:
-                    high = min(high, target[k - 1])
-            col = cols[k]
+            low, high, col = floor[k], ceiling[k], cols[k]
             if rising:
-                target[k] = min(max(col, low), high)
+                if k and previous > low:
+                    low = previous
+                if col < low:
+                    col = low
+                if col > high:
+                    col = high
             else:
-                target[k] = max(min(col, high), low)
-    else:
-        for k in range(count - 1, -1, -1):
-            low, high = floor[k], ceiling[k]
-            if k + 1 < count:
-                if rising:
-                    high = min(high, target[k + 1])
-                else:
-                    low = max(low, target[k + 1])
-            col = cols[k]
+                if k and previous < high:
+                    high = previous
+                if col > high:
+                    col = high
+                if col < low:
+                    col = low
+            target[k] = previous = col
+        found.append(target)
+        target = cols[:]
+        for k in range(last, -1, -1):
+            low, high, col = floor[k], ceiling[k], cols[k]
             if rising:
-                target[k] = max(min(col, high), low)
+                if k < last and previous < high:
+                    high = previous
+                if col > high:
+                    col = high
+                if col < low:
+                    col = low
             else:
-                target[k] = min(max(col, low), high)
-    return target
+                if k < last and previous > low:
+                    low = previous
+                if col < low:
+                    col = low
+                if col > high:
+                    col = high
+            target[k] = previous = col
+        found.append(target)
+    return found
 
 
 def _straight_ends(target: list[int], lows: list[int], highs: list[int]) -> None:
