@@ -23,7 +23,6 @@ from __future__ import annotations
 import codecs
 import re
 from functools import cache
-from itertools import repeat
 from operator import ne
 from typing import Final
 
@@ -38,7 +37,7 @@ from nereid.render.glyphs import (
     UP,
     GlyphSet,
 )
-from nereid.render.spans import Span, SpanRecorder
+from nereid.render.spans import SpanRecorder
 from nereid.render.text import split_cells
 
 __all__ = ["Canvas", "CanvasError"]
@@ -61,7 +60,6 @@ _WORDS: Final = re.compile(r"[^ ]+")
 _TEXT_CELL: Final = bytes([_TEXT])
 _CELL: Final = tuple(bytes((code,)) for code in range(256))
 """Every code as a one-cell run (a line over blank cells is one of these times its length)."""
-_new_span = tuple.__new__
 _PATCH_SPAN: Final = 16
 """Cells per patched cell below which a row is rebuilt from a list of its cells rather than
 from slices between the patches (both give the same text)."""
@@ -117,7 +115,7 @@ class Canvas:
         self.width = width
         self.height = height
         self.glyphs = glyphs
-        self.spans = SpanRecorder()
+        self.spans = SpanRecorder(width)
         # One code per cell, row after row: a column is a slice with step `width`.
         self._cells = bytearray(width * height)
         self._text: list[dict[int, str]] = [{} for _ in range(height)]
@@ -142,6 +140,7 @@ class Canvas:
                 grown += extra
             self._cells = grown
             self.width = width
+            self.spans.widen(width)
         if height > self.height:
             self._cells.extend(bytes(self.width * (height - self.height)))
             self._text.extend({} for _ in range(height - self.height))
@@ -382,6 +381,9 @@ class Canvas:
         horizontal = _CELL[fresh | LEFT | RIGHT]
         vertical = _CELL[fresh | UP | DOWN]
         runs = None if owner is None else self.spans.runs_of(owner)
+        layout = self.spans.layout
+        row_shift, col_shift, key_bias = layout.row_shift, layout.col_shift, layout.key_bias
+        row_step = layout.row_step
         last = len(points) - 2
         r0, c0 = points[0]
         after_run = False  # the previous segment was a horizontal run
@@ -405,7 +407,7 @@ class Canvas:
                     cells[base + high] = (right if right else fresh) | LEFT | _JUNCTION
                     junction_rows[r0] = 1
                     if runs is not None:
-                        runs.append(_new_span(Span, (r0, low, high)))
+                        runs.append((r0 << row_shift) + (low << col_shift) + high + key_bias)
                 else:
                     self.hline(r0, c0, c1, style, owner)
                 after_run = True
@@ -447,13 +449,8 @@ class Canvas:
                             else r1
                         )
                         low, high = (top, end) if top < end else (end, top)
-                        runs.extend(
-                            map(
-                                _new_span,
-                                repeat(Span),
-                                zip(range(low, high + 1), repeat(c0), repeat(c0)),
-                            )
-                        )
+                        first = (low << row_shift) + (c0 << col_shift) + c0 + key_bias
+                        runs.extend(range(first, first + ((high - low + 1) << row_shift), row_step))
             after_run = False
             r0, c0 = r1, c1
 
@@ -508,14 +505,16 @@ class Canvas:
 
     def claim(self, owner: ObjectRef, row: int, col_start: int, col_end: int) -> None:
         """Record cells for `owner` without drawing (e.g. a box's blank interior)."""
+        self._check(row, col_start)
+        self._check(row, col_end)
         self.spans.add(owner, row, col_start, col_end)
 
     def claim_rect(self, owner: ObjectRef, top: int, left: int, bottom: int, right: int) -> None:
         """Record every cell of the rectangle for `owner` (a box's rows), without drawing."""
-        if right < left:
-            left, right = right, left
-        cells = zip(range(top, bottom + 1), repeat(left), repeat(right))
-        self.spans.runs_of(owner).extend(map(_new_span, repeat(Span), cells))
+        if bottom >= top:
+            self._check(top, left)
+            self._check(bottom, right)
+        self.spans.add_rows(owner, top, bottom, left, right)
 
     # -- output -----------------------------------------------------------------------------
 

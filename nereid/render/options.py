@@ -8,7 +8,7 @@ import msgspec
 
 from nereid.model.refs import ObjectRef
 from nereid.render.canvas import Canvas
-from nereid.render.spans import Span, SpanMap
+from nereid.render.spans import Span
 from nereid.render.text import text_width
 
 __all__ = ["Rendered", "RenderOptions", "Span"]
@@ -49,7 +49,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
 
     text: str
     lines: list[str]
-    spans: Mapping[ObjectRef, tuple[Span, ...]]  # read-only (the TUI keeps it packed)
+    spans: Mapping[ObjectRef, tuple[Span, ...]]  # read-only: a canvas's is a `PackedSpans`
     width: int
     height: int
 
@@ -70,7 +70,9 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
         )
 
     @classmethod
-    def from_lines(cls, lines: list[str], spans: SpanMap, *, clip: bool = True) -> Rendered:
+    def from_lines(
+        cls, lines: list[str], spans: Mapping[ObjectRef, tuple[Span, ...]], *, clip: bool = True
+    ) -> Rendered:
         """Build the result from canvas lines, dropping span parts past the trimmed lines.
 
         `clip=False` skips that step for callers whose spans only cover drawn cells.
@@ -84,7 +86,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
                 width=max(widths, default=0),
                 height=len(lines),
             )
-        kept: SpanMap = {}
+        kept: dict[ObjectRef, tuple[Span, ...]] = {}
         for ref, ref_spans in spans.items():
             clipped = []
             for span in ref_spans:

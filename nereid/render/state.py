@@ -15,7 +15,7 @@ from nereid.model.refs import ObjectRef
 from nereid.model.state import StateAst
 from nereid.model.state_flow import FLOW_CATEGORY_TO_STATE, region_owner, state_as_flowchart
 from nereid.render.options import Rendered, RenderOptions
-from nereid.render.spans import Span
+from nereid.render.spans import PackedSpans
 
 __all__ = ["render_state"]
 
@@ -25,12 +25,15 @@ def render_state(ast: StateAst, diagram_id: str, options: RenderOptions) -> Rend
     from nereid.render.flowchart import render_flowchart
 
     drawn = render_flowchart(state_as_flowchart(ast, ascii=options.ascii), diagram_id, options)
-    spans: dict[ObjectRef, tuple[Span, ...]] = {}
-    for ref, runs in drawn.spans.items():
+
+    def owner(ref: ObjectRef) -> ObjectRef:
         category = FLOW_CATEGORY_TO_STATE.get(ref.category, ref.category)
-        owner = region_owner(ref.object_id)  # a region's frame is drawn for its composite
-        mapped = ObjectRef(diagram_id=ref.diagram_id, category=category, object_id=owner)
-        spans[mapped] = tuple(sorted({*spans.get(mapped, ()), *runs}))
+        # A region's frame is drawn for its composite.
+        return ObjectRef(
+            diagram_id=ref.diagram_id, category=category, object_id=region_owner(ref.object_id)
+        )
+
+    spans = PackedSpans.from_mapping(drawn.spans).regrouped(owner)
     return Rendered(
         text=drawn.text, lines=drawn.lines, spans=spans, width=drawn.width, height=drawn.height
     )

@@ -41,7 +41,8 @@ def _drawings(draw: st.DrawFn) -> Rendered:
     if lines:
         for ref in draw(st.lists(REFS, max_size=5, unique=True)):
             rows = st.integers(0, len(lines) - 1)
-            cols = st.tuples(st.integers(-3, 2**40), st.integers(0, 40))
+            # Columns from a little left of the canvas to past any canvas (40 M cells).
+            cols = st.tuples(st.integers(-3, 2**26), st.integers(0, 40))
             picked = draw(st.lists(st.tuples(rows, cols), max_size=4))
             spans[ref] = tuple(Span(row, start, start + length) for row, (start, length) in picked)
     width = max((text_width(line) for line in lines), default=0)
@@ -118,21 +119,33 @@ def test_bytes_that_are_not_a_packed_drawing_are_refused(
             unpack_drawing(payload)
 
 
+def test_spans_too_far_apart_for_64_bit_keys_are_refused() -> None:
+    ref = ObjectRef("d", FLOW_NODE, "n:a")
+    for span in (Span(0, 0, 2**40), Span(2**60, 0, 1), Span(0, -(2**40), 0)):
+        rendered = Rendered(text="ab", lines=["ab"], spans={ref: (span,)}, width=2, height=1)
+        with pytest.raises(ValueError, match="too far apart"):
+            pack_drawing(rendered)
+
+
 def test_mismatched_span_arrays_are_refused() -> None:
     ref = ObjectRef("d", FLOW_NODE, "n:a")
     rendered = Rendered(text="ab", lines=["ab"], spans={ref: (Span(0, 0, 1),)}, width=2, height=1)
     fields = msgspec.msgpack.decode(pack_drawing(rendered))
-    text, width, height, refs, counts, cells, by_row, row_starts = fields
+    text, width, height, refs, shift, starts, keys, by_row, rows = fields
     for bad in (
-        (text, width, height, [*refs, ["d", list(FLOW_EDGE), "e:1"]], counts, cells),
-        (text, width, height, refs, counts, cells[:-4]),
-        (text, width, height, refs, counts, cells[:-1]),
-        (text, width, 2, refs, counts, cells),
-        (text, width, height, [*refs, refs[0]], counts + counts, cells + cells),
-        (text, width, height, refs, counts, cells, by_row, row_starts[:-4]),
-        (text, width, height, refs, counts, cells, by_row + by_row, row_starts),
-        (text, width, height, refs, counts, cells, b"\x05\x00\x00\x00", row_starts),
+        (text, width, height, [*refs, ["d", list(FLOW_EDGE), "e:1"]], shift, starts, keys),
+        (text, width, height, refs, shift, starts, keys[:-4]),
+        (text, width, height, refs, shift, starts, keys[:-8]),
+        (text, width, height, refs, shift, starts, keys + keys),
+        (text, width, height, refs, shift, starts[::-1], keys),
+        (text, width, height, refs, 1, starts, keys),
+        (text, width, height, refs, 40, starts, keys),
+        (text, width, 2, refs, shift, starts, keys),
+        (text, width, height, [*refs, refs[0]], shift, starts + starts[4:], keys + keys),
+        (text, width, height, refs, shift, starts, keys, by_row, rows[:-8]),
+        (text, width, height, refs, shift, starts, keys, by_row + by_row, rows),
+        (text, width, height, refs, shift, starts, keys, b"\x05\x00\x00\x00", rows),
     ):
-        bad = bad if len(bad) == 8 else (*bad, by_row, row_starts)
+        bad = bad if len(bad) == 9 else (*bad, by_row, rows)
         with pytest.raises(ValueError):
             unpack_drawing(msgspec.msgpack.encode(bad))
