@@ -60,6 +60,7 @@ __all__ = [
     "ResourceNotFound",
     "SessionLoading",
     "SessionUnavailable",
+    "invalid_param",
 ]
 
 INVALID_PARAMS = -32602
@@ -121,6 +122,12 @@ class InvalidParams(NereidError):
     """The request is malformed: bad id, bad op, wrong type (-32602)."""
 
     category = "invalid_params"
+
+
+def invalid_param(name: str, reason: str, value: object) -> InvalidParams:
+    """The refusal of parameter `name`, whose `value` breaks a rule (mcp-tools.md §3.6):
+    `invalid <name>: <reason>`, data `{name: value}`."""
+    return InvalidParams(f"invalid {name}: {reason}", {name: value})
 
 
 class InvalidRequest(NereidError):

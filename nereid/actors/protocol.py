@@ -595,7 +595,7 @@ class ReadContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
 
     session_active_diagram_id: str | None = None
     human_active_diagram_id: str | None = None
-    human_active_object_ref: str | None = None
+    human_active_object_ref: ObjectRef | None = None
     follow_ai: bool | None = None
     ui_rev: int | None = None
     ui_session_rev: int | None = None
@@ -621,9 +621,7 @@ class ReadContext(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
         return cls(
             session_active_diagram_id=active_diagram_id,
             human_active_diagram_id=ui.human_diagram_id,
-            human_active_object_ref=(
-                None if ui.human_object_ref is None else str(ui.human_object_ref)
-            ),
+            human_active_object_ref=ui.human_object_ref,
             follow_ai=ui.follow_ai,
             ui_rev=ui.rev,
             ui_session_rev=ui.session_rev,

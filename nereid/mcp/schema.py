@@ -15,6 +15,7 @@ from typing import Any, Final, cast, final
 
 import msgspec
 
+from nereid.model.refs import ref_schema_hook
 from nereid.model.wire import U64, param
 
 __all__ = [
@@ -58,7 +59,7 @@ class SchemaBatch:
 
     def __init__(self, types: Iterable[type[msgspec.Struct]]) -> None:
         unique = list(dict.fromkeys(types))
-        schemas, self.defs = msgspec.json.schema_components(unique)
+        schemas, self.defs = msgspec.json.schema_components(unique, schema_hook=ref_schema_hook)
         self.refs: dict[type[msgspec.Struct], Any] = {
             struct_type: schema.get("$ref")
             for struct_type, schema in zip(unique, schemas, strict=True)
@@ -68,8 +69,13 @@ class SchemaBatch:
         """What `msgspec.json.schema(struct_type)` gives, from the batch when it is in it."""
         ref = self.refs.get(struct_type)
         if ref is None:
-            return msgspec.json.schema(struct_type)
+            return _schema(struct_type)
         return {"$ref": ref, "$defs": self.defs}
+
+
+def _schema(struct_type: type[msgspec.Struct]) -> dict[str, Any]:
+    """msgspec's JSON Schema of `struct_type` (an ObjectRef is a string: `ref_schema_hook`)."""
+    return msgspec.json.schema(struct_type, schema_hook=ref_schema_hook)
 
 
 def struct_schema(
@@ -88,9 +94,7 @@ def struct_schema(
     definitions that recur. `batch`: the definitions already generated with others'. Returns
     a fresh dict (the definitions are read, never changed).
     """
-    generated = (
-        batch.generated(struct_type) if batch is not None else msgspec.json.schema(struct_type)
-    )
+    generated = batch.generated(struct_type) if batch is not None else _schema(struct_type)
     defs: dict[str, Any] = generated.get("$defs", {})
     ref = generated.get("$ref")
     if not isinstance(ref, str) or not ref.startswith(_REF_PREFIX):

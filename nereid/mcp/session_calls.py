@@ -14,31 +14,20 @@ Shared by the tool modules so every tool resolves ids and reports "not found" th
 - `note_mutation` tells ``attention`` a mutating tool succeeded (bumps `ui_session_rev`);
   `change_session` is one request to ``session`` that changes it, followed by that notice;
 - `forward` declares a tool as a row served by one generic handler: params → request
-  (`as_request` parses refs and fills in the caller) → reply → result (`joined` reads it
-  from the reply, refs as text, with the read context and the caller's agent id);
-  `reply_result` is such a result when it is the reply's own fields (refs as text), so they
-  are written once, in the protocol.
+  (`as_request` fills in the caller) → reply → result (`joined` reads it from the reply,
+  with the read context and the caller's agent id); `reply_result` is such a result when it
+  is the reply's own fields, so they are written once, in the protocol. An `ObjectRef` is
+  its canonical text on the wire (`nereid.model.refs`), so params and results hold refs as
+  the protocol does.
 
 The MCP layer keeps no state: everything here is a message to an actor.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-import operator
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import (
-    Annotated,
-    Any,
-    Final,
-    Protocol,
-    TypeVar,
-    cast,
-    get_args,
-    get_origin,
-    get_type_hints,
-)
+from typing import Any, Final, Protocol, TypeVar, cast, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -58,7 +47,7 @@ from nereid.actors.protocol import (
     XrefRequest,
 )
 from nereid.actors.protocol import ReadContext as ReadContext
-from nereid.actors.refusals import check_id_param, parse_ref_param
+from nereid.actors.refusals import check_id_param
 from nereid.actors.walkthrough import walkthrough_actor_name
 from nereid.errors import (
     ActorError,
@@ -67,7 +56,7 @@ from nereid.errors import (
     MailboxClosed,
     ResourceNotFound,
 )
-from nereid.model import DiagramKind, ObjectRef
+from nereid.model import DiagramKind
 from nereid.runtime import Address, PendingReply, Request
 
 from .tools import Hints, Tool, ToolCall
@@ -323,40 +312,30 @@ _CALLER: Final = ("agent_id", "agent_name")
 
 
 def as_request(request: type[RequestT]) -> Callable[[ToolCall, msgspec.Struct], RequestT]:
-    """What makes `request` from its params (`params_of`), which hold refs as text and do not
-    say who calls: each ref (an `ObjectRef` or `tuple[ObjectRef, ...]` field of `request`) is
-    parsed (`invalid object_ref: ...`, a list's refs each under the singular name, in order),
-    and the caller's `agent_id` / `agent_name` are filled in where `request` has them."""
-    hints = get_type_hints(request)
-    refs = {name for name, kind in hints.items() if kind in (ObjectRef, tuple[ObjectRef, ...])}
+    """What makes `request` from its params (`params_of`), which do not say who calls: the
+    caller's `agent_id` / `agent_name` are filled in where `request` has them."""
     callers = set(_CALLER) & set(request.__struct_fields__)
 
     def ask(call: ToolCall, params: msgspec.Struct) -> RequestT:
-        given = msgspec.structs.asdict(params)
-        for name in refs & given.keys():
-            text = given[name]
-            if isinstance(text, str):
-                given[name] = parse_ref_param(name, text)
-            else:
-                given[name] = tuple(parse_ref_param(name.removesuffix("s"), t) for t in text)
         caller = {"agent_id": call.agent.agent_id, "agent_name": call.agent.client_name}
+        given = msgspec.structs.asdict(params)
         return request(**given, **{key: caller[key] for key in callers})
 
     return ask
 
 
 def params_of(request: type[Request[Any]]) -> type[msgspec.Struct]:
-    """The params of the tool that sends `request`: the request itself, unless it has refs or
-    caller fields; then its fields but the caller's, refs as text (`as_request` parses them).
-    The request's names, defaults and `param(...)` docs are the one definition."""
+    """The params of the tool that sends `request`: the request itself, unless it has caller
+    fields; then its other fields (`as_request` fills those in). The request's names,
+    defaults and `param(...)` docs are the one definition."""
     hints = get_type_hints(request, include_extras=True)
     fields = msgspec.structs.fields(request)
-    if not any(f.name in _CALLER or _holds_refs(f.type, frozenset()) for f in fields):
+    if not any(f.name in _CALLER for f in fields):
         return request
     return _struct(
         f"{request.__name__}Params",
         [
-            (f.name, _text_type(hints[f.name])) + (() if f.required else (f.default,))
+            (f.name, hints[f.name]) + (() if f.required else (f.default,))
             for f in fields
             if f.name not in _CALLER
         ],
@@ -365,7 +344,7 @@ def params_of(request: type[Request[Any]]) -> type[msgspec.Struct]:
 
 class _Source:
     """What a result is read from, by attribute: `extra`, then each of `parts` in turn (an
-    object's attributes, a mapping's keys; refs as text)."""
+    object's attributes, a mapping's keys)."""
 
     __slots__ = ("_extra", "_parts")
 
@@ -379,52 +358,24 @@ class _Source:
         for part in self._parts:
             if isinstance(part, Mapping):
                 if name in part:
-                    return _as_text(part[name])
+                    return part[name]
             elif hasattr(part, name):
-                return _as_text(getattr(part, name))
+                return getattr(part, name)
         raise AttributeError(name)
 
 
-def _as_text(value: Any) -> Any:
-    """`value` as a result reads it: an ObjectRef as its text, likewise inside nested
-    Structs that can hold one (others are converted as they are)."""
-    if isinstance(value, ObjectRef):
-        return str(value)
-    if isinstance(value, tuple | list):
-        return [_as_text(item) for item in value]
-    if isinstance(value, msgspec.Struct) and _struct_holds_refs(type(value)):
-        return _Source({}, value)
-    return value
-
-
-@functools.cache
-def _struct_holds_refs(struct: type[msgspec.Struct]) -> bool:
-    return _holds_refs(struct, frozenset())
-
-
-def _holds_refs(kind: Any, seen: frozenset[Any]) -> bool:
-    """Whether a value of the annotation `kind` can hold an ObjectRef."""
-    if kind is ObjectRef:
-        return True
-    if kind in seen:
-        return False
-    if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
-        return any(_holds_refs(f.type, seen | {kind}) for f in msgspec.structs.fields(kind))
-    return any(_holds_refs(arg, seen) for arg in get_args(kind))
-
-
 def read_from(*parts: object) -> object:
-    """An object whose attributes are those of the first of `parts` that has them (refs as
-    text): a result entry read from several replies (`joined`)."""
+    """An object whose attributes are those of the first of `parts` that has them: a result
+    entry read from several replies (`joined`)."""
     return _Source({}, *parts)
 
 
 async def joined(
     call: ToolCall, result: type[ResultT], *parts: object, context: ReadContext | None = None
 ) -> ResultT:
-    """`result` read by attribute from `parts` (the first that has a field wins; refs as
-    text), after `caller_agent_id` and `context` (the read context: the given one, else
-    asked for when `result` has that field)."""
+    """`result` read by attribute from `parts` (the first that has a field wins), after
+    `caller_agent_id` and `context` (the read context: the given one, else asked for when
+    `result` has that field)."""
     extra: dict[str, Any] = {"caller_agent_id": call.agent.agent_id}
     if "context" in result.__struct_fields__:
         extra["context"] = context if context is not None else await read_context(call)
@@ -440,8 +391,8 @@ def reply_result(
     **renamed: str,
 ) -> type[msgspec.Struct]:
     """The result that IS a reply: `source`'s attributes `names` (all its fields when none are
-    named) and `renamed` (wire name = attribute, a property too), every one required and its
-    refs as text (in nested Structs too), then `typed` (attribute: the annotation it is shown
+    named) and `renamed` (wire name = attribute, a property too), every one required, then
+    `typed` (attribute: the annotation it is shown
     as, e.g. never null, or `caller_agent_id`, which `joined` gives), then the read context
     when `context`. `inside`: the result holds them as its one field of that name
     (`forward(..., reply_as=inside)`). `joined` reads it from the reply, so the protocol
@@ -451,7 +402,7 @@ def reply_result(
     named = bool(names or renamed or typed)
     picked = [(name, name) for name in names or ([] if named else source.__struct_fields__)]
     fields: list[tuple[Any, ...]] = [
-        (attr, _text_type(hints.get(attr) or get_type_hints(getattr(source, attr).fget)["return"]))
+        (attr, hints.get(attr) or get_type_hints(getattr(source, attr).fget)["return"])
         + (() if wire == attr else (msgspec.field(name=wire),))
         for wire, attr in [*picked, *renamed.items()]
     ] + list(typed.items())
@@ -464,27 +415,6 @@ def reply_result(
 def _struct(name: str, fields: list[tuple[Any, ...]]) -> type[msgspec.Struct]:
     namespace = {"__doc__": "A reply as a result (`reply_result`).", "__module__": __name__}
     return msgspec.defstruct(name, fields, kw_only=True, frozen=True, namespace=namespace)
-
-
-def _text_type(kind: Any) -> Any:
-    """The annotation `kind` with ObjectRef as text (`str`), as results carry refs."""
-    if kind is ObjectRef:
-        return str
-    if not _holds_refs(kind, frozenset()):
-        return kind
-    if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
-        return _text_struct(kind)
-    args = get_args(kind)
-    if get_origin(kind) is Annotated:
-        return Annotated[(_text_type(args[0]), *args[1:])]
-    if get_origin(kind) is tuple:
-        return tuple[tuple(arg if arg is Ellipsis else _text_type(arg) for arg in args)]  # type: ignore[misc]
-    return functools.reduce(operator.or_, [_text_type(arg) for arg in args])
-
-
-@functools.cache
-def _text_struct(struct: type[msgspec.Struct]) -> type[msgspec.Struct]:
-    return reply_result(struct, context=False)
 
 
 def route_of(request: type[Request[Any]]) -> Route:
@@ -528,12 +458,10 @@ def forward(
     """A tool as a row: its params are the actor request and its result is the reply.
 
     The one generic handler: decode the arguments as the request's params (`params_of`: the
-    request itself, or its fields with refs as text and without the caller's; the endpoint
-    decodes), make the request (`as_request`), send it to the actor that answers it
-    (`route_of`), and return the reply —
-    or, given `result`, the result read from it (`joined`: the reply's fields with refs as
-    text, or the reply as the field `reply_as`, joined with the read context, the caller and
-    the params). `mutates`: a change the TUI counts (`note_mutation` after the reply, so a
+    request itself, or its fields without the caller's; the endpoint decodes), make the
+    request (`as_request`), send it to the actor that answers it (`route_of`), and return the
+    reply — or, given `result`, the result read from it (`joined`: the reply's fields, or the
+    reply as the field `reply_as`, joined with the read context, the caller and the params). `mutates`: a change the TUI counts (`note_mutation` after the reply, so a
     refusal bumps nothing).
     """
     params = params_of(request)

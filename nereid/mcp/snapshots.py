@@ -18,7 +18,7 @@ from nereid.actors.protocol import (
     ListXrefs,
 )
 from nereid.errors import ActorNotFound, MailboxClosed, NereidError
-from nereid.model import Diagram, XRef, parse_ref
+from nereid.model import Diagram, XRef
 from nereid.query import QueryScope
 
 from .tools import ToolCall
@@ -101,8 +101,8 @@ async def session_xrefs(call: ToolCall) -> dict[str, XRef]:
     listing = await call.registry.lookup("xref").call(ListXrefs())
     return {
         summary.xref_id: XRef(
-            from_ref=parse_ref(summary.from_ref),
-            to_ref=parse_ref(summary.to_ref),
+            from_ref=summary.from_ref,
+            to_ref=summary.to_ref,
             kind=summary.kind,
             label=summary.label,
         )

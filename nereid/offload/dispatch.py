@@ -26,6 +26,7 @@ import msgspec
 import trio
 
 from nereid.model.diagram import Ast, Diagram
+from nereid.model.refs import ref_enc_hook
 from nereid.model.walkthrough import Walkthrough
 from nereid.offload.jobs import (
     call_encoded,
@@ -64,9 +65,13 @@ FAST_REGEX_SLICE: Final = 0.1
 _regex_limiter: trio.CapacityLimiter | None = None
 
 
+_encode: Final = msgspec.msgpack.Encoder(enc_hook=ref_enc_hook).encode
+"""msgpack of an item for a worker (a walkthrough's refs as their text)."""
+
+
 def needs_worker(item: object, small: int = SMALL_PAYLOAD) -> bool:
     """Whether work on `item` is big enough for a worker process (its encoded size)."""
-    return len(msgspec.msgpack.encode(item)) > small
+    return len(_encode(item)) > small
 
 
 async def _run(
@@ -76,7 +81,7 @@ async def _run(
     *args: Any,
     small: int = SMALL_PAYLOAD,
 ) -> ResultT:
-    payload = msgspec.msgpack.encode(item)
+    payload = _encode(item)
     if len(payload) <= small:
         return job(item, *args)
     import trio_parallel  # (and multiprocessing): only once a job is big enough to need it

@@ -22,6 +22,7 @@ import regex
 from nereid.errors import InvalidParams
 from nereid.mermaid import MermaidError, export_ast, parse_mermaid, reconcile_parse
 from nereid.model.diagram import Ast, Diagram, DiagramKind
+from nereid.model.refs import ref_dec_hook
 from nereid.model.walkthrough import Walkthrough
 from nereid.offload import as_background
 from nereid.offload.packed_drawing import pack_drawing
@@ -53,7 +54,7 @@ def call_encoded(
 ) -> ResultT:
     """`job(item, *args)` with `item` decoded from msgpack `payload` as `item_type`."""
     as_background()
-    return job(msgspec.msgpack.decode(payload, type=item_type), *args)
+    return job(msgspec.msgpack.decode(payload, type=item_type, dec_hook=ref_dec_hook), *args)
 
 
 def call_in_pieces(

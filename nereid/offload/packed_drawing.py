@@ -20,7 +20,7 @@ from typing import Final
 
 import msgspec
 
-from nereid.model.refs import ObjectRef
+from nereid.model.refs import ref_enc_hook, ref_from_text
 from nereid.render import Rendered
 from nereid.render.spans import PackedSpans, SpanLayout, spans_on_rows
 
@@ -37,7 +37,7 @@ class _Packed(msgspec.Struct, array_like=True, frozen=True):
     text: str
     width: int
     height: int
-    refs: msgspec.Raw  # list[ObjectRef], decoded in a step of its own (`_refs`)
+    refs: msgspec.Raw  # list[str]: each ObjectRef's text, decoded in a step of its own (`_refs`)
     col_shift: int  # the keys' layout (`SpanLayout`)
     starts: bytes  # array("I"): where each object's keys start, and their total
     keys: bytes  # array("q"): each span's key, object after object
@@ -46,7 +46,8 @@ class _Packed(msgspec.Struct, array_like=True, frozen=True):
 
 
 _decoder: Final = msgspec.msgpack.Decoder(_Packed)
-_refs: Final = msgspec.msgpack.Decoder(list[ObjectRef])
+_refs: Final = msgspec.msgpack.Decoder(list[str])
+_encoder: Final = msgspec.msgpack.Encoder(enc_hook=ref_enc_hook)
 
 
 def pack_drawing(rendered: Rendered) -> bytes:
@@ -58,14 +59,14 @@ def pack_drawing(rendered: Rendered) -> bytes:
         rendered.text,
         rendered.width,
         rendered.height,
-        msgspec.Raw(msgspec.msgpack.encode(spans.refs)),
+        msgspec.Raw(_encoder.encode(spans.refs)),
         spans.layout.col_shift,
         spans.starts.tobytes(),
         spans.keys_array.tobytes(),
         by_row.tobytes(),
         rows.tobytes(),
     )
-    return msgspec.msgpack.encode(packed)
+    return _encoder.encode(packed)
 
 
 def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
@@ -105,7 +106,7 @@ def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
     lines = packed.text.split("\n") if packed.height else []
     if len(lines) != packed.height:
         raise ValueError(f"packed drawing: {len(lines)} lines, height {packed.height}")
-    refs = _refs.decode(packed.refs)
+    refs = list(map(ref_from_text, _refs.decode(packed.refs)))  # the worker's own: unchecked
     if len(starts) != len(refs) + 1:
         raise ValueError(f"packed drawing: {len(refs)} objects and {len(starts)} span starts")
     yield

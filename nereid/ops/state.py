@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from nereid.errors import Conflict, InvalidParams, NereidError
-from nereid.model import Ast, FlowchartAst, StateAst
+from nereid.model import Ast, FlowchartAst, ObjectRef, StateAst
 from nereid.ops.apply import apply_checked
 from nereid.ops.decode import DiagramOp, check_op_ids
 from nereid.ops.delta import Delta, ast_delta
@@ -22,7 +22,20 @@ from nereid.ops.history import DiffResult, History, HistoryEntry, bump
 
 __all__ = ["ApplyOutcome", "DiagramState", "ast_digest", "conflict", "stat_digest"]
 
-_ENCODER = msgspec.json.Encoder()
+
+def _ref_parts(value: object) -> dict[str, object]:
+    """A walkthrough's ref as the object its digest has always hashed (the hash is unchanged
+    since refs became their text on the wire)."""
+    if isinstance(value, ObjectRef):
+        return {
+            "diagram_id": value.diagram_id,
+            "category": value.category,
+            "object_id": value.object_id,
+        }
+    raise NotImplementedError(f"Encoding objects of type {type(value).__name__} is unsupported")
+
+
+_ENCODER = msgspec.json.Encoder(enc_hook=_ref_parts)
 
 
 def ast_digest(value: msgspec.Struct) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nereid.errors import invalid_param
 from nereid.model import IdError, ObjectRef, ObjectRefError, check_id, parse_ref
 from nereid.query.errors import invalid_params
 
@@ -28,7 +29,7 @@ def check_param_id(name: str, value: str, *, as_object_id: bool = False) -> str:
             raise invalid_params(
                 f"invalid object id: {err.message}", {"object_id": value}
             ) from None
-        raise invalid_params(f"invalid {name}: {err.message}", {name: value}) from None
+        raise invalid_param(name, err.message, value) from None
 
 
 def check_param_ref(name: str, value: str) -> ObjectRef:
@@ -36,7 +37,7 @@ def check_param_ref(name: str, value: str) -> ObjectRef:
     try:
         return parse_ref(value)
     except ObjectRefError as err:
-        raise invalid_params(f"invalid {name}: {err.message}", {name: value}) from None
+        raise invalid_param(name, err.message, value) from None
 
 
 def check_choice(name: str, value: str, allowed: Sequence[str]) -> str:

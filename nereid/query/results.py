@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from nereid.model import XRefStatus
+from nereid.model import ObjectRef, XRefStatus
 
 __all__ = [
     "CyclesResult",
@@ -87,8 +87,8 @@ class XRefSummary(msgspec.Struct, frozen=True, kw_only=True):
     """One xref as `xref.list` reports it; `label` is null when absent."""
 
     xref_id: str
-    from_ref: str = msgspec.field(name="from")
-    to_ref: str = msgspec.field(name="to")
+    from_ref: ObjectRef = msgspec.field(name="from")
+    to_ref: ObjectRef = msgspec.field(name="to")
     kind: str
     label: str | None
     status: XRefStatus

@@ -67,8 +67,8 @@ def xref_list(
         summaries.append(
             XRefSummary(
                 xref_id=xref_id,
-                from_ref=str(xref.from_ref),
-                to_ref=str(xref.to_ref),
+                from_ref=xref.from_ref,
+                to_ref=xref.to_ref,
                 kind=xref.kind,
                 label=xref.label,
                 status=current,

@@ -22,7 +22,6 @@ from nereid.errors import Conflict, NereidError
 from nereid.mermaid import export_ast as export_any
 from nereid.mermaid import reconcile_parse
 from nereid.model.diagram import Diagram
-from nereid.model.refs import parse_ref
 from nereid.model.session import Session
 from nereid.model.walkthrough import Walkthrough
 from nereid.model.xref import XRef
@@ -88,8 +87,8 @@ class ActorClient:
         listing: Any = await self._call("xref", p.ListXrefs())
         return {
             item.xref_id: XRef(
-                from_ref=parse_ref(item.from_ref),
-                to_ref=parse_ref(item.to_ref),
+                from_ref=item.from_ref,
+                to_ref=item.to_ref,
                 kind=item.kind,
                 label=item.label,
             )

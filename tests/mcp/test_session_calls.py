@@ -1,9 +1,9 @@
 """How a tool row reads its result from actor replies (`nereid.mcp.session_calls.read_from`),
 and the params and results derived from the protocol Structs (`params_of`, `reply_result`).
 
-Refs become their text at any depth, Structs without refs are taken as they are (a tagged
-union such as the AST view converts only that way), and a mapping part offers its keys,
-never its methods.
+Refs are their text at any depth on the wire (`ref_enc_hook`, as the MCP codec encodes),
+Structs are taken as they are (a tagged union such as the AST view converts only that way),
+and a mapping part offers its keys, never its methods.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from nereid.mcp.schema import struct_schema
 from nereid.mcp.session_calls import ReadContext, params_of, read_from, reply_result
 from nereid.mermaid import parse_mermaid
 from nereid.model import Walkthrough, WalkthroughEdge, WalkthroughNode, parse_ref
+from nereid.model.refs import ref_enc_hook
 from nereid.query.ast_view import AstView, ast_view
 
 
 def _json(value: object) -> object:
-    return msgspec.json.decode(msgspec.json.encode(value))
+    return msgspec.json.decode(msgspec.json.encode(value, enc_hook=ref_enc_hook))
 
 
 def test_refs_are_read_as_text_inside_nested_structs() -> None:
@@ -62,8 +63,9 @@ def test_a_reply_result_requires_every_field_renames_and_reads_properties() -> N
     }
 
 
-def test_params_of_a_request_hold_its_refs_as_text_without_the_caller() -> None:
-    assert params_of(GetDiagram) is GetDiagram  # no refs, no caller: the request itself
+def test_params_of_a_request_are_its_fields_without_the_caller() -> None:
+    assert params_of(GetDiagram) is GetDiagram  # no caller: the request itself
+    assert params_of(UpdateSelection) is UpdateSelection  # refs too: each is its text
     assert params_of(SetSpotlight).__struct_fields__ == ("object_ref",)
     schema = struct_schema(params_of(UpdateSelection), nullable_optional=False)
     assert schema["properties"]["object_refs"] == {

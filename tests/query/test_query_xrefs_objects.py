@@ -9,6 +9,7 @@ from nereid.errors import NereidError
 from nereid.mermaid import parse_mermaid
 from nereid.mermaid.flowchart import parse_flowchart
 from nereid.model import Diagram, FlowSubgraph, SeqBlock, SeqNote, SeqSection
+from nereid.model.refs import ref_enc_hook
 from nereid.query import object_read, xref_list, xref_neighbors
 from tests.query.query_builders import flowchart, message, scope, sequence, xref
 
@@ -55,7 +56,7 @@ def _ids(**filters) -> list[str]:
 
 def test_xref_list_statuses_and_shape() -> None:
     result = xref_list(SESSION, dangling_only=True, limit=1)
-    assert msgspec.json.encode(result) == (
+    assert msgspec.json.encode(result, enc_hook=ref_enc_hook) == (  # refs are their text
         b'{"xrefs":[{"xref_id":"x:2","from":"d:auth/flow/node/n:deny",'
         b'"to":"d:login/seq/message/m:0099","kind":"todo","label":null,"status":"dangling_to"}]}'
     )

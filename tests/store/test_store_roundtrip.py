@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
 from nereid.model import Diagram, Session
+from nereid.model.refs import ref_enc_hook
 from nereid.ops import DiagramState
 from nereid.store import MemoryFiles, load_session, save_session
 from tests.ops.test_ops_stateful import (
@@ -167,7 +168,10 @@ class WalkthroughReload(WalkthroughMachine):
         result = load_session(files)
         assert not result.issues
         back = result.session.walkthroughs[walkthrough.walkthrough_id]
-        found = differences(msgspec.to_builtins(walkthrough), msgspec.to_builtins(back))
+        found = differences(
+            msgspec.to_builtins(walkthrough, enc_hook=ref_enc_hook),
+            msgspec.to_builtins(back, enc_hook=ref_enc_hook),
+        )
         assert back == walkthrough, found
 
 
