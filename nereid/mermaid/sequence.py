@@ -120,7 +120,7 @@ def parse_sequence(text: str) -> SequenceAst:
     return _Importer().run(text)
 
 
-@dataclass
+@dataclass(slots=True)
 class _OpenSection:
     section_id: str
     kind: str
@@ -349,6 +349,12 @@ class _Importer:
             self.unsupported(st, "only participant declarations go inside a box")
         if keyword is None:
             self.message(st)
+        elif keyword in _BLOCK_OPENERS:  # the common statements first
+            self.open_block(st, keyword, rest)
+        elif keyword in _SECTION_KEYWORDS:
+            self.open_section(st, keyword, rest)
+        elif keyword == "end" and self.open_box is None:
+            self.close_block(st)
         elif keyword == "box":
             self.box(st, rest)
         elif keyword == "end" and self.open_box is not None:
@@ -359,12 +365,6 @@ class _Importer:
             self.create(st, rest)
         elif keyword == "destroy":
             self.destroy(st, rest)
-        elif keyword in _BLOCK_OPENERS:
-            self.open_block(st, keyword, rest)
-        elif keyword in _SECTION_KEYWORDS:
-            self.open_section(st, keyword, rest)
-        elif keyword == "end":
-            self.close_block(st)
         elif keyword == "note":
             self.note(st)
         elif keyword in ("activate", "deactivate"):
