@@ -28,7 +28,7 @@ PURE_LAYERS: Final = {
 #: files shipped inside the package (read once, like code). No trio, no files, no sockets.
 PURE_OUTSIDE: Final = frozenset(
     {
-        "__future__", "bisect", "codecs", "collections", "contextlib", "dataclasses", "enum",
+        "__future__", "array", "bisect", "codecs", "collections", "contextlib", "dataclasses", "enum",
         "functools", "gc", "hashlib", "heapq", "html", "importlib.resources", "itertools",
         "json", "math", "operator", "re", "string", "time", "typing", "unicodedata",
         "lark", "msgspec", "regex", "wcwidth",
