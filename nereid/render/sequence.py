@@ -28,6 +28,7 @@ from nereid.model.refs import (
     SEQ_PARTICIPANT,
     SEQ_SECTION,
     ObjectRef,
+    make_ref,
 )
 from nereid.model.sequence import SequenceAst
 from nereid.render.canvas import Canvas
@@ -91,7 +92,7 @@ class _Painter:
         self._crosses: list[tuple[int, int, ObjectRef]] = []
 
     def ref(self, category: tuple[str, str], object_id: str) -> ObjectRef:
-        return ObjectRef(diagram_id=self.diagram_id, category=category, object_id=object_id)
+        return make_ref(self.diagram_id, category, object_id)
 
     def message_ref(self, plan: MessagePlan) -> ObjectRef:
         ref = self._message_refs.get(plan.message.message_id)

@@ -29,6 +29,7 @@ from nereid.model.refs import (
     SEQ_PARTICIPANT,
     SEQ_SECTION,
     ObjectRef,
+    make_ref,
 )
 from nereid.render.budget import MAX_CANVAS_CELLS, check_budget
 from nereid.render.canvas import Canvas
@@ -263,7 +264,7 @@ class _RowPainter:
         self.runs: dict[ObjectRef, list[tuple[int, int, int]]] = {}
 
     def ref(self, category: tuple[str, str], object_id: str) -> ObjectRef:
-        return ObjectRef(diagram_id=self.diagram_id, category=category, object_id=object_id)
+        return make_ref(self.diagram_id, category, object_id)
 
     def background(self, sides: tuple[int, ...]) -> _Background:
         found = self._backgrounds.get(sides)
@@ -306,7 +307,7 @@ class _RowPainter:
                 if known is None:
                     known = row_shapes[key] = self._arrow_row(event, inline, background)
                 before, after, runs = known
-                owner = ObjectRef(diagram_id, SEQ_MESSAGE, event.message.message_id)
+                owner = make_ref(diagram_id, SEQ_MESSAGE, event.message.message_id)
                 if len(runs) == 1 and len(labels) < 2:
                     first, last = runs[0]
                     spans[owner] = (_new_span(Span, (row, first, last)),)

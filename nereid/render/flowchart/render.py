@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from nereid.model.flowchart import FlowchartAst
-from nereid.model.refs import FLOW_EDGE, FLOW_NODE, FLOW_NOTE, FLOW_SUBGRAPH, ObjectRef
+from nereid.model.refs import FLOW_EDGE, FLOW_NODE, FLOW_NOTE, FLOW_SUBGRAPH, make_ref
 from nereid.render.budget import MAX_LINE_CELLS, check_budget
 from nereid.render.canvas import Canvas
 from nereid.render.flowchart.geometry import EdgeDraw, FrameDraw, NodeDraw
@@ -78,7 +78,7 @@ def _draw_frame(
     """The frame's border (dashed for a `stroke-dasharray` style, as Mermaid draws it); on a
     TD/BT frame the top border leaves room for the title (starting at column `start`, with a
     blank either side)."""
-    owner = ObjectRef(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
+    owner = make_ref(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
     top, left, bottom, right = frame.rect
     line = STYLE_DOTTED if dashed else STYLE_ROUND
     if not (frame.title_on_border and frame.title):
@@ -99,7 +99,7 @@ def _draw_frame(
 
 
 def _draw_title(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -> None:
-    owner = ObjectRef(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
+    owner = make_ref(diagram_id, FLOW_SUBGRAPH, frame.subgraph_id)
     top, left, _, _ = frame.rect
     if frame.title_on_border:
         for k, line in enumerate(frame.title):
@@ -110,7 +110,7 @@ def _draw_title(canvas: Canvas, frame: FrameDraw, diagram_id: str, start: int) -
 
 
 def _draw_node(canvas: Canvas, node: NodeDraw, diagram_id: str, ascii: bool) -> None:
-    owner = ObjectRef(diagram_id, FLOW_NODE, node.node_id)
+    owner = make_ref(diagram_id, FLOW_NODE, node.node_id)
     top, left, bottom, right = node.rect
     draw_shape(canvas, node.style, top, left, bottom, right, owner, ascii)
     width = right - left + 1
@@ -121,14 +121,16 @@ def _draw_node(canvas: Canvas, node: NodeDraw, diagram_id: str, ascii: bool) -> 
     for line in node.lines:  # inside the box: its cells are claimed by draw_shape
         canvas.put_text(row, left + (width - text_width(line)) // 2, line)
         row += 1
-    note_owner = ObjectRef(diagram_id, FLOW_NOTE, node.node_id)
+    if not note_lines:
+        return
+    note_owner = make_ref(diagram_id, FLOW_NOTE, node.node_id)
     for line in note_lines:
         canvas.put_text(row, left + (width - text_width(line)) // 2, line, note_owner)
         row += 1
 
 
 def _draw_edge(canvas: Canvas, edge: EdgeDraw, diagram_id: str, glyphs: GlyphSet) -> None:
-    owner = ObjectRef(diagram_id, FLOW_EDGE, edge.edge_id)
+    owner = make_ref(diagram_id, FLOW_EDGE, edge.edge_id)
     if edge.line != "invisible":
         style = _LINE_STYLE.get(edge.line, STYLE_LIGHT)
         for piece in edge.pieces:
