@@ -237,6 +237,12 @@ def listed_rev(read: DiagramRead) -> int:
         quick = _rev_from_tail(read)
         if quick is not None:
             return quick
+    return decoded_rev(read)
+
+
+def decoded_rev(read: DiagramRead) -> int:
+    """`listed_rev` by decoding the side-car's `rev` and `mmd_sha256` (the path the tail
+    read stands in for, and its oracle in the tests)."""
     sidecar = None if read.sidecar is None else _REV_DECODER.decode(read.sidecar)
     return diagram_files.loaded_rev(
         read.entry.rev,
