@@ -12,15 +12,18 @@ from nereid.runtime import Actor, Address, Message, Request
 
 __all__ = [
     "Add",
+    "Append",
     "Block",
     "Boom",
     "Bump",
     "Counter",
+    "Entries",
     "CounterMessage",
     "Fail",
     "Forward",
     "Get",
     "Knobs",
+    "LogNote",
     "Record",
     "Recorder",
     "Recorded",
@@ -136,3 +139,19 @@ class Recorder(Actor[None, Record | Recorded]):
                 return list(self._seen)
             case _:
                 assert_never(message)
+
+
+class Entries(Request[tuple[str, ...]], frozen=True):
+    """A log actor's committed entries (a read)."""
+
+
+class Append(Message, frozen=True):
+    """A plain cast to a log actor: append `tag` (handled in the actor's task)."""
+
+    tag: str
+
+
+class LogNote(Message, frozen=True):
+    """A note to a log actor: append `tag` (handled at once while the actor idles)."""
+
+    tag: str

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from nereid.errors import ActorRestarted, CallTimeout, InvalidParams, MailboxClosed
 from nereid.runtime import (
     Actor,
-    Message,
     Request,
     RingSink,
     Tracer,
@@ -31,22 +30,7 @@ from nereid.runtime import (
     open_runtime,
 )
 from nereid.testing.faults import RestartCounter
-
-
-class Entries(Request[tuple[str, ...]], frozen=True):
-    """The committed log (a read)."""
-
-
-class Append(Message, frozen=True):
-    """A plain cast: append `tag` (handled in the actor's task)."""
-
-    tag: str
-
-
-class Note(Message, frozen=True):
-    """A note: append `tag`."""
-
-    tag: str
+from tests.runtime.actor_testkit import Append, Entries, LogNote
 
 
 class Write(Request[tuple[str, ...]], frozen=True):
@@ -71,7 +55,7 @@ class Plain(Request[tuple[str, ...]], frozen=True):
     tag: str
 
 
-Mail = Entries | Append | Note | Write | Refuse | Buggy | Plain
+Mail = Entries | Append | LogNote | Write | Refuse | Buggy | Plain
 
 
 class Log(Actor[tuple[str, ...], Mail]):
@@ -87,8 +71,8 @@ class Log(Actor[tuple[str, ...], Mail]):
     async def _append(self, message: Append) -> None:
         self.commit((*self.state, message.tag))
 
-    @on_note(Note)
-    def _note(self, message: Note) -> None:
+    @on_note(LogNote)
+    def _note(self, message: LogNote) -> None:
         self.commit((*self.state, message.tag))
 
     @on(Write, inline=True)
@@ -148,11 +132,11 @@ async def test_an_inline_request_never_overtakes_a_handler_half_way() -> None:
             # The actor is held: each of these waits behind the half-done write.
             nursery.start_soon(log.call, Write(tag="inline"))
             await trio.testing.wait_all_tasks_blocked()
-            await log.cast(Note(tag="note"))
+            await log.cast(LogNote(tag="note"))
             await log.cast(Append(tag="cast"))
             nursery.start_soon(log.call, Plain(tag="plain"))
             await trio.testing.wait_all_tasks_blocked()
-            assert log.offer(Note(tag="offer"))
+            assert log.offer(LogNote(tag="offer"))
             gate.set()
         assert await log.call(Entries()) == (
             "held",
@@ -258,7 +242,7 @@ async def test_a_cancelled_caller_never_leaves_an_inline_change_half_done() -> N
             scopes[0].cancel()  # the caller is cancelled while its handler waits
             await trio.testing.wait_all_tasks_blocked()
             assert replies == []  # still in its handler, which holds the actor:
-            assert log.offer(Note(tag="after"))  # queued
+            assert log.offer(LogNote(tag="after"))  # queued
             gate.set()
         assert replies == [("w", "w/2")]
         assert await log.call(Entries()) == ("w", "w/2", "after")
@@ -378,7 +362,7 @@ def test_every_senders_messages_stay_in_its_order(scripts: list[list[str]]) -> N
                             check(await log.call(Write(tag=tag, wait=True)))
                             sent += [tag, f"{tag}/2"]
                         case "note":
-                            await log.cast(Note(tag=tag))
+                            await log.cast(LogNote(tag=tag))
                             sent.append(tag)
                         case "append":
                             await log.cast(Append(tag=tag))

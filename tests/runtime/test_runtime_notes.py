@@ -27,22 +27,7 @@ from nereid.runtime import (
     on_read,
     open_runtime,
 )
-
-
-class Entries(Request[tuple[str, ...]], frozen=True):
-    """The committed log (a read)."""
-
-
-class Append(Message, frozen=True):
-    """A plain cast: append `tag` (handled in the actor's task)."""
-
-    tag: str
-
-
-class Note(Message, frozen=True):
-    """A note: append `tag` (handled at once while the actor idles)."""
-
-    tag: str
+from tests.runtime.actor_testkit import Append, Entries, LogNote
 
 
 class Refused(Message, frozen=True):
@@ -59,7 +44,7 @@ class Hold(Request[tuple[str, ...]], frozen=True):
     tag: str
 
 
-Mail = Entries | Append | Note | Refused | Buggy | Hold
+Mail = Entries | Append | LogNote | Refused | Buggy | Hold
 
 
 class Log(Actor[tuple[str, ...], Mail]):
@@ -75,8 +60,8 @@ class Log(Actor[tuple[str, ...], Mail]):
     async def _append(self, message: Append) -> None:
         self.commit((*self.state, message.tag))
 
-    @on_note(Note)
-    def _note(self, message: Note) -> None:
+    @on_note(LogNote)
+    def _note(self, message: LogNote) -> None:
         self.instance_notes += 1
         self.commit((*self.state, message.tag))
 
@@ -100,8 +85,8 @@ async def test_a_note_to_an_idle_actor_is_handled_in_the_senders_task() -> None:
         log = await runtime.root.spawn("log", lambda: Log(trio.Event()), initial=())
         await trio.testing.wait_all_tasks_blocked()
         with trio.testing.assert_no_checkpoints():
-            await log.cast(Note(tag="a"))
-            assert log.offer(Note(tag="b"))
+            await log.cast(LogNote(tag="a"))
+            assert log.offer(LogNote(tag="b"))
             assert await log.call(Entries()) == ("a", "b")
 
 
@@ -110,7 +95,7 @@ async def test_a_note_behind_queued_mail_is_queued_behind_it() -> None:
         log = await runtime.root.spawn("log", lambda: Log(trio.Event()), initial=())
         await trio.testing.wait_all_tasks_blocked()
         await log.cast(Append(tag="first"))  # queued: the actor has not run yet
-        await log.cast(Note(tag="second"))
+        await log.cast(LogNote(tag="second"))
         assert await log.call(Entries()) == ("first", "second")
 
 
@@ -121,7 +106,7 @@ async def test_a_note_never_overtakes_a_handler_half_way() -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(log.call, Hold(tag="held"))
             await trio.testing.wait_all_tasks_blocked()
-            await log.cast(Note(tag="after"))
+            await log.cast(LogNote(tag="after"))
             gate.set()
         assert await log.call(Entries()) == ("held", "after")
 
@@ -131,7 +116,7 @@ async def test_a_refused_note_changes_nothing_and_the_actor_goes_on() -> None:
         log = await runtime.root.spawn("log", lambda: Log(trio.Event()), initial=("x",))
         await trio.testing.wait_all_tasks_blocked()
         await log.cast(Refused())
-        await log.cast(Note(tag="y"))
+        await log.cast(LogNote(tag="y"))
         assert await log.call(Entries()) == ("x", "y")
 
 
@@ -171,7 +156,7 @@ async def test_a_crash_while_a_note_waits_fails_only_the_request_in_flight() -> 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(hold)
             await trio.testing.wait_all_tasks_blocked()
-            await log.cast(Note(tag="kept"))
+            await log.cast(LogNote(tag="kept"))
             gate.set()
         assert len(failed) == 1
         assert await log.call(Entries()) == ("kept",)
@@ -182,10 +167,10 @@ async def test_notes_are_queued_and_traced_while_tracing() -> None:
     async with open_runtime(tracer=Tracer(sink)) as runtime:
         log = await runtime.root.spawn("log", lambda: Log(trio.Event()), initial=())
         await trio.testing.wait_all_tasks_blocked()
-        await log.cast(Note(tag="a"))
+        await log.cast(LogNote(tag="a"))
         assert await log.call(Entries()) == ("a",)
     events = [(r.event, r.msg_type) for r in sink.records() if r.actor == "log"]
-    assert ("receive", "Note") in events
+    assert ("receive", "LogNote") in events
 
 
 @settings(max_examples=40, deadline=None)
@@ -213,7 +198,7 @@ def test_every_senders_messages_stay_in_its_order(scripts: list[list[str]]) -> N
                     tag = f"{number}.{index}"
                     match action:
                         case "note":
-                            await log.cast(Note(tag=tag))
+                            await log.cast(LogNote(tag=tag))
                             sent.append(tag)
                         case "append":
                             await log.cast(Append(tag=tag))
