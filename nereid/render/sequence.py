@@ -28,7 +28,6 @@ from nereid.model.refs import (
     SEQ_PARTICIPANT,
     SEQ_SECTION,
     ObjectRef,
-    make_ref,
 )
 from nereid.model.sequence import SequenceAst
 from nereid.render.canvas import Canvas
@@ -55,6 +54,7 @@ from nereid.render.sequence_layout import (
     SequenceLayout,
     layout_sequence,
 )
+from nereid.render.sequence_refs import ref_table
 from nereid.render.sequence_rows import paint_rows
 from nereid.render.text import text_width
 
@@ -87,20 +87,14 @@ class _Painter:
         self.glyphs: GlyphSet = canvas.glyphs
         self.layout = layout
         self.diagram_id = diagram_id
-        self._message_refs: dict[str, ObjectRef] = {}
         #: Where destroyed participants' lifelines end: (row, column, owner).
         self._crosses: list[tuple[int, int, ObjectRef]] = []
 
     def ref(self, category: tuple[str, str], object_id: str) -> ObjectRef:
-        return make_ref(self.diagram_id, category, object_id)
+        return ref_table(self.diagram_id, category).ref(object_id)
 
     def message_ref(self, plan: MessagePlan) -> ObjectRef:
-        ref = self._message_refs.get(plan.message.message_id)
-        if ref is None:
-            ref = self._message_refs[plan.message.message_id] = self.ref(
-                SEQ_MESSAGE, plan.message.message_id
-            )
-        return ref
+        return self.ref(SEQ_MESSAGE, plan.message.message_id)
 
     def paint(self) -> None:
         layout = self.layout

@@ -29,7 +29,6 @@ from nereid.model.refs import (
     SEQ_PARTICIPANT,
     SEQ_SECTION,
     ObjectRef,
-    make_ref,
 )
 from nereid.render.budget import MAX_CANVAS_CELLS, check_budget
 from nereid.render.canvas import Canvas
@@ -47,6 +46,7 @@ from nereid.render.options import Rendered
 from nereid.render.sequence_arrows import ArrowLook, draw_message_line, label_room
 from nereid.render.sequence_heads import HeadShape, draw_head
 from nereid.render.sequence_layout import FramePlan, MessagePlan, SequenceLayout
+from nereid.render.sequence_refs import ref_table
 from nereid.render.spans import Span, SpanMap, merge_runs
 from nereid.render.text import char_width, text_width
 
@@ -262,9 +262,11 @@ class _RowPainter:
         self.lines: list[str] = []
         self.spans: dict[ObjectRef, tuple[Span, ...]] = {}
         self.runs: dict[ObjectRef, list[tuple[int, int, int]]] = {}
+        self.messages = ref_table(diagram_id, SEQ_MESSAGE)
+        self.sections = ref_table(diagram_id, SEQ_SECTION)
 
     def ref(self, category: tuple[str, str], object_id: str) -> ObjectRef:
-        return make_ref(self.diagram_id, category, object_id)
+        return ref_table(self.diagram_id, category).ref(object_id)
 
     def background(self, sides: tuple[int, ...]) -> _Background:
         found = self._backgrounds.get(sides)
@@ -287,7 +289,8 @@ class _RowPainter:
         row_shapes = background.arrows
         spans = self.spans
         message_runs = self.runs
-        diagram_id = self.diagram_id
+        message_refs = self.messages.refs
+        message_ref = self.messages.ref
         for row, event in enumerate(slots, first_body_row):
             if event is None:
                 lines.append(back)
@@ -307,7 +310,8 @@ class _RowPainter:
                 if known is None:
                     known = row_shapes[key] = self._arrow_row(event, inline, background)
                 before, after, runs = known
-                owner = make_ref(diagram_id, SEQ_MESSAGE, event.message.message_id)
+                message_id = event.message.message_id
+                owner = message_refs.get(message_id) or message_ref(message_id)
                 if len(runs) == 1 and len(labels) < 2:
                     first, last = runs[0]
                     spans[owner] = (_new_span(Span, (row, first, last)),)
@@ -402,7 +406,7 @@ class _RowPainter:
                 raise _Declined
             slots[offset] = plan
             if len(plan.lines) > 1:
-                owner = self.ref(SEQ_MESSAGE, plan.message.message_id)
+                owner = self.messages.ref(plan.message.message_id)
                 lo, hi = label_room(plan, heads)
                 room = hi - lo + 1
                 for k, line in enumerate(plan.lines[:-1]):
@@ -411,12 +415,12 @@ class _RowPainter:
                         put(plan.top + k, (_TEXT, lo + (room - width) // 2, line, owner))
         for frame in layout.frames:
             put(frame.top, (_TOP, frame, frame.label_col, frame.label))
-            first = self.ref(SEQ_SECTION, frame.sections[0].section.section_id)
+            first = self.sections.ref(frame.sections[0].section.section_id)
             for k, line in enumerate(frame.more):
                 put(frame.top + 1 + k, (_TEXT, frame.label_col, line, first))
             for section in frame.sections[1:]:
                 put(section.start, (_SEPARATOR, frame, section.label_col, section.label))
-                owner = self.ref(SEQ_SECTION, section.section.section_id)
+                owner = self.sections.ref(section.section.section_id)
                 for k, line in enumerate(section.more):
                     put(section.start + 1 + k, (_TEXT, section.label_col, line, owner))
             put(frame.bottom, (_BOTTOM, frame, 0, ""))
@@ -504,7 +508,7 @@ class _RowPainter:
         separators = {section.start for section in frame.sections[1:]}
         self.spans[block] = _band(frame.top, frame.bottom, left, right, separators)
         for section in frame.sections:
-            owner = self.ref(SEQ_SECTION, section.section.section_id)
+            owner = self.sections.ref(section.section.section_id)
             text_runs = self.runs.pop(owner, None)
             if text_runs is None:
                 self.spans[owner] = _band(section.start, section.end, left, right, ())
