@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Generator
+from itertools import islice
+from operator import le
 from typing import Final
 
 import msgspec
 
-from nereid.model.refs import ref_enc_hook, ref_from_text
+from nereid.model.refs import ObjectRef, ref_enc_hook, ref_from_text
 from nereid.render import Rendered
 from nereid.render.spans import PackedSpans, SpanLayout, spans_on_rows
 
@@ -69,12 +71,23 @@ def pack_drawing(rendered: Rendered) -> bytes:
     return _encoder.encode(packed)
 
 
+CHECK_STEP: Final = 8192
+"""Row index entries `unpack_steps` checks per event-loop step (about half a millisecond)."""
+
+REFS_STEP: Final = 384
+"""Object refs `unpack_steps` makes per event-loop step (about half a millisecond: a ref is
+a Python-made `str` with its parts)."""
+
+
 def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
-    """Rebuild the drawing `pack_drawing` packed, yielding between its decode, its lines
-    and objects, and its span map (each about a millisecond for a 1000-node flowchart);
-    the generator's return value is the `Rendered` (spans: a `PackedSpans`). Raises
-    `ValueError` (or `msgspec.DecodeError`) for bytes that are not a packed drawing."""
+    """Rebuild the drawing `pack_drawing` packed, yielding between its decode, the checks
+    of its row index (`CHECK_STEP` entries at a time), its lines, its objects' refs
+    (`REFS_STEP` at a time) and its span map, so that no step holds the event loop for
+    more than about a millisecond (a 1000-node flowchart has ~19,000 spans of ~2,900
+    objects); the generator's return value is the `Rendered` (spans: a `PackedSpans`).
+    Raises `ValueError` (or `msgspec.DecodeError`) for bytes that are not a packed drawing."""
     packed = _decoder.decode(payload)
+    yield
     starts, keys, by_row, rows = array("I"), array("q"), array("I"), array("q")
     try:
         starts.frombytes(packed.starts)
@@ -86,37 +99,40 @@ def unpack_steps(payload: bytes) -> Generator[None, None, Rendered]:
     if not 1 < packed.col_shift < 32:
         raise ValueError(f"packed drawing: a span key layout of {packed.col_shift} bits")
     total = len(keys)
-    if (
-        not starts
-        or starts[0] != 0
-        or starts[-1] != total
-        or any(a > b for a, b in zip(starts, starts[1:], strict=False))
-    ):
+    if not starts or starts[0] != 0 or starts[-1] != total or not _ascending(starts):
         raise ValueError(
             f"packed drawing: {len(starts)} span starts and {total} span keys do not match"
         )
-    if (
-        len(by_row) != total
-        or len(rows) != total
-        or (by_row and max(by_row) >= total)
-        or any(a > b for a, b in zip(rows, rows[1:], strict=False))
-    ):
+    if len(by_row) != total or len(rows) != total:
         raise ValueError("packed drawing: the row index does not match its spans")
-    yield
+    for low in range(0, total, CHECK_STEP):
+        high = low + CHECK_STEP
+        if max(by_row[low:high]) >= total or not _ascending(rows[low : high + 1]):
+            raise ValueError("packed drawing: the row index does not match its spans")
+        yield
     lines = packed.text.split("\n") if packed.height else []
     if len(lines) != packed.height:
         raise ValueError(f"packed drawing: {len(lines)} lines, height {packed.height}")
-    refs = list(map(ref_from_text, _refs.decode(packed.refs)))  # the worker's own: unchecked
-    if len(starts) != len(refs) + 1:
-        raise ValueError(f"packed drawing: {len(refs)} objects and {len(starts)} span starts")
-    yield
-    if len(set(refs)) != len(refs):
+    texts = _refs.decode(packed.refs)
+    if len(starts) != len(texts) + 1:
+        raise ValueError(f"packed drawing: {len(texts)} objects and {len(starts)} span starts")
+    if len(set(texts)) != len(texts):
         raise ValueError("packed drawing: an object is listed twice")
+    refs: list[ObjectRef] = []
+    for low in range(0, len(texts), REFS_STEP):
+        yield
+        refs += map(ref_from_text, texts[low : low + REFS_STEP])  # the worker's own: unchecked
+    yield
     layout = SpanLayout(packed.col_shift)
     spans = PackedSpans(refs, starts, keys, layout, (by_row, rows))
     return Rendered(
         text=packed.text, lines=lines, spans=spans, width=packed.width, height=packed.height
     )
+
+
+def _ascending(values: array[int]) -> bool:
+    """Whether `values` never decrease (in C: no Python frame per pair)."""
+    return all(map(le, values, islice(values, 1, None)))
 
 
 def unpack_drawing(payload: bytes) -> Rendered:
