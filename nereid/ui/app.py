@@ -171,6 +171,10 @@ class TuiApp:
             self.vm.prepare_cells()
             await trio.lowlevel.checkpoint()
             self.vm.view_cells()
+            # A camera move (follow-AI) shows a whole pane of new rows: their canvas bands
+            # are made ahead, one per step, so the repaint only stacks them.
+            for _band in self.widget.paint_ahead():
+                await trio.lowlevel.checkpoint()
             self._follow_check.set()
             self.widget.refresh()
 
@@ -282,6 +286,8 @@ class TuiApp:
                 for _band in self.vm.warm_steps(outcome):  # the rows the repaint shows
                     await trio.lowlevel.checkpoint()
             if self.vm.layout_done(job.key, outcome, job.ast):
+                for _band in self.widget.paint_ahead():  # its canvas bands, one per step
+                    await trio.lowlevel.checkpoint()
                 self.widget.refresh()
 
     async def run_searches(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Literal
 
 import urwid
@@ -99,12 +99,15 @@ class BandedCanvas:
     """One pane's framed canvas (`frame` + `rows_canvas`) as its border rows and bands of
     `BAND_ROWS` content rows, each kept until its rows change: a repaint after a mark moved
     (a spotlight, the cursor) clips, frames and encodes only the bands it touched, and
-    urwid stacks the rest as they were (the same cells either way)."""
+    urwid stacks the rest as they were (the same cells either way). Bands can also be made
+    ahead (`bands_ahead`, one per event-loop step) for a repaint that will show them."""
 
-    __slots__ = ("_parts",)
+    __slots__ = ("_ahead", "_parts")
 
     def __init__(self) -> None:
         self._parts: dict[tuple[object, ...], tuple[object, urwid.TextCanvas]] = {}
+        # Bands made ahead for the next frame, by key (the next `framed` drops them).
+        self._ahead: dict[tuple[object, ...], tuple[object, urwid.TextCanvas]] = {}
 
     def framed(
         self, title: list[Run], inner: Rows, width: int, height: int, border: str
@@ -112,29 +115,59 @@ class BandedCanvas:
         """`rows_canvas(frame(title, inner, width, height, border), width, height)`."""
         if width < 2 or height < 3:
             return rows_canvas(frame(title, inner, width, height, border), width, height)
-        kept = self._parts
+        kept, ahead = self._parts, self._ahead
         parts: dict[tuple[object, ...], tuple[object, urwid.TextCanvas]] = {}
 
         def part(key: tuple[object, ...], source: object, rows: Callable[[], Rows]) -> None:
-            old = kept.get(key)
-            if old is not None and old[0] == source:
-                parts[key] = old
-            else:
-                made = rows()
-                parts[key] = (source, rows_canvas(made, width, len(made)))
+            for old in (kept.get(key), ahead.get(key)):
+                if old is not None and old[0] == source:
+                    parts[key] = old
+                    return
+            made = rows()
+            parts[key] = (source, rows_canvas(made, width, len(made)))
 
         inner_width = width - 2
         part(("top", width, border), title, lambda: [_frame_top(title, inner_width, border)])
-        for top in range(0, height - 2, BAND_ROWS):
-            size = min(BAND_ROWS, height - 2 - top)
-            band = inner[top : top + size]
-            band += [[]] * (size - len(band))
+        for top, size in _bands(height):
+            band = _band(inner, top, size)
             framed = functools.partial(_framed_band, band, inner_width, border)
             part(("band", top, width, size, border), band, framed)
         bottom = [[(border, "└" + "─" * inner_width + "┘")]]
         part(("bottom", width, border), None, lambda: bottom)
-        self._parts = parts
+        self._parts, self._ahead = parts, {}
         return urwid.CanvasCombine([(canvas, None, False) for _key, canvas in parts.values()])
+
+    def bands_ahead(
+        self, rows: Callable[[int, int], Rows], width: int, height: int, border: str
+    ) -> Iterator[None]:
+        """Make the content bands of a frame `framed` will be asked for (`rows(top, size)`:
+        the content rows `top .. top+size-1` it will get), yielding after each band made:
+        a repaint that shows a whole pane of new rows (the camera moved) then finds them
+        made, and takes each one whose rows are still what it paints."""
+        if width < 2 or height < 3:
+            return
+        inner_width = width - 2
+        for top, size in _bands(height):
+            band = _band(rows(top, size), 0, size)
+            key = ("band", top, width, size, border)
+            old = self._parts.get(key)
+            if old is not None and old[0] == band:
+                continue
+            made = _framed_band(band, inner_width, border)
+            self._ahead[key] = (band, rows_canvas(made, width, len(made)))
+            yield
+
+
+def _bands(height: int) -> Iterator[tuple[int, int]]:
+    """(first content row, rows) of each band of a pane `height` rows high (with its border)."""
+    for top in range(0, height - 2, BAND_ROWS):
+        yield top, min(BAND_ROWS, height - 2 - top)
+
+
+def _band(inner: Rows, top: int, size: int) -> Rows:
+    """Content rows `top .. top+size-1`, empty past the end of `inner`."""
+    band = inner[top : top + size]
+    return band + [[]] * (size - len(band))
 
 
 def _framed_band(band: Rows, inner_width: int, border: str) -> Rows:

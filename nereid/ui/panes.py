@@ -18,6 +18,7 @@ from nereid.ui.viewmodel import ViewModel
 
 __all__ = [
     "BRAND",
+    "diagram_marks",
     "diagram_rows",
     "diagram_title",
     "help_rows",
@@ -118,6 +119,14 @@ def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
         return wrap_runs(f"Laying out {active.diagram_id} r{active.rev}…", "default", width)
     if cells is None:
         return wrap_runs(f"Diagram render error:\n{vm.render_error()}", "default", width)
+    marks, dim = diagram_marks(vm)
+    pan_x, pan_y = vm.camera.pan_x, vm.camera.pan_y
+    return styled_rows(cells, marks, range(pan_y, pan_y + height), pan_x, width, dim)
+
+
+def diagram_marks(vm: ViewModel) -> tuple[Marks, bool]:
+    """Who looks at what in the active diagram, and whether its unselected cells are dim
+    (a selection in it): what `diagram_rows` styles the drawing with."""
     session = vm.session
     slots = session.agent_slots()
     marks = Marks(
@@ -132,8 +141,7 @@ def diagram_rows(vm: ViewModel, width: int, height: int) -> Rows:
         hints=hint_marks(vm),
     )
     dim = any(ref.diagram_id == vm.active_id for ref in session.selection)
-    pan_x, pan_y = vm.camera.pan_x, vm.camera.pan_y
-    return styled_rows(cells, marks, range(pan_y, pan_y + height), pan_x, width, dim)
+    return marks, dim
 
 
 def walkthrough_rows(vm: ViewModel, width: int, height: int) -> Rows:

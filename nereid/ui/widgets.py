@@ -7,7 +7,8 @@ never calls an actor.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import urwid
@@ -28,8 +29,10 @@ from nereid.render.walkthrough import node_ref
 from nereid.ui.canvas import BandedCanvas, Rows, Run, frame, rows_canvas
 from nereid.ui.dispatch import handle_key
 from nereid.ui.effects import Effect
+from nereid.ui.highlight import DiagramCells, styled_rows
 from nereid.ui.modes import Focus
 from nereid.ui.panes import (
+    diagram_marks,
     diagram_rows,
     diagram_title,
     help_rows,
@@ -98,6 +101,8 @@ class TuiWidget(urwid.Widget):
         self.rects: dict[Focus, Rect] = {}
         self._reported: ReportView | None = None
         self._panes: dict[Rect, BandedCanvas] = {}  # each pane's canvas bands, by place
+        # What the Diagram pane showed at the last paint: (pan x, pan y, drawing).
+        self._shown: tuple[int, int, DiagramCells | None] = (0, 0, None)
 
     def refresh(self) -> None:
         """Repaint on the next screen update (the view model changed)."""
@@ -207,6 +212,7 @@ class TuiWidget(urwid.Widget):
             if pane is Focus.DIAGRAM:
                 inner = diagram_rows(vm, iw, ih)  # first: it asks for the drawing
                 title = diagram_title(vm)  # which says whether it is updating
+                self._shown = (vm.camera.pan_x, vm.camera.pan_y, vm.view_cells())
             elif pane is Focus.OBJECTS:
                 title, inner = objects_rows(vm, iw, ih)
             elif pane is Focus.XREFS:
@@ -231,6 +237,34 @@ class TuiWidget(urwid.Widget):
             col = min(2 + len(search.query), width - 1)
             combined.cursor = (col, height - 1)
         return combined
+
+    def paint_ahead(self) -> Iterator[None]:
+        """Make the Diagram pane's canvas bands for the next paint ahead, one band per
+        step (the app yields between), when it will show rows the last paint did not: the
+        camera is about to move (follow-AI revealing a spotlight), so a whole pane of rows
+        is new. The paint takes a band made ahead only where its rows are what it paints,
+        so the screen is the same either way."""
+        vm = self.vm
+        rect = self.rects.get(Focus.DIAGRAM)
+        if rect is None or vm.walk.is_open or vm.active is None:
+            return iter(())
+        width, height = max(rect.w - 2, 0), max(rect.h - 2, 0)
+        cells = vm.cells()
+        if cells is None or width <= 0 or height <= 0:
+            return iter(())
+        camera = copy.copy(vm.camera)  # where the paint's `set_viewport` will put it
+        camera.fit(width, height, cells)
+        pan_x, pan_y = camera.pan_x, camera.pan_y
+        if self._shown == (pan_x, pan_y, cells):
+            return iter(())  # the rows shown: the paint keeps its bands but what a mark moved
+        marks, dim = diagram_marks(vm)
+        border = diagram_title(vm)[0][0]
+
+        def rows(top: int, size: int) -> Rows:
+            shown = range(pan_y + top, pan_y + top + size)
+            return styled_rows(cells, marks, shown, pan_x, width, dim)
+
+        return self._pane_canvas(rect).bands_ahead(rows, rect.w, rect.h, border)
 
     def _compose(
         self, pieces: list[tuple[Rect, list[Run], Rows, str]], width: int, height: int
