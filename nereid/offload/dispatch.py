@@ -102,13 +102,18 @@ async def render_diagram_text(diagram: Diagram) -> str:
 
 
 async def render_diagram_drawing(
-    diagram: Diagram, options: RenderOptions, *, small: int = SMALL_PAYLOAD
+    diagram: Diagram,
+    options: RenderOptions,
+    *,
+    small: int = SMALL_PAYLOAD,
+    encoded: bytes | None = None,
 ) -> Rendered:
     """`render_diagram(diagram, options)` (the TUI's drawing), in a worker unless its AST
-    encodes to at most `small` bytes. The worker's drawing comes back packed and is rebuilt
-    here in steps with a checkpoint after each (`nereid.offload.packed_drawing`), so the
-    agents' requests are answered between them instead of after a 1 MB decode."""
-    payload = msgspec.msgpack.encode(diagram.ast)
+    encodes to at most `small` bytes (`encoded`: that encoding, when the caller made it
+    already). The worker's drawing comes back packed and is rebuilt here in steps with a
+    checkpoint after each (`nereid.offload.packed_drawing`), so the agents' requests are
+    answered between them instead of after a 1 MB decode."""
+    payload = msgspec.msgpack.encode(diagram.ast) if encoded is None else encoded
     if len(payload) <= small:
         return render_diagram(diagram, options)
     import trio_parallel

@@ -274,7 +274,9 @@ class TuiApp:
                 continue
             outcome: Any
             try:
-                outcome = await render_diagram_drawing(job.diagram, job.options, small=0)
+                outcome = await render_diagram_drawing(
+                    job.diagram, job.options, small=0, encoded=job.encoded
+                )
             except Exception as err:  # shown as the render error, never fatal to the TUI
                 outcome = err
             # The drawing's cells are worked out in a step of their own (after the unpacking's),

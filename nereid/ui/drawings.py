@@ -60,6 +60,7 @@ class LayoutJob:
     diagram: Diagram  # with the xref markers in its labels
     options: RenderOptions
     ast: Ast  # the diagram's own (unmarked) AST, for the drawing's emphasis cells
+    encoded: bytes | None = None  # `diagram.ast` as msgpack, when the digest made it already
 
 
 class Drawings:
@@ -76,8 +77,8 @@ class Drawings:
         self._digests: dict[CellsKey, bytes] = {}  # the content digest of wanted drawings
         # Shown drawings that are provisional label patches, until their layout arrives.
         self._provisional: set[CellsKey] = set()
-        # The content digest of the drawing `prepare` worked out: (key, AST size, digest).
-        self._prepared: tuple[CellsKey, int, bytes] | None = None
+        # The content digest of the drawing `prepare` worked out: (key, encoded AST, digest).
+        self._prepared: tuple[CellsKey, bytes, bytes] | None = None
         # The app's hook: a drawing is wanted off the loop (None: draw everything in-process).
         self._listener: Callable[[], None] | None = None
 
@@ -101,7 +102,7 @@ class Drawings:
         if key in self._running or (self._wanted is not None and self._wanted.key == key):
             return self._drawing_of(diagram.diagram_id)  # being laid out off the loop
         options = _options(show_notes)
-        size, digest = self._content(key, diagram, markers, options)
+        encoded, digest = self._content(key, diagram, markers, options)
         drawn = self._recent.get(diagram.diagram_id, {}).get(digest)
         if drawn is not None:  # drawn before from the same content: no layout
             self._show(key, drawn, digest)
@@ -111,11 +112,13 @@ class Drawings:
             self._show(key, patched[0], digest)
             return patched[0]
         marked = _with_markers(diagram, dict(markers))
-        if self._listener is not None and size > TUI_SMALL_PAYLOAD:
+        if self._listener is not None and len(encoded) > TUI_SMALL_PAYLOAD:
             if self._wanted is not None:  # superseded before the app took it
                 self._digests.pop(self._wanted.key, None)
             self._digests[key] = digest
-            self._wanted = LayoutJob(key, marked, options, diagram.ast)
+            # The worker gets the AST as the digest encoded it, unless markers changed it.
+            same = marked.ast is diagram.ast
+            self._wanted = LayoutJob(key, marked, options, diagram.ast, encoded if same else None)
             self._listener()
             if patched is not None:  # the new label at once, until the layout arrives
                 self._show(key, patched[0], None, provisional=True)
@@ -137,18 +140,18 @@ class Drawings:
         known = key in self._cells or key in self._running or wanted
         if not known and self._failed.get(diagram.diagram_id) != key:
             self._prepared = None
-            size, digest = self._content(key, diagram, markers, _options(show_notes))
-            self._prepared = (key, size, digest)
+            encoded, digest = self._content(key, diagram, markers, _options(show_notes))
+            self._prepared = (key, encoded, digest)
 
     def _content(
         self, key: CellsKey, diagram: Diagram, markers: Markers, options: RenderOptions
-    ) -> tuple[int, bytes]:
-        """(the AST's encoded size, the content digest) of the drawing of `key`."""
+    ) -> tuple[bytes, bytes]:
+        """(the AST as msgpack, the content digest) of the drawing of `key`."""
         prepared = self._prepared
         if prepared is not None and prepared[0] == key:
             return prepared[1], prepared[2]
-        encoded = msgspec.msgpack.encode(diagram.ast)  # once: for the digest and the size
-        return len(encoded), _digest(diagram.kind, encoded, markers, options)
+        encoded = msgspec.msgpack.encode(diagram.ast)  # once: digest, size and the worker's
+        return encoded, _digest(diagram.kind, encoded, markers, options)
 
     def _patched(self, key: CellsKey, diagram: Diagram) -> tuple[DiagramCells, bool] | None:
         """The shown drawing patched for `diagram` when all that changed since is one

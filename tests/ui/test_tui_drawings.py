@@ -71,6 +71,8 @@ def test_a_big_diagram_reverted_shows_at_once_without_a_worker_job() -> None:
     assert vm.cells() is not None  # the in-process drawing made before listening
     job = vm.take_layout()
     assert job is not None and job.key[1] == edited.rev
+    # The worker gets the AST as the content digest encoded it (no second encode).
+    assert job.encoded == msgspec.msgpack.encode(job.diagram.ast)
     assert vm.layout_done(job.key, render_diagram(job.diagram, job.options), job.ast)
     reverted = msgspec.structs.replace(big, rev=edited.rev + 1)
     vm.apply(changed(reverted))
