@@ -13,7 +13,9 @@ request comes (a call needs the session), or a short delay after `initialize` ha
 answered, whichever is first. The delay counts from `initialize`, not from launch: on a
 busy machine the launch alone can take longer than the delay, and the load would then
 compete with the handshake it is meant to wait for. Background work waits in turn for
-the first answer from the open session (`first_served`).
+the first answer from the open session (`first_served`), and then for a quiet moment:
+the transport writes an answer after its handler has returned, so work that holds the
+interpreter (a full collection, an import) started at once would delay those bytes.
 """
 
 from __future__ import annotations
@@ -28,12 +30,17 @@ from nereid.errors import SessionLoading, SessionUnavailable
 if TYPE_CHECKING:  # the session's modules load after the handshake
     from nereid.actors.tree import SessionHandle
 
-__all__ = ["LOAD_DELAY", "LOAD_PATIENCE", "SessionGate"]
+__all__ = ["LOAD_DELAY", "LOAD_PATIENCE", "QUIET", "SessionGate"]
 
 LOAD_DELAY: Final = 1.0
 """Seconds after `initialize` loading waits for the rest of the handshake at most
 (`SessionGate.until_wanted`)."""
 _HANDSHAKE: Final = frozenset({"initialize", "tools/list"})
+QUIET: Final = 0.05
+"""Seconds with no request in flight after an answer from the open session before
+background work starts (`SessionGate.first_served`): the stdio transport writes the
+answer in a worker thread once the handler has returned, and needs the interpreter for
+it."""
 
 LOAD_PATIENCE: Final = 120.0
 """Seconds a tool call waits for the session to load (a 200 x 500-node folder on a busy
@@ -51,6 +58,8 @@ class SessionGate:
         self._wanted = trio.Event()
         self._greeted = trio.Event()
         self._served = trio.Event()
+        self._in_flight = 0
+        self._answered_at = 0.0
         self.handle: SessionHandle | None = None
 
     async def middleware(
@@ -60,9 +69,12 @@ class SessionGate:
         if ctx.method not in _HANDSHAKE:
             self._wanted.set()
             self._greeted.set()
+        self._in_flight += 1
         try:
             return await call_next(ctx)
         finally:
+            self._in_flight -= 1
+            self._answered_at = trio.current_time()
             if ctx.method == "tools/list":
                 self._wanted.set()
             elif ctx.method not in _HANDSHAKE and self.handle is not None:
@@ -88,11 +100,18 @@ class SessionGate:
             self._settled.set()
 
     async def first_served(self, delay: float = LOAD_DELAY) -> None:
-        """Return once a request has been answered from the open session, or `delay`
-        seconds after the call: when background work (parsing the rest of the folder,
-        the bridge's HTTP stack) may start without delaying the client's first replies."""
+        """Return once a request has been answered from the open session and no request
+        has been in flight for `QUIET` seconds since (its answer has been written), or
+        `delay` seconds after the call: when background work (settling the heap, parsing
+        the rest of the folder, the bridge's HTTP stack) may start without delaying the
+        client's first replies."""
         with trio.move_on_after(delay):
             await self._served.wait()
+            while self._in_flight or trio.current_time() < self._answered_at + QUIET:
+                if self._in_flight:
+                    await trio.sleep(QUIET)
+                else:
+                    await trio.sleep_until(self._answered_at + QUIET)
 
     async def settled(self) -> None:
         """Return once the gate is open or has failed (without raising)."""

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -26,7 +27,7 @@ import trio
 import trio.testing
 
 from nereid.actors.tree import open_session
-from nereid.commands.session_gate import LOAD_DELAY, SessionGate
+from nereid.commands.session_gate import LOAD_DELAY, QUIET, SessionGate
 from nereid.errors import SessionLoading, SessionUnavailable
 from nereid.model import Diagram, FlowchartAst, FlowEdge, FlowNode, Session
 from nereid.store.demo import load_demo_session
@@ -290,4 +291,52 @@ async def test_background_work_waits_for_the_first_answer_from_the_session(
                 gate.middleware, cast(Any, SimpleNamespace(method="tools/call")), answered
             )
             await gate.first_served(10.0)
-        assert trio.current_time() - began == pytest.approx(0.5)  # once the call was answered
+        # once the call was answered and nothing was in flight for QUIET seconds since
+        assert trio.current_time() - began == pytest.approx(0.5 + QUIET)
+
+
+async def test_background_work_waits_for_a_quiet_moment_after_the_first_answer(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    """A call in flight (or answered less than QUIET ago) holds background work back, as
+    the answer's bytes are written after its handler returns; `delay` bounds the wait."""
+    gate = SessionGate(patience=30.0)
+    events: list[tuple[str, float]] = []
+
+    async def answered_after(ctx: object, seconds: float) -> None:
+        await trio.sleep(seconds)
+
+    async def call(seconds: float) -> None:
+        await gate.middleware(
+            cast(Any, SimpleNamespace(method="tools/call")),
+            partial(answered_after, seconds=seconds),
+        )
+        events.append(("answered", trio.current_time()))
+
+    async def background(delay: float) -> None:
+        await gate.first_served(delay)
+        events.append(("background", trio.current_time()))
+
+    async with open_session(load_demo_session(), files=None, durable=False) as handle:
+        gate.opened(handle)
+        began = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(background, 10.0)
+            nursery.start_soon(call, 0.1)  # answered at 0.1
+            await trio.sleep(0.1 + QUIET / 2)
+            nursery.start_soon(call, 0.3)  # in flight until 0.1 + QUIET / 2 + 0.3
+        second = 0.4 + QUIET / 2
+        assert [(what, pytest.approx(at - began)) for what, at in events] == [
+            ("answered", 0.1),
+            ("answered", second),
+            ("background", second + QUIET),
+        ]
+        events.clear()
+        busy = trio.current_time()
+        async with trio.open_nursery() as nursery:  # never quiet: the delay bounds it
+            nursery.start_soon(background, 0.5)
+            nursery.start_soon(call, 2.0)
+        assert [(what, pytest.approx(at - busy)) for what, at in events] == [
+            ("background", 0.5),
+            ("answered", 2.0),
+        ]
