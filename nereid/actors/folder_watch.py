@@ -267,14 +267,15 @@ class _Sync:
 
     async def diagram(self, diagram_id: str) -> None:
         mmd_path, side_path, _ = diagram_paths(diagram_id)
-        actor = self.handle.registry.get(diagram_actor_name(diagram_id))
+        name = diagram_actor_name(diagram_id)
         data = await self._read(mmd_path)
         if data is None:
-            if actor is not None:
+            if name in self.handle.registry:
                 await self._gone(diagram_id, mmd_path)
             return
         if self.files.is_own(mmd_path, data):
-            return
+            return  # nothing new: a diagram whose actor has not started stays so
+        actor = self.handle.registry.get(name)  # (starting it: it takes the edit in)
         if actor is None:
             await self._adopt(diagram_id, data)
             return

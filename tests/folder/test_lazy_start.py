@@ -21,6 +21,7 @@ import trio
 
 from nereid.actors.diagram import diagram_actor_name
 from nereid.actors.folder_events import FolderEvents
+from nereid.actors.folder_watch import FolderSynced
 from nereid.actors.persister import PersisterState
 from nereid.actors.protocol import (
     AddXref,
@@ -333,3 +334,37 @@ async def test_a_restarted_xref_needs_no_diagram_actor(folder: Path) -> None:
         exists = await handle.xref.call(CheckRefs(refs=(flow_b,)))
         assert exists.exists == (True,)
         assert handle.registry.names("diagram:") == ["diagram:flow"]  # the one it needed
+
+
+async def test_a_rewrite_that_changes_nothing_leaves_a_diagram_without_an_actor(
+    folder: Path,
+) -> None:
+    """The watch compares a file with what the session holds before it asks the diagram's
+    actor: a file rewritten as it was (an editor's save, a checkout) starts no actor."""
+    files = RecordingFiles(FolderFiles(folder))
+    listed = list_probed(folder, files, probe_folder(folder, files))
+    seq = folder / "diagrams" / "seq.mmd"
+    async with open_session_runtime() as runtime:
+        opening = _run_loaded(
+            folder,
+            files,
+            listed.result,
+            False,
+            durable_writes=False,
+            tracer=None,
+            watch=True,
+            runtime=runtime,
+            listed=listed,
+            background=True,
+        )
+        async with opening as handle:
+            with trio.fail_after(120):
+                while not files.is_own("diagrams/seq.mmd", seq.read_bytes()):
+                    await trio.sleep(0.05)  # the background has loaded it and taken it in
+            with handle.bus.subscribe(FolderSynced) as synced:
+                seq.write_bytes(seq.read_bytes())
+                with trio.fail_after(30):
+                    async for event in synced:
+                        if isinstance(event, FolderSynced) and "diagrams/seq.mmd" in event.paths:
+                            break
+            assert handle.registry.running(diagram_actor_name("seq")) is None
