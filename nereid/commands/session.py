@@ -22,6 +22,7 @@ and `tools/list` before they are needed (the session loads after the handshake).
 from __future__ import annotations
 
 import collections
+import contextlib
 import gc
 import importlib
 import logging
@@ -182,11 +183,13 @@ class Listed(NamedTuple):
     """A folder listed but not parsed (`list_probed`): `result` is the session without
     the listed diagrams' contents (their entries in `kept`, as for files that did not
     load, until each has loaded); `reads` their bytes, for `FolderLoad`; `revs` the rev
-    each read loads as (no parse: `listed_rev`)."""
+    each read loads as (no parse: `listed_read`); `unsure` the ids of the reads whose
+    load only their parse can tell (not `ListedRead.as_saved`)."""
 
     result: LoadResult
     reads: tuple[DiagramRead, ...]
     revs: tuple[int, ...]
+    unsure: tuple[str, ...] = ()
 
     @property
     def pending(self) -> tuple[DiagramActorState, ...]:
@@ -206,7 +209,7 @@ def list_probed(folder: Path, files: SessionFiles, meta: SessionMetaFile | None)
     """What `probe_folder` found, read but not parsed: cheap, so `nereid --mcp` lists the
     session at once and parses each diagram on use or in the background (`FolderLoad`).
     A new folder gets the seed session, as `load_probed` gives it."""
-    from nereid.store.session_io import list_listed, listed_rev
+    from nereid.store.session_io import list_listed, listed_read
 
     if meta is None:
         return Listed(load_probed(folder, files, meta)[0], (), ())
@@ -220,17 +223,28 @@ def list_probed(folder: Path, files: SessionFiles, meta: SessionMetaFile | None)
         raise SessionOpenError(f"cannot read {folder}: {err}") from None
     last = {read.entry.diagram_id: read for read in listing.reads}
     revs: list[int] = []
-    for read in last.values():
+    unsure: list[str] = []
+    for diagram_id, read in last.items():
         try:
-            revs.append(listed_rev(read))
+            listed = listed_read(read)
         except msgspec.DecodeError:  # the side-car is broken: the load will say so
             revs.append(read.entry.rev)
+            unsure.append(diagram_id)
+            continue
+        revs.append(listed.rev)
+        if not listed.as_saved:
+            unsure.append(diagram_id)
     result = listing.result
     kept = msgspec.structs.replace(
         result.kept,
         diagram_entries=(*result.kept.diagram_entries, *(r.entry for r in last.values())),
     )
-    return Listed(msgspec.structs.replace(result, kept=kept), tuple(last.values()), tuple(revs))
+    return Listed(
+        msgspec.structs.replace(result, kept=kept),
+        tuple(last.values()),
+        tuple(revs),
+        tuple(unsure),
+    )
 
 
 def load_or_seed(folder: Path, files: SessionFiles) -> tuple[LoadResult, bool]:
@@ -431,6 +445,8 @@ async def _run_loaded(
         running.append(handle)
         if fresh:
             await handle.flush()
+        if loads is not None and listed is not None and listed.unsure:
+            await _load_unsure(loads, listed.unsure)
         async with trio.open_nursery() as nursery:
             if watch:
                 await nursery.start(partial(watch_folder, events=events), handle, folder, files)
@@ -438,6 +454,21 @@ async def _run_loaded(
                 nursery.start_soon(_load_in_background, loads, background_after)
             yield handle
             nursery.cancel_scope.cancel()
+
+
+async def _load_unsure(loads: FolderLoad, unsure: tuple[str, ...]) -> None:
+    """Parse the listed diagrams whose load only a parse can tell (edited while Nereid was
+    off, mostly) before the session answers: a file that does not load then shows its
+    problem in the first `diagram.list` (its actor starts to hold it, `done`), never a
+    listing's "ok". The others are as Nereid saved them: they load."""
+
+    async def take(diagram_id: str) -> None:
+        with contextlib.suppress(KeyError):  # its actor has taken it in meanwhile
+            await loads.take(diagram_id)
+
+    async with trio.open_nursery() as nursery:
+        for diagram_id in unsure:
+            nursery.start_soon(take, diagram_id)
 
 
 async def _load_in_background(

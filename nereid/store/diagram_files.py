@@ -72,6 +72,7 @@ __all__ = [
     "encode_diagram",
     "loaded_rev",
     "mmd_digest",
+    "rev_after",
     "sidecar_for",
     "sidecar_keeping",
 ]
@@ -222,10 +223,15 @@ def loaded_rev(
     the side-car's `rev` and `mmd_sha256` (None: no side-car, or not that key)."""
     if sidecar_rev is None:
         return meta_rev
+    unchanged = sidecar_digest is not None and sidecar_digest == mmd_digest(mmd)
+    return rev_after(meta_rev, sidecar_rev, unchanged=unchanged)
+
+
+def rev_after(meta_rev: int, sidecar_rev: int, *, unchanged: bool) -> int:
+    """`loaded_rev` of a diagram with a side-car rev, the `.mmd`'s digest compared
+    (`unchanged`: it is the side-car's `mmd_sha256`)."""
     rev = max(meta_rev, sidecar_rev)
-    if sidecar_digest is not None and sidecar_digest == mmd_digest(mmd):
-        return rev
-    return min(rev + 1, MAX_REV)
+    return rev if unchanged else min(rev + 1, MAX_REV)
 
 
 def decode_diagram(

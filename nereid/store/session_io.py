@@ -23,7 +23,8 @@ from typing import Final, NamedTuple
 
 import msgspec
 
-from nereid.mermaid.errors import MermaidExportError
+from nereid.mermaid import detect_kind
+from nereid.mermaid.errors import MermaidError, MermaidExportError
 from nereid.model import Diagram, IdError, Session, Walkthrough, check_id
 from nereid.model.file_names import (
     LEGACY_META_FILE,
@@ -72,6 +73,7 @@ __all__ = [
     "DiagramRead",
     "Kept",
     "LoadIssue",
+    "ListedRead",
     "Listing",
     "LoadResult",
     "SaveReport",
@@ -81,6 +83,7 @@ __all__ = [
     "diagram_issue",
     "diagram_key",
     "list_listed",
+    "listed_read",
     "listed_rev",
     "load_listed",
     "load_session",
@@ -211,10 +214,22 @@ _REV_TAIL: Final = re.compile(
 _TAIL_BYTES: Final = 256
 
 
-def _rev_from_tail(read: DiagramRead) -> int | None:
-    """`listed_rev` without decoding the side-car (23 MB of JSON for the 200 x 500-node
-    start-up bench: the GIL held for ~90 ms beside the imports), when the answer is
-    the meta's rev; None: decode it.
+class ListedRead(NamedTuple):
+    """What the listing tells of a read without parsing it (`listed_read`)."""
+
+    rev: int
+    """The rev it loads as (`diagram_files.loaded_rev`)."""
+    as_saved: bool
+    """It loads for sure: its `.mmd` is byte for byte the one Nereid saved with its
+    side-car (the side-car's `mmd_sha256`, in a side-car that ends as Nereid writes it),
+    and its header names the meta's kind. False: only its parse can tell (edited while
+    Nereid was off, no side-car, a side-car decoded for its rev)."""
+
+
+def _from_tail(read: DiagramRead) -> ListedRead | None:
+    """`listed_read` without decoding the side-car (23 MB of JSON for the 200 x 500-node
+    start-up bench: the GIL held for ~90 ms beside the imports), when the rev is the
+    meta's; None: decode it.
 
     Exact: in a JSON document that ends so, those are the top-level object's last `rev`
     and `mmd_sha256` members (no bracket or unescaped quote is left to open another
@@ -225,31 +240,68 @@ def _rev_from_tail(read: DiagramRead) -> int | None:
     tail = _REV_TAIL.search(read.sidecar, max(0, len(read.sidecar) - _TAIL_BYTES))
     if tail is None or int(tail[1]) > MAX_REV:
         return None
-    rev = diagram_files.loaded_rev(read.entry.rev, int(tail[1]), tail[2].decode(), read.mmd)
-    return rev if rev == read.entry.rev else None
+    unchanged = tail[2].decode() == diagram_files.mmd_digest(read.mmd)
+    rev = diagram_files.rev_after(read.entry.rev, int(tail[1]), unchanged=unchanged)
+    if rev != read.entry.rev:
+        return None
+    return ListedRead(rev, unchanged and _header_names(read.mmd, read.entry.kind))
+
+
+_HEAD_BYTES: Final = 4096
+
+
+def _header_names(mmd: bytes, kind: str) -> bool:
+    """Whether `mmd`'s header names `kind` (`detect_kind`), from its first `_HEAD_BYTES`
+    when the text holds no preamble (no front matter, no directive anywhere: one that
+    does not close fails the whole text; no line of the head changes then, and a header
+    cut short does not match: False), else from the whole text."""
+    head = mmd[:_HEAD_BYTES]
+    front = head.lstrip(b"\xef\xbb\xbf\r\n")[:3] == b"---"
+    if len(head) < len(mmd) and (front or b"%%{" in mmd):
+        head = mmd
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if head is mmd or err.start < len(head) - 3:
+            return False
+        text = head[: err.start].decode("utf-8")  # a character cut at the end
+    try:
+        return detect_kind(text) == kind
+    except MermaidError:
+        return False
+
+
+def listed_read(read: DiagramRead) -> ListedRead:
+    """The rev `read` loads as, and whether it loads for sure, from the side-car's `rev`
+    and `mmd_sha256` alone: no parse. Raises `msgspec.DecodeError` for a side-car that
+    is not such JSON (then the diagram does not load either)."""
+    if read.sidecar is not None:
+        quick = _from_tail(read)
+        if quick is not None:
+            return quick
+    return _decoded(read)
 
 
 def listed_rev(read: DiagramRead) -> int:
-    """The rev `read` loads as (`diagram_files.loaded_rev`), from the side-car's `rev` and
-    `mmd_sha256` alone: no parse. Raises `msgspec.DecodeError` for a side-car that is not
-    such JSON (then the diagram does not load either)."""
-    if read.sidecar is not None:
-        quick = _rev_from_tail(read)
-        if quick is not None:
-            return quick
-    return decoded_rev(read)
+    """The rev `read` loads as (`listed_read`)."""
+    return listed_read(read).rev
 
 
 def decoded_rev(read: DiagramRead) -> int:
     """`listed_rev` by decoding the side-car's `rev` and `mmd_sha256` (the path the tail
     read stands in for, and its oracle in the tests)."""
+    return _decoded(read).rev
+
+
+def _decoded(read: DiagramRead) -> ListedRead:
+    """`listed_read` by decoding the side-car's `rev` and `mmd_sha256`
+    (`diagram_files.loaded_rev`)."""
     sidecar = None if read.sidecar is None else _REV_DECODER.decode(read.sidecar)
-    return diagram_files.loaded_rev(
-        read.entry.rev,
-        None if sidecar is None else sidecar.rev,
-        None if sidecar is None else sidecar.mmd_sha256,
-        read.mmd,
-    )
+    if sidecar is None or sidecar.rev is None:
+        return ListedRead(read.entry.rev, as_saved=False)
+    unchanged = sidecar.mmd_sha256 == diagram_files.mmd_digest(read.mmd)
+    rev = diagram_files.rev_after(read.entry.rev, sidecar.rev, unchanged=unchanged)
+    return ListedRead(rev, unchanged and _header_names(read.mmd, read.entry.kind))
 
 
 def decode_read(read: DiagramRead) -> Diagram:

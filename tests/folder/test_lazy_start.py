@@ -110,6 +110,7 @@ def test_listing_reads_every_file_and_parses_none(folder: Path) -> None:
     assert sorted(revs) == ["broken", "edited", "flow", "seq", "state"]
     assert all(p.pending and not p.loaded for p in listed.pending)
     assert sorted(e.diagram_id for e in listed.result.kept.diagram_entries) == sorted(revs)
+    assert sorted(listed.unsure) == ["broken", "edited"]  # not as Nereid saved them
 
 
 async def test_the_directory_answers_from_the_listing(folder: Path) -> None:
@@ -124,15 +125,22 @@ async def test_the_directory_answers_from_the_listing(folder: Path) -> None:
             "state",
         ]
         for summary in reply.diagrams:
-            assert summary.file_problem is None  # not known before its parse
             if summary.diagram_id in eager.session.diagrams:
+                assert summary.file_problem is None
                 loaded = eager.session.diagrams[summary.diagram_id]
                 assert (summary.name, summary.kind, summary.rev) == (
                     loaded.name,
                     loaded.kind,
                     loaded.rev,
                 )
-        assert handle.registry.names("diagram:") == []  # no actor started for it
+        # Only the files edited since Nereid saved them were parsed before the first
+        # answer: the broken one shows its problem at once (its actor holds it), the
+        # edited one that parses keeps its content until its first use, the others were
+        # not parsed at all.
+        broken = next(s for s in reply.diagrams if s.diagram_id == "broken")
+        assert broken.file_problem is not None
+        assert (broken.file_problem.file, broken.file_problem.line) == ("diagrams/broken.mmd", 2)
+        assert handle.registry.names("diagram:") == ["diagram:broken"]
 
 
 async def test_a_diagram_loads_on_first_use_as_a_full_load_gives_it(folder: Path) -> None:
@@ -330,10 +338,11 @@ async def test_a_restarted_xref_needs_no_diagram_actor(folder: Path) -> None:
     async with _lazy(folder) as handle:
         handle.registry.crash("xref")
         await trio.sleep(0.05)
-        assert handle.registry.names("diagram:") == []  # its rebuild started none
+        started = ["diagram:broken"]  # (it holds its problem from the start)
+        assert handle.registry.names("diagram:") == started  # its rebuild started none
         exists = await handle.xref.call(CheckRefs(refs=(flow_b,)))
         assert exists.exists == (True,)
-        assert handle.registry.names("diagram:") == ["diagram:flow"]  # the one it needed
+        assert handle.registry.names("diagram:") == [*started, "diagram:flow"]  # it needed it
 
 
 async def test_a_rewrite_that_changes_nothing_leaves_a_diagram_without_an_actor(
@@ -359,8 +368,10 @@ async def test_a_rewrite_that_changes_nothing_leaves_a_diagram_without_an_actor(
         )
         async with opening as handle:
             with trio.fail_after(120):
-                while not files.is_own("diagrams/seq.mmd", seq.read_bytes()):
-                    await trio.sleep(0.05)  # the background has loaded it and taken it in
+                while True:  # the background has loaded it and taken it in
+                    if files.is_own("diagrams/seq.mmd", seq.read_bytes()):
+                        break
+                    await trio.sleep(0.05)
             with handle.bus.subscribe(FolderSynced) as synced:
                 seq.write_bytes(seq.read_bytes())
                 with trio.fail_after(30):

@@ -1,4 +1,5 @@
-"""`listed_rev` reads a side-car's tail instead of decoding it, and answers as a decode does.
+"""`listed_rev` reads a side-car's tail instead of decoding it, and answers as a decode does;
+`listed_read` also says whether the file is as Nereid saved it (it loads for sure).
 
 The reference is the rule itself: decode the side-car's `rev` / `mmd_sha256`
 (`diagram_files.loaded_rev`), and a side-car that does not decode lists at the meta's rev
@@ -15,9 +16,11 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nereid.mermaid import detect_kind
+from nereid.mermaid.errors import MermaidError
 from nereid.store import diagram_files
 from nereid.store.schema import MAX_REV, DiagramEntry
-from nereid.store.session_io import DiagramRead, decoded_rev, listed_rev
+from nereid.store.session_io import DiagramRead, ListedRead, decoded_rev, listed_read, listed_rev
 
 MMD = b"flowchart TD\n  a --> b\n"
 DIGEST = diagram_files.mmd_digest(MMD)
@@ -97,3 +100,70 @@ def test_a_side_car_as_nereid_writes_it_is_not_decoded() -> None:
     edited = _read(sidecar, 4)._replace(mmd=MMD + b"  b --> c\n")
     assert listed_rev(edited) == 5  # the .mmd changed since: a new rev
     assert listed_rev(_read(None, 3)) == 3
+
+
+def _saved_sidecar(mmd: bytes, rev: int = 4) -> bytes:
+    digest = diagram_files.mmd_digest(mmd)
+    return f'{{\n  "diagram_id": "d",\n  "rev": {rev},\n  "mmd_sha256": "{digest}"\n}}\n'.encode()
+
+
+def test_a_file_as_nereid_saved_it_loads_for_sure_and_an_edited_one_needs_its_parse() -> None:
+    read = _read(_saved_sidecar(MMD), 4)
+    assert listed_read(read) == ListedRead(4, as_saved=True)
+    edited = read._replace(mmd=MMD + b"  b --> c[[[\n")
+    assert listed_read(edited) == ListedRead(5, as_saved=False)
+    assert listed_read(_read(None, 3)) == ListedRead(3, as_saved=False)  # no side-car
+    other_kind = read._replace(entry=msgspec.structs.replace(read.entry, kind="sequence"))
+    assert listed_read(other_kind).as_saved is False  # the meta's kind was changed by hand
+    decoded = _read(_saved_sidecar(MMD, rev=6), 4)  # a newer side-car: decoded for its rev
+    assert listed_read(decoded) == ListedRead(6, as_saved=True)
+    later = _saved_sidecar(MMD).replace(b"\n}", b',\n  "state_transitions": []\n}')
+    assert listed_read(_read(later, 4)) == ListedRead(4, as_saved=True)  # decoded: the same
+    assert listed_read(_read(later, 4)._replace(mmd=MMD + b"x")) == ListedRead(5, as_saved=False)
+
+
+_lines = st.sampled_from(
+    [
+        "",
+        "%% a comment",
+        "%%{init: {'theme': 'dark'}}%%",
+        "%%{init:",
+        "}%%",
+        "---",
+        "title: x",
+        "flowchart TD",
+        "graph LR",
+        "sequenceDiagram",
+        "stateDiagram-v2",
+        "  a --> b",
+        "é" * 700,
+        "\ufeff",
+        "\r",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(_lines, max_size=12),
+    pad=st.integers(0, 5000),
+    kind=st.sampled_from(["flowchart", "sequence", "state"]),
+)
+def test_only_a_header_that_names_the_meta_kind_is_as_saved(
+    lines: list[str], pad: int, kind: str
+) -> None:
+    """The header is read from the file's head where that is exact (no preamble there):
+    as_saved never holds for a text whose header, read whole, names another kind or none
+    (long lines, multi-byte characters cut at the head's end, front matter, directives)."""
+    text = "\n".join(lines) + "\n" + "%% " + "x" * pad + "\n  a --> b\n"
+    mmd = text.encode()
+    read = _read(_saved_sidecar(mmd), 4)._replace(mmd=mmd)
+    read = read._replace(entry=msgspec.structs.replace(read.entry, kind=kind))
+    try:
+        whole = detect_kind(text)
+    except MermaidError:
+        whole = None
+    if listed_read(read).as_saved:
+        assert whole == kind
+    elif whole == kind and len(mmd) <= 4096:
+        raise AssertionError("a short file whose header names its kind is as saved")
