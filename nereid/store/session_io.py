@@ -247,7 +247,7 @@ def _from_tail(read: DiagramRead) -> ListedRead | None:
     return ListedRead(rev, unchanged and _header_names(read.mmd, read.entry.kind))
 
 
-_HEAD_BYTES: Final = 4096
+_HEAD_BYTES: Final = 512
 
 
 def _header_names(mmd: bytes, kind: str) -> bool:

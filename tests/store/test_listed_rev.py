@@ -165,5 +165,5 @@ def test_only_a_header_that_names_the_meta_kind_is_as_saved(
         whole = None
     if listed_read(read).as_saved:
         assert whole == kind
-    elif whole == kind and len(mmd) <= 4096:
+    elif whole == kind and len(mmd) <= 512:
         raise AssertionError("a short file whose header names its kind is as saved")
