@@ -3,6 +3,9 @@
 Maps keep document order (decision 10): nodes in order of first mention, edges in text order.
 An edge's link is stored structurally (line kind, a head at each end, length); `connector` is
 the Mermaid token derived from it, kept for the MCP contract's JSON shape.
+
+The item Structs are `gc=False`: the collector never walks them nor the maps that hold them,
+which cannot be part of a cycle (tests/model/test_untracked_items.py proves it from the types).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ Head = Literal["none", "arrow", "circle", "cross"]
 DIRECTIONS: Final = ("TD", "TB", "BT", "LR", "RL")
 
 
-class FlowNode(msgspec.Struct, frozen=True, kw_only=True):
+class FlowNode(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One node. `mermaid_id` None means "derive from the node id minus `n:`"."""
 
     label: str
@@ -67,7 +70,7 @@ def effective_mermaid_id(node_id: str, node: FlowNode) -> str | None:
     return node.mermaid_id if node.mermaid_id is not None else derived_mermaid_id(node_id)
 
 
-class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):
+class FlowEdge(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One directed edge from `from_node_id` to `to_node_id` (object ids, not Mermaid ids).
 
     An end is a node id or a subgraph id (spec decision 23: Mermaid draws such an edge to the
@@ -100,7 +103,7 @@ class FlowEdge(msgspec.Struct, frozen=True, kw_only=True):
         return LinkSpec(self.line, self.head_start, self.head_end, self.length)
 
 
-class FlowSubgraph(msgspec.Struct, frozen=True, kw_only=True):
+class FlowSubgraph(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A subgraph: a titled frame around nodes and nested subgraphs, in document order."""
 
     mermaid_id: str
@@ -141,7 +144,7 @@ class FlowchartAst(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
-class LinkSpec(msgspec.Struct, frozen=True, array_like=True):
+class LinkSpec(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """The structural form of a Mermaid link token."""
 
     line: LineKind = "solid"

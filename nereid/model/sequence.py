@@ -4,6 +4,8 @@ Participants keep declaration / first-appearance order (decision 4). The timelin
 messages, notes and activation statements merged by `(order_key, id)`; blocks group messages
 and notes into sections (a section's `message_ids` / `note_ids` include those of nested
 blocks); activation statements belong to no section.
+
+The item Structs are `gc=False`, as the flowchart's (`nereid.model.flowchart`).
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ BLOCK_KINDS: Final = ("alt", "opt", "loop", "par", "par_over", "critical", "brea
 SECTION_KINDS: Final = ("main", "else", "and", "option")
 
 
-class SeqParticipant(msgspec.Struct, frozen=True, kw_only=True):
+class SeqParticipant(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A participant: `mermaid_name` is the name in the text, `alias` the label people see."""
 
     mermaid_name: str
@@ -99,7 +101,7 @@ class SeqParticipant(msgspec.Struct, frozen=True, kw_only=True):
     destroyed_by: str | None = None
 
 
-class SeqMessage(msgspec.Struct, frozen=True, kw_only=True):
+class SeqMessage(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One message. `arrow` is the written token when it is not the kind's canonical one."""
 
     message_id: str
@@ -130,7 +132,7 @@ class SeqMessage(msgspec.Struct, frozen=True, kw_only=True):
         return self.token + (self.activation or "")
 
 
-class SeqNote(msgspec.Struct, frozen=True, kw_only=True):
+class SeqNote(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """`Note left of|right of|over A[,B]: text`, placed in the timeline by `order_key`."""
 
     note_id: str
@@ -142,7 +144,7 @@ class SeqNote(msgspec.Struct, frozen=True, kw_only=True):
     wrap: bool | None = None
 
 
-class SeqActivation(msgspec.Struct, frozen=True, kw_only=True):
+class SeqActivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An explicit `activate X` / `deactivate X` statement, placed by `order_key`."""
 
     activation_id: str
@@ -151,14 +153,14 @@ class SeqActivation(msgspec.Struct, frozen=True, kw_only=True):
     order_key: int
 
 
-class SeqAutonumber(msgspec.Struct, frozen=True, kw_only=True):
+class SeqAutonumber(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """`autonumber [start [step]]`: messages are numbered from `start` by `step`."""
 
     start: int = 1
     step: int = 1
 
 
-class SeqAutonumberChange(msgspec.Struct, frozen=True, kw_only=True):
+class SeqAutonumberChange(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An `autonumber` statement after the first one: it takes effect at `message_id`.
 
     `on` False is `autonumber off`; otherwise numbering is shown again, restarting at `start`
@@ -172,7 +174,7 @@ class SeqAutonumberChange(msgspec.Struct, frozen=True, kw_only=True):
     step: int | None = None
 
 
-class SeqSection(msgspec.Struct, frozen=True, kw_only=True):
+class SeqSection(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One run of a block (`main`, then `else` / `and` / `option`).
 
     `message_ids` and `note_ids` are the messages and notes written inside the section,
@@ -192,7 +194,7 @@ class SeqSection(msgspec.Struct, frozen=True, kw_only=True):
         return self.message_ids + self.note_ids
 
 
-class SeqBlock(msgspec.Struct, frozen=True, kw_only=True):
+class SeqBlock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     block_id: str
     kind: str
     header: str | None = None
@@ -200,7 +202,7 @@ class SeqBlock(msgspec.Struct, frozen=True, kw_only=True):
     blocks: tuple[SeqBlock, ...] = ()
 
 
-class SeqBox(msgspec.Struct, frozen=True, kw_only=True):
+class SeqBox(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """`box [colour] [label]` ... `end`: a frame around participants declared inside it.
 
     Its participants are consecutive in participant order (the importer makes sure of it); a

@@ -10,6 +10,8 @@ composite's object id, None at the top) and its concurrency `region` (0-based) t
 Transitions carry no scope of their own: the exporter writes one in the scope of its `[*]`
 end, else in the innermost scope holding both ends (`written_scope`).
 
+The item Structs are `gc=False`, as the flowchart's (`nereid.model.flowchart`).
+
 Orders are canonical (`canonical`): the importer and the ops both store states and
 transitions in the order the exporter writes them, so import, export and import again give
 equal values. States: per scope, its direct children in first-mention order, then the
@@ -69,21 +71,21 @@ Scope = tuple[str | None, int]
 ROOT: Final[Scope] = (None, 0)
 
 
-class StateNote(msgspec.Struct, frozen=True, kw_only=True):
+class StateNote(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """`note left of X` / `note right of X` text (lines joined by `\n`)."""
 
     text: str
     side: NoteSide = "right of"
 
 
-class StateLink(msgspec.Struct, frozen=True, kw_only=True):
+class StateLink(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A state's `click` link: the url and, in the two-string form, a tooltip."""
 
     url: str
     tooltip: str | None = None
 
 
-class StateNode(msgspec.Struct, frozen=True, kw_only=True):
+class StateNode(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One state (simple, composite, choice, fork, join), a start/end pseudo-state, or a
     floating note."""
 
@@ -110,7 +112,7 @@ class StateNode(msgspec.Struct, frozen=True, kw_only=True):
     link: StateLink | None = None
 
 
-class StateTransition(msgspec.Struct, frozen=True, kw_only=True):
+class StateTransition(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A transition `from --> to : label` between two state object ids."""
 
     from_state_id: str
