@@ -304,9 +304,8 @@ class Canvas:
             if run.count(0) != len(run):
                 # Something is already there: line cells become junctions (the table),
                 # text under the line is erased.
-                texts = [match.start() for match in _TEXT_CELLS.finditer(run)]
-                if texts:
-                    for at in texts:
+                if _TEXT in run:  # text cells (a line cell has arms besides the flag)
+                    for at in [match.start() for match in _TEXT_CELLS.finditer(run)]:
                         self._set_char(row, col_start + 1 + at, " ", 1)
                     run = cells[first:stop]
                 cells[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
@@ -340,9 +339,8 @@ class Canvas:
             first, stop = (row_start + 1) * width + col, row_end * width + col
             run = cells[first:stop:width]
             if run.count(0) != row_end - row_start - 1:
-                texts = [match.start() for match in _TEXT_CELLS.finditer(run)]
-                if texts:
-                    for at in texts:
+                if _TEXT in run:
+                    for at in [match.start() for match in _TEXT_CELLS.finditer(run)]:
                         self._set_char(row_start + 1 + at, col, " ", 1)
                     run = cells[first:stop:width]
                 cells[first:stop:width] = run.translate(_fresh_table(style, UP | DOWN))
@@ -393,16 +391,23 @@ class Canvas:
                 low, high = (c0, c1) if c0 < c1 else (c1, c0)
                 base = r0 * width
                 first, stop = base + low + 1, base + high
-                if (
+                inline = (
                     0 <= r0 < height
                     and 0 <= low
                     and high < width
-                    and cells.count(0, first, stop) == stop - first
                     and ((left := cells[base + low]) & _MASK or not left)
                     and ((right := cells[base + high]) & _MASK or not right)
-                ):
-                    # Over blank cells, from and to line or blank cells (no text to erase).
-                    cells[first:stop] = horizontal * (stop - first)
+                )
+                if inline:
+                    if cells.count(0, first, stop) == stop - first:
+                        cells[first:stop] = horizontal * (stop - first)
+                    elif _TEXT not in (run := cells[first:stop]):
+                        # Across lines, no text: they become junctions (`hline`'s table).
+                        cells[first:stop] = run.translate(_fresh_table(style, LEFT | RIGHT))
+                    else:
+                        inline = False  # text to erase under the line: `hline` does it
+                if inline:
+                    # From and to line or blank cells (no text to erase at the ends).
                     cells[base + low] = (left if left else fresh) | RIGHT | _JUNCTION
                     cells[base + high] = (right if right else fresh) | LEFT | _JUNCTION
                     junction_rows[r0] = 1
@@ -415,42 +420,47 @@ class Canvas:
                 continue
             down = r1 > r0
             low, high = (r0, r1) if down else (r1, r0)
-            if not (0 <= low and high < height and 0 <= c0 < width):
+            inline = 0 <= low and high < height and 0 <= c0 < width
+            at_low, at_high = low * width + c0, high * width + c0
+            if inline and high - low > 1:
+                column = slice(at_low + width, at_high, width)
+                run = cells[column]
+                if run.count(0) == high - low - 1:
+                    cells[column] = vertical * (high - low - 1)
+                elif _TEXT not in run:
+                    # Across lines, no text: they become junctions (`vline`'s table).
+                    cells[column] = run.translate(_fresh_table(style, UP | DOWN))
+                    junction_rows[low + 1 : high] = b"\x01" * (high - low - 1)
+                else:
+                    inline = False  # text to erase under the line: `vline` does it
+            if not inline:
                 self.vline(c0, r0, r1, style, owner)
             else:
-                at_low, at_high = low * width + c0, high * width + c0
-                if high - low > 1 and any(cells[at_low + width : at_high : width]):
-                    self.vline(c0, r0, r1, style, owner)
+                # The ends gain their inward arm (`_add_arms`; text there is erased).
+                code = cells[at_low]
+                if code & _MASK:
+                    cells[at_low] = code | DOWN | _JUNCTION
+                elif not code:
+                    cells[at_low] = fresh | DOWN | _JUNCTION
                 else:
-                    if high - low > 1:
-                        cells[at_low + width : at_high : width] = vertical * (high - low - 1)
-                    # The ends gain their inward arm (`_add_arms`; text there is erased).
-                    code = cells[at_low]
-                    if code & _MASK:
-                        cells[at_low] = code | DOWN | _JUNCTION
-                    elif not code:
-                        cells[at_low] = fresh | DOWN | _JUNCTION
-                    else:
-                        self._add_arms(low, c0, DOWN, style, False)
-                    code = cells[at_high]
-                    if code & _MASK:
-                        cells[at_high] = code | UP | _JUNCTION
-                    elif not code:
-                        cells[at_high] = fresh | UP | _JUNCTION
-                    else:
-                        self._add_arms(high, c0, UP, style, False)
-                    junction_rows[low] = junction_rows[high] = 1
-                    if runs is not None:
-                        # An end a horizontal run next to it records is left to it.
-                        top = (r0 + 1 if down else r0 - 1) if after_run else r0
-                        end = (
-                            (r1 - 1 if down else r1 + 1)
-                            if k < last and points[k + 2][0] == r1
-                            else r1
-                        )
-                        low, high = (top, end) if top < end else (end, top)
-                        first = (low << row_shift) + (c0 << col_shift) + c0 + key_bias
-                        runs.extend(range(first, first + ((high - low + 1) << row_shift), row_step))
+                    self._add_arms(low, c0, DOWN, style, False)
+                code = cells[at_high]
+                if code & _MASK:
+                    cells[at_high] = code | UP | _JUNCTION
+                elif not code:
+                    cells[at_high] = fresh | UP | _JUNCTION
+                else:
+                    self._add_arms(high, c0, UP, style, False)
+                junction_rows[low] = junction_rows[high] = 1
+                if runs is not None:
+                    # An end a horizontal run next to it records is left to it.
+                    top = (r0 + 1 if down else r0 - 1) if after_run else r0
+                    end = (
+                        (r1 - 1 if down else r1 + 1) if k < last and points[k + 2][0] == r1 else r1
+                    )
+                    low, high = (top, end) if top < end else (end, top)
+                    first = (low << row_shift) + (c0 << col_shift) + c0 + key_bias
+                    runs.extend(range(first, first + ((high - low + 1) << row_shift), row_step))
             after_run = False
             r0, c0 = r1, c1
 

@@ -176,7 +176,7 @@ class SpanRecorder:
         owners = sorted(runs, key=_sort_key)
         keys = array("q")
         starts = array("I", [0])
-        pop, extend, mark = runs.pop, keys.extend, starts.append
+        pop, extend, mark = runs.pop, keys.fromlist, starts.append
         for owner in owners:
             extend(_merge(pop(owner), layout))
             mark(len(keys))
