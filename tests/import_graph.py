@@ -8,6 +8,7 @@ they differ only in whether imports under `TYPE_CHECKING` count (a rule about wh
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -46,9 +47,17 @@ def _statements(
         yield from _statements(children, type_checking=type_checking)
 
 
-def _resolved(path: Path, *, type_checking: bool) -> Iterator[tuple[int, str, list[str]]]:
+@functools.cache
+def _resolved(path: Path, *, type_checking: bool) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
     """`(line, module, names)` of each import statement, relative modules made absolute;
-    `names` are a `from` import's names (`[]` for `import a.b`)."""
+    `names` are a `from` import's names (`()` for `import a.b`). Read once per file and
+    rule kind in a run: every rule test walks the same files."""
+    return tuple(_walk_resolved(path, type_checking=type_checking))
+
+
+def _walk_resolved(
+    path: Path, *, type_checking: bool
+) -> Iterator[tuple[int, str, tuple[str, ...]]]:
     package = module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
@@ -56,11 +65,11 @@ def _resolved(path: Path, *, type_checking: bool) -> Iterator[tuple[int, str, li
     for node in _statements([tree], type_checking=type_checking):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name, []
+                yield node.lineno, alias.name, ()
         else:
             base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
-            yield node.lineno, module, [alias.name for alias in node.names]
+            yield node.lineno, module, tuple(alias.name for alias in node.names)
 
 
 def imports(path: Path, *, type_checking: bool = True) -> Iterator[tuple[int, str]]:

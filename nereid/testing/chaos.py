@@ -60,9 +60,12 @@ SEED_FLOWCHART = "flowchart TD\n  start[Start] --> done[Done]\n"
 
 @dataclass(frozen=True)
 class ChaosConfig:
-    """One chaos run. `duration` in seconds; `kill_rate` in kills per second."""
+    """One chaos run. `duration` in seconds; `kill_rate` in kills per second. The run goes
+    on past `duration` until `min_ops` ops are acknowledged (a loaded machine does less in
+    a second), for at most `deadline` seconds more."""
 
     duration: float = 10.0
+    min_ops: int = 0
     agents: int = 4
     kill_rate: float = 0.3
     seed: int = 1
@@ -234,7 +237,7 @@ async def run_chaos(config: ChaosConfig, folder: Path) -> ChaosReport:
     """Run one chaos session in `folder` (must be empty or absent) and check it."""
     await trio.Path(folder).mkdir(parents=True, exist_ok=True)
     rng = random.Random(config.seed)
-    ledger = Ledger()
+    ledger = Ledger(ack_goal=config.min_ops)
     report = ChaosReport(config=config, tally=ledger.tally)
     counter = RestartCounter()
     disk_plan = FaultPlan()
@@ -287,6 +290,8 @@ async def run_chaos(config: ChaosConfig, folder: Path) -> ChaosReport:
                             stop,
                         )
                     await trio.sleep(config.duration)
+                    with trio.move_on_after(config.deadline):
+                        await ledger.ack_goal_reached.wait()
                     stop.set()
                 nursery.cancel_scope.cancel(reason="chaos run finished")
         ledger.tally.faults_injected = injector.injected

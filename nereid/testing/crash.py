@@ -53,7 +53,7 @@ class CrashConfig:
     seed: int = 1
     min_s: float = 0.3
     max_s: float = 1.5
-    start_timeout: float = 30.0
+    start_timeout: float = 120.0
 
 
 @dataclass
@@ -109,7 +109,7 @@ async def start_server(
     durable: bool,
     extra: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
-    start_timeout: float = 30.0,
+    start_timeout: float = 120.0,
 ) -> ServerProcess:
     """Start `nereid serve folder --port 0` and wait for its URL (raises RuntimeError).
 

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import msgspec
+import trio
 
 __all__ = ["Ack", "Ledger", "Tally"]
 
@@ -63,9 +64,14 @@ class Ledger:
     Not thread-safe; meant for one trio run (no awaits inside, so no interleaving).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, ack_goal: int = 0) -> None:
         self.acks: dict[str, list[Ack]] = {}
         self.tally = Tally()
+        #: Set once `ack_goal` writes are acknowledged (a run waits on it, not on a clock).
+        self.ack_goal = ack_goal
+        self.ack_goal_reached = trio.Event()
+        if ack_goal <= 0:
+            self.ack_goal_reached.set()
         self.violations: list[str] = []
         self._seq = 0
         self._revs_taken: dict[str, dict[int, Ack]] = {}
@@ -81,6 +87,8 @@ class Ledger:
         )
         self._seq += 1
         self.tally.ops_acknowledged += 1
+        if self.tally.ops_acknowledged >= self.ack_goal:
+            self.ack_goal_reached.set()
         if rev != base_rev + 1:
             self.violations.append(
                 f"{target}: write by {agent} at base_rev {base_rev} was acknowledged as rev {rev}"

@@ -8,7 +8,9 @@ from nereid.testing.chaos import ChaosConfig, run_chaos
 
 
 async def test_acknowledged_revs_survive_random_actor_kills(tmp_path: Path) -> None:
-    config = ChaosConfig(duration=3.0, agents=6, kill_rate=3.0, seed=11, transport="actors")
+    config = ChaosConfig(
+        duration=3.0, min_ops=51, agents=6, kill_rate=3.0, seed=11, transport="actors"
+    )
     report = await run_chaos(config, tmp_path / "session")
     assert report.violations == [], report.summary()
     tally = report.tally
@@ -21,7 +23,7 @@ async def test_acknowledged_revs_survive_random_actor_kills(tmp_path: Path) -> N
 
 
 async def test_mcp_agents_over_http_keep_every_acknowledged_rev(tmp_path: Path) -> None:
-    config = ChaosConfig(duration=4.0, agents=4, kill_rate=2.0, seed=5, transport="mcp")
+    config = ChaosConfig(duration=4.0, min_ops=11, agents=4, kill_rate=2.0, seed=5, transport="mcp")
     report = await run_chaos(config, tmp_path / "session")
     assert report.violations == [], report.summary()
     tally = report.tally
@@ -34,7 +36,7 @@ async def test_mcp_agents_over_http_keep_every_acknowledged_rev(tmp_path: Path) 
 
 async def test_durable_writes_under_chaos_lose_nothing(tmp_path: Path) -> None:
     config = ChaosConfig(
-        duration=2.0, agents=3, kill_rate=3.0, seed=7, transport="actors", durable=True
+        duration=2.0, min_ops=1, agents=3, kill_rate=3.0, seed=7, transport="actors", durable=True
     )
     report = await run_chaos(config, tmp_path / "session")
     assert report.violations == [], report.summary()
@@ -44,7 +46,13 @@ async def test_durable_writes_under_chaos_lose_nothing(tmp_path: Path) -> None:
 
 async def test_disk_faults_with_actor_kills_lose_nothing_in_default_mode(tmp_path: Path) -> None:
     config = ChaosConfig(
-        duration=3.0, agents=4, kill_rate=2.0, seed=13, transport="actors", save_fault_rate=4.0
+        duration=3.0,
+        min_ops=21,
+        agents=4,
+        kill_rate=2.0,
+        seed=13,
+        transport="actors",
+        save_fault_rate=4.0,
     )
     report = await run_chaos(config, tmp_path / "session")
     assert report.violations == [], report.summary()
@@ -56,6 +64,7 @@ async def test_disk_faults_with_actor_kills_lose_nothing_in_default_mode(tmp_pat
 async def test_disk_faults_with_durable_writes_refuse_or_keep(tmp_path: Path) -> None:
     config = ChaosConfig(
         duration=3.0,
+        min_ops=1,
         agents=3,
         kill_rate=2.0,
         seed=17,

@@ -45,7 +45,7 @@ def _http(url: str, name: str) -> Client:
     return Client(url, client_info=Implementation(name=name, version="1"))
 
 
-def _owner_with_url(folder: Path, timeout: float = 20.0) -> LockInfo:
+def _owner_with_url(folder: Path, timeout: float = 120.0) -> LockInfo:
     deadline = time.monotonic() + timeout
     while True:
         owner = read_owner(folder)
