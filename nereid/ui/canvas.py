@@ -115,11 +115,10 @@ class BandedCanvas:
         """`rows_canvas(frame(title, inner, width, height, border), width, height)`."""
         if width < 2 or height < 3:
             return rows_canvas(frame(title, inner, width, height, border), width, height)
-        kept, ahead = self._parts, self._ahead
         parts: dict[tuple[object, ...], tuple[object, urwid.TextCanvas]] = {}
 
         def part(key: tuple[object, ...], source: object, rows: Callable[[], Rows]) -> None:
-            for old in (kept.get(key), ahead.get(key)):
+            for old in self._kept(key):
                 if old is not None and old[0] == source:
                     parts[key] = old
                     return
@@ -137,6 +136,12 @@ class BandedCanvas:
         self._parts, self._ahead = parts, {}
         return urwid.CanvasCombine([(canvas, None, False) for _key, canvas in parts.values()])
 
+    def _kept(
+        self, key: tuple[object, ...]
+    ) -> tuple[tuple[object, urwid.TextCanvas] | None, tuple[object, urwid.TextCanvas] | None]:
+        """The part of `key` painted last and the one made ahead (None: none)."""
+        return self._parts.get(key), self._ahead.get(key)
+
     def bands_ahead(
         self, rows: Callable[[int, int], Rows], width: int, height: int, border: str
     ) -> Iterator[None]:
@@ -150,9 +155,8 @@ class BandedCanvas:
         for top, size in _bands(height):
             band = _band(rows(top, size), 0, size)
             key = ("band", top, width, size, border)
-            old = self._parts.get(key)
-            if old is not None and old[0] == band:
-                continue
+            if any(old is not None and old[0] == band for old in self._kept(key)):
+                continue  # painted last, or made ahead already (an earlier event's)
             made = _framed_band(band, inner_width, border)
             self._ahead[key] = (band, rows_canvas(made, width, len(made)))
             yield

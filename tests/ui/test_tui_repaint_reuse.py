@@ -147,6 +147,9 @@ def test_bands_made_ahead_are_taken_by_the_paint() -> None:
     steps = list(banded.bands_ahead(lambda top, size: moved[top : top + size], 20, 26, "border"))
     assert len(steps) == 3  # every band is new
     ahead = dict(banded._ahead)
+    # Another event before the paint, the same rows: nothing is made again.
+    assert not list(banded.bands_ahead(lambda top, size: moved[top : top + size], 20, 26, "border"))
+    assert banded._ahead == ahead
     banded.framed([], moved, 20, len(inner) + 2, "border")
     assert all(banded._parts[key] is part for key, part in ahead.items())
 
