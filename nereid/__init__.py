@@ -2,9 +2,16 @@
 
 `__version__` is looked up on first use: `importlib.metadata` costs tens of milliseconds
 that `nereid render` / `nereid check` and the stdio server's start-up should not pay.
+The native finder goes in first, before any submodule is imported (docs/native.md).
 """
 
 from __future__ import annotations
+
+import os as _os
+
+from nereid import _native
+
+_native.install(_os.path.dirname(_os.path.dirname(__file__)))
 
 __all__ = ["__version__"]
 

@@ -31,6 +31,7 @@ __all__ = [
     "corpus_files",
     "corpus_main",
     "generate_corpus",
+    "native_line",
     "open_corpus",
     "print_table",
     "ratio",
@@ -117,6 +118,14 @@ def print_table(title: str, rows: list[tuple[str, Timing]], *, baseline: str) ->
             f"{_format_ms(timing.median_ms):>10}  {ratio(timing, base):>6.2f}"
         )
     print(f"  (ratio = median / median of {baseline!r}; {base.runs} runs each)")
+
+
+def native_line() -> str:
+    """Which modules run compiled in this checkout (docs/native.md): `native: yes (...)` or
+    `native: no (why)`. Child processes a case starts see the same build."""
+    from nereid._native import status
+
+    return f"  {status()}"
 
 
 def generate_corpus(directory: Path) -> None:

@@ -35,7 +35,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ._beautiful_mermaid import PEER, peer_times
-from ._common import GEN_CORPUS, Timing, against_target, corpus_files, open_corpus, time_sync
+from ._common import (
+    GEN_CORPUS,
+    Timing,
+    against_target,
+    corpus_files,
+    native_line,
+    open_corpus,
+    time_sync,
+)
 
 DESCRIPTION = "Text rendering: ms per file, scaling slope, memory, vs beautiful-mermaid (same run)"
 
@@ -172,6 +180,7 @@ def _slope(points: list[tuple[int, float]]) -> float | None:
 def _measure(files: list[Path], runs: int, peer_max_nodes: int) -> int:
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
     print(f"Text rendering (parse excluded), up to {runs} runs per file; load average {load}")
+    print(native_line())
     peer_files = [p for p in files if (_nodes(p.stem) or 0) <= peer_max_nodes]
     started = time.perf_counter()
     peer, peer_note = peer_times(peer_files, runs)

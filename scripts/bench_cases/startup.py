@@ -53,6 +53,8 @@ from pathlib import Path
 
 from nereid.store.parse_cache import CACHE_DIR_ENV, ParseCache
 
+from ._common import native_line
+
 #: Children run as an installed program does: with byte-code caches. (This machine's
 #: environment sets PYTHONDONTWRITEBYTECODE, which makes every launch compile every module
 #: from source: seconds, and nothing to do with either server.) One untimed launch of each
@@ -216,6 +218,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     load = os.getloadavg() if hasattr(os, "getloadavg") else ()
     print(f"Start-up, {args.runs} launches each, load average {load}")
+    print(native_line())
     missed = 0
     with tempfile.TemporaryDirectory(prefix="nereid-bench-startup-") as tmp:
         minimal = Path(tmp) / "minimal_server.py"
