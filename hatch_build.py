@@ -59,9 +59,10 @@ def _module_file(name: str) -> str | None:
 
 
 def import_closure(files: list[str]) -> list[str]:
-    """Every nereid source the compile of `files` reads: the files, what they import from
-    `nereid` (anywhere in the file, TYPE_CHECKING included), transitively, and the packages'
-    `__init__.py` files. A change to any of them makes the group stale."""
+    """Every nereid source the compiled code of `files` depends on: the files and what they
+    import from `nereid` (anywhere in the file, TYPE_CHECKING included), transitively. A
+    change to any of them makes the group stale. (Parent packages' `__init__.py` files run
+    but define nothing the compiled code uses unless it imports from them, which counts.)"""
     seen: set[str] = set()
     todo = list(files)
     while todo:
@@ -69,10 +70,6 @@ def import_closure(files: list[str]) -> list[str]:
         if rel in seen:
             continue
         seen.add(rel)
-        parts = _module_name(rel).split(".")
-        for depth in range(1, len(parts)):
-            if (parent := _module_file(".".join(parts[:depth]))) is not None:
-                todo.append(parent)
         tree = ast.parse((ROOT / rel).read_bytes(), rel)
         for node in ast.walk(tree):
             names: list[str] = []
