@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, final
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NoReturn, final
 
 import trio
 
@@ -33,6 +33,9 @@ DEFAULT_CALL_TIMEOUT = 10.0
 
 _BURST = 8
 """Queued messages an actor takes one after another before it lets other tasks run."""
+
+_yield_turn: Final = trio.lowlevel.cancel_shielded_checkpoint
+"""How a mailbox-skipping call yields when its task is due to (`FairTurns`): never raises."""
 
 _READ, _NOTE, _INLINE = 0, 1, 2
 """Which of an actor's sync-path tables `ActorCell._handler_now` looks in."""
@@ -134,6 +137,8 @@ class Address(metaclass=NoPublicConstructor):
         cell = self._cell
         answered = cell.read_now(message)
         if answered is not None:
+            if cell.turns.due():
+                await _yield_turn()
             result_now: ReplyT = answered.result()
             return result_now
         found = cell._handler_now(message, _INLINE)
@@ -195,7 +200,9 @@ class Address(metaclass=NoPublicConstructor):
             result: ReplyT = await self.call(pending.message, timeout=left)
             return result
         if reply.settled and not reply.abandoned:
-            settled: ReplyT = reply.result()  # answered meanwhile: no wait, no yield
+            if self._cell.turns.due():  # answered meanwhile (or at once): no wait
+                await _yield_turn()
+            settled: ReplyT = reply.result()
             return settled
         with trio.move_on_at(pending.deadline):
             answer: ReplyT = await reply.wait()
@@ -243,6 +250,8 @@ class Address(metaclass=NoPublicConstructor):
         """
         cell = self._cell
         if cell.note_now(message):
+            if cell.turns.due():
+                await _yield_turn()
             return
         correlation_id, sent_at = self._stamp(message, "cast")
         envelope = Envelope(message, None, correlation_id, sent_at)
@@ -290,6 +299,7 @@ class ActorCell(Generic[StateT]):
         tracer = runtime.tracer
         #: The tracer of this actor's messages (None: off, or it traces lives only).
         self.tracer = tracer if tracer is not None and tracer.messages else None
+        self.turns = runtime.turns
         self.send, self.receive = trio.open_memory_channel[Envelope](mailbox_size)
         self.status = ActorStatus.STARTING
         self.in_flight: Envelope | None = None
@@ -353,7 +363,10 @@ class ActorCell(Generic[StateT]):
             return None
         tables = (actor._reads, actor._notes, actor._inline)
         handler = tables[table].get(type(message))
-        if handler is None or not self.receive.statistics().tasks_waiting_receive:
+        # The actor's task waits in `receive`: the channel's own list of waiting receivers
+        # (`statistics().tasks_waiting_receive` without building the statistics, 20x
+        # dearer). A sender's hand-off and a cancellation (kill, stop) take it off at once.
+        if handler is None or not self.receive._state.receive_tasks:
             return None
         if not actor.reads_now():
             return None
@@ -424,8 +437,8 @@ class ActorCell(Generic[StateT]):
         crashes the actor (`Supervisor._crash`), which restarts from its last commit and
         fails this call with `ActorRestarted`. Past `timeout`, `CallTimeout` as for a
         queued call (the handler's work stands, as it does then). Like a read answered at
-        once, a handler that never waits makes the call no checkpoint at all.
-        """
+        once, a handler that never waits makes the call no checkpoint, unless its task is
+        due to yield (`FairTurns`)."""
         deadline = trio.current_time() + timeout
         correlation_id = _origin.get().correlation_id
         reply = ReplySlot()
@@ -459,7 +472,10 @@ class ActorCell(Generic[StateT]):
                 answer: ReplyT = await reply.wait()
                 return answer
             reply.abandon()
-        elif trio.current_time() <= deadline:
+            self.raise_timeout("call", message, correlation_id, timeout, 0.0)
+        if self.turns.due():
+            await _yield_turn()
+        if trio.current_time() <= deadline:
             settled: ReplyT = reply.result()
             return settled
         self.raise_timeout("call", message, correlation_id, timeout, 0.0)

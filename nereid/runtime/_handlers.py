@@ -36,6 +36,9 @@ is held meanwhile (what is sent to it waits, as behind any handler), so it is st
 writer at a time and nothing overtakes. The handler runs shielded from the caller's
 cancellation, so a cancelled caller never leaves it half-way; a kill or stop of the actor
 still cancels it, and a bug in it crashes the actor (`ActorCell.call_now`).
+
+None of these three paths is a checkpoint, except when its task has run a while on them
+without yielding (`nereid.runtime._turns.FairTurns`): a loop of them lets other tasks run.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from ._registry import Registry
 from ._supervisor import RestartIntensity, Supervisor
 from ._timers import Timer, TimerService
 from ._trace import Tracer
+from ._turns import FairTurns
 from ._util import NoPublicConstructor
 
 __all__ = ["Runtime", "open_runtime"]
@@ -23,8 +24,8 @@ __all__ = ["Runtime", "open_runtime"]
 
 @final
 class Runtime(metaclass=NoPublicConstructor):
-    """What every actor shares: `registry`, `bus`, optional `tracer`, the `timers`, and
-    the `root` supervisor.
+    """What every actor shares: `registry`, `bus`, optional `tracer`, the `timers`, the
+    `root` supervisor, and the `turns` of the calls that skip the mailbox.
 
     Made only by `open_runtime`.
     """
@@ -35,6 +36,7 @@ class Runtime(metaclass=NoPublicConstructor):
         self.bus = EventBus()
         self.timers: TimerService = TimerService._create(self.registry)
         self.root: Supervisor = Supervisor._create("root", self, intensity)
+        self.turns = FairTurns()
 
     def send_after(self, delay: float, dest: Address | str, message: Message) -> Timer:
         """Deliver `message` to `dest` (an address, or a name looked up when it fires) in
