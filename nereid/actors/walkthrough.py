@@ -4,7 +4,8 @@ A `RevisionedActor` for walkthroughs (the commit rule is in `nereid.actors.revis
 the persister takes `PersistWalkthrough`, a new rev is `WalkthroughChanged`. Requests are
 `WalkthroughRequest` in `nereid.actors.protocol`, one `@on` handler each. Walkthrough node
 refs are evidence links: their existence is never checked, so this actor tells nobody but
-the persister.
+the persister. An ops batch to an idle walkthrough is applied in its caller's task
+(``@on(..., inline=True)``, as a diagram's): the same commit rule, one writer, no round trip.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ class WalkthroughActor(
 
     # -- writes ----------------------------------------------------------------------------
 
-    @on(ApplyWalkthroughOps)
+    @on(ApplyWalkthroughOps, inline=True)  # an idle walkthrough's caller applies it
     async def _apply(self, message: ApplyWalkthroughOps) -> ApplyWalkthroughOpsReply:
         problem = self.state.file_problem
         if problem is not None and not message.dry_run:
