@@ -141,7 +141,8 @@ class HttpGuard:
             await self._serve(scope, receive, send)
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
-        refusal = self._refusal(scope)
+        headers = Headers(scope=scope)
+        refusal = self._refusal(scope, headers)
         if refusal is None and scope["method"] == "POST":
             body = await self._read_body(receive)
             if isinstance(body, Response):
@@ -153,7 +154,7 @@ class HttpGuard:
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        session_id = Headers(scope=scope).get("mcp-session-id")
+        session_id = headers.get("mcp-session-id")
         if scope.get("method") != "GET" or session_id is None or self._streams is None:
             await self._manager.handle_request(scope, receive, send)
             return
@@ -200,10 +201,9 @@ class HttpGuard:
             headers={"Connection": "close"},
         )
 
-    def _refusal(self, scope: Scope) -> Response | None:
+    def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
         if scope["path"] != self._path:
             return Response("Not Found", status_code=404)
-        headers = Headers(scope=scope)
         if not self._policy.allows_host(headers.get("host")):
             return Response("Invalid Host header", status_code=421)
         if not self._policy.allows_origin(headers.get("origin")):
