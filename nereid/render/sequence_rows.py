@@ -639,6 +639,8 @@ def _band(
         runs = [(top, left, right), (bottom, left, right)]
         runs += [(row, left, right) for row in range(top + 1, bottom)]
         return tuple(merge_runs(runs))
+    if bottom - top <= _SHORT_BAND_ROWS:
+        return _short_band(top, bottom, left, right, across)
     spans = [_new_span(Span, (top, left, right))]
     first = top + 1  # the next row of the two sides
     for row in sorted(across):
@@ -648,6 +650,28 @@ def _band(
             first = row + 1
     spans.extend(_sides(left, right, first, bottom - 1))
     spans.append(_new_span(Span, (bottom, left, right)))
+    return tuple(spans)
+
+
+#: A band this tall or less makes its spans one by one (`_short_band`): fewer calls than
+#: taking its sides' cells from the shared columns, which pays for taller ones.
+_SHORT_BAND_ROWS = 24
+
+
+def _short_band(
+    top: int, bottom: int, left: int, right: int, across: Collection[int]
+) -> tuple[Span, ...]:
+    """`_band` of a frame or section whose sides are at least two columns apart, each span
+    made here."""
+    spans = [_new_span(Span, (top, left, right))]
+    append = spans.append
+    for row in range(top + 1, bottom):
+        if row in across:
+            append(_new_span(Span, (row, left, right)))
+        else:
+            append(_new_span(Span, (row, left, left)))
+            append(_new_span(Span, (row, right, right)))
+    append(_new_span(Span, (bottom, left, right)))
     return tuple(spans)
 
 

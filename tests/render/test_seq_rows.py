@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 from nereid.mermaid import parse_sequence
 from nereid.model.sequence import ARROW_KINDS, SequenceAst
-from nereid.render import Rendered, RenderOptions, render_sequence
+from nereid.render import Rendered, RenderOptions, render_sequence, sequence_rows
 from nereid.render.budget import MAX_CANVAS_CELLS, TooLargeToRender
 from nereid.render.glyphs import glyph_set
 from nereid.render.sequence import paint_canvas
 from nereid.render.sequence_layout import layout_sequence
 from nereid.render.sequence_rows import paint_rows
+from nereid.render.spans import Span
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -158,3 +159,27 @@ def test_shared_column_cells_are_the_cells_of_the_column(col: int, first: int, c
     cells = _column_cells(col, first, last)
     assert cells == tuple(Span(row, col, col) for row in range(first, last + 1))
     assert all(type(cell) is Span for cell in cells)
+
+
+@settings(max_examples=100)
+@given(
+    st.integers(0, 5000),
+    st.integers(1, 40),
+    st.integers(-3, 200),
+    st.integers(2, 60),
+    st.sets(st.integers(0, 40), max_size=4),
+)
+def test_short_bands_are_the_shared_columns_bands(
+    top: int, height: int, left: int, width: int, across: set[int]
+) -> None:
+    bottom, right = top + height, left + width
+    rows = {top + offset for offset in across}
+    made = sequence_rows._short_band(top, bottom, left, right, rows)
+    kept = sequence_rows._SHORT_BAND_ROWS
+    sequence_rows._SHORT_BAND_ROWS = -1  # every band from the shared columns
+    try:
+        shared = sequence_rows._band(top, bottom, left, right, rows)
+    finally:
+        sequence_rows._SHORT_BAND_ROWS = kept
+    assert made == shared
+    assert all(type(span) is Span for span in made)
