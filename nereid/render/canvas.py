@@ -385,6 +385,7 @@ class Canvas:
         last = len(points) - 2
         r0, c0 = points[0]
         after_run = False  # the previous segment was a horizontal run
+        inline: int  # a truth value; the walrus chain below yields an int (mypyc checks)
         for k in range(last + 1):
             r1, c1 = points[k + 1]
             if r0 == r1:
