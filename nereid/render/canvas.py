@@ -385,7 +385,7 @@ class Canvas:
         last = len(points) - 2
         r0, c0 = points[0]
         after_run = False  # the previous segment was a horizontal run
-        inline: int  # a truth value; the walrus chain below yields an int (mypyc checks)
+        inline: int  # a truth value: the walrus chain below yields an int (mypyc checks types)
         for k in range(last + 1):
             r1, c1 = points[k + 1]
             if r0 == r1:
@@ -421,9 +421,9 @@ class Canvas:
                 continue
             down = r1 > r0
             low, high = (r0, r1) if down else (r1, r0)
-            inline = 0 <= low and high < height and 0 <= c0 < width
+            column_inside = 0 <= low and high < height and 0 <= c0 < width
             at_low, at_high = low * width + c0, high * width + c0
-            if inline and high - low > 1:
+            if column_inside and high - low > 1:
                 column = slice(at_low + width, at_high, width)
                 run = cells[column]
                 if run.count(0) == high - low - 1:
@@ -433,8 +433,8 @@ class Canvas:
                     cells[column] = run.translate(_fresh_table(style, UP | DOWN))
                     junction_rows[low + 1 : high] = b"\x01" * (high - low - 1)
                 else:
-                    inline = False  # text to erase under the line: `vline` does it
-            if not inline:
+                    column_inside = False  # text to erase under the line: `vline` does it
+            if not column_inside:
                 self.vline(c0, r0, r1, style, owner)
             else:
                 # The ends gain their inward arm (`_add_arms`; text there is erased).
