@@ -38,7 +38,7 @@ from typing import Any
 import msgspec
 
 from nereid.actors.persister import META_KEY, Flush, PersistIndex
-from nereid.actors.protocol import ResendToPersister
+from nereid.actors.protocol import HandOverUnsent, ResendToPersister
 from nereid.errors import ActorError, ActorRestarted, NereidError, PersistFailed
 from nereid.model import ObjectRef, XRef
 from nereid.runtime import Actor, ActorStatus, Message, Request, on, on_cast
@@ -204,23 +204,33 @@ class PersistLink:
     async def resend(self) -> None:
         """Offer every unsent message again (on `ResendToPersister`)."""
         self._retry_armed = False
+        await self._send_unsent(wait=False)
+
+    async def hand_over(self) -> bool:
+        """Hand every unsent message over now, waiting (bounded) for room in the persister's
+        mailbox even in default mode (`HandOverUnsent`, before the session's final save).
+        True if nothing is left unsent."""
+        await self._send_unsent(wait=True)
+        return not self._unsent
+
+    async def _send_unsent(self, *, wait: bool) -> None:
         pending, self._unsent = self._unsent, {}
         for key, message in pending.items():
             if key not in self._unsent:
-                await self._cast(key, message)
+                await self._cast(key, message, wait=wait)
 
-    async def _cast(self, key: str, message: Message) -> bool:
-        """Hand `message` over. Durable mode waits (bounded) for room in the persister's
-        mailbox; default mode never waits: while the persister is busy (a big export) the
-        message is kept as unsent, superseded by later ones for its key, and offered again
-        on the retry timer, so a write is never held up by the saves."""
+    async def _cast(self, key: str, message: Message, *, wait: bool = False) -> bool:
+        """Hand `message` over. Durable mode (or `wait`) waits (bounded) for room in the
+        persister's mailbox; default mode never waits: while the persister is busy (a big
+        export) the message is kept as unsent, superseded by later ones for its key, and
+        offered again on the retry timer, so a write is never held up by the saves."""
         name = self._config.persister
         assert name is not None
         address = self._actor.runtime.registry.get(name)
         try:
             if address is None:
                 raise LookupError(f"no persister named {name!r}")
-            if not self._config.durable:
+            if not self._config.durable and not wait:
                 if address.offer(message):
                     return True
                 self._unsent[key] = message
@@ -294,7 +304,7 @@ class IndexState(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-IndexMessage = StoreXrefs | StoreSessionIndex | ResendToPersister
+IndexMessage = StoreXrefs | StoreSessionIndex | ResendToPersister | HandOverUnsent
 
 
 class IndexActor(Actor[IndexState, IndexMessage]):
@@ -330,6 +340,13 @@ class IndexActor(Actor[IndexState, IndexMessage]):
         await self._link.resend()
         if not self._link.unsent and not self.state.acknowledged:
             self._acknowledge()
+
+    @on(HandOverUnsent)
+    async def _hand_over(self, message: HandOverUnsent) -> bool:
+        done = await self._link.hand_over()
+        if done and not self.state.acknowledged:
+            self._acknowledge()
+        return done
 
     async def _store(
         self, previous: IndexState, changed: IndexState, *, confirm: bool

@@ -104,6 +104,7 @@ __all__ = [
     "GetWalkthrough",
     "GetWalkthroughNode",
     "GetWalkthroughSummary",
+    "HandOverUnsent",
     "ListDiagrams",
     "ListDiagramsReply",
     "ListSpotlights",
@@ -203,6 +204,13 @@ class WalkthroughStat(msgspec.Struct, frozen=True, kw_only=True):
 class ResendToPersister(Message, frozen=True):
     """Internal cast (from the retry timer): hand any state the persister has not
     acknowledged to it again. Every state-owning actor accepts it."""
+
+
+class HandOverUnsent(Request[bool], frozen=True):
+    """Internal call (before the session's final save): hand the persister every change it
+    could not take yet, waiting (bounded) for room in its mailbox even in default mode, so
+    a session that closes before the retry timer fires loses nothing. True if nothing is
+    left unsent. Every actor that persists through a `PersistLink` accepts it."""
 
 
 # -- diagram:<id> ------------------------------------------------------------------------
@@ -339,6 +347,7 @@ DiagramRequest = (
     | ImportFile
     | DiffDiagram
     | ResendToPersister
+    | HandOverUnsent
     | FinishLoad
 )
 
@@ -428,6 +437,7 @@ WalkthroughRequest = (
     | ImportWalkthrough
     | DiffWalkthrough
     | ResendToPersister
+    | HandOverUnsent
 )
 
 
@@ -648,6 +658,7 @@ SessionRequest = (
     | UpdateSelection
     | GetReadContext
     | ResendToPersister
+    | HandOverUnsent
 )
 
 

@@ -33,11 +33,11 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 import msgspec
 
 from nereid.actors.persist_link import PersistConfig, PersistLink, not_applied
-from nereid.actors.protocol import ResendToPersister
+from nereid.actors.protocol import HandOverUnsent, ResendToPersister
 from nereid.errors import PersistFailed
 from nereid.model.file_problem import FileProblem
 from nereid.ops import DiffResult
-from nereid.runtime import Actor, Event, Message, on_cast
+from nereid.runtime import Actor, Event, Message, on, on_cast
 
 __all__ = ["RevisionedActor", "RevisionedSnapshot"]
 
@@ -122,6 +122,12 @@ class RevisionedActor(Actor[SnapT, MessageT], Generic[SnapT, DocT, DeltaT, Messa
     async def _resend(self, message: ResendToPersister) -> None:
         await self._link.resend()
         self._note_persisted()
+
+    @on(HandOverUnsent)
+    async def _hand_over(self, message: HandOverUnsent) -> bool:
+        done = await self._link.hand_over()
+        self._note_persisted()
+        return done
 
     # -- the commit rule -------------------------------------------------------------------
 

@@ -82,6 +82,7 @@ from nereid.actors.protocol import (
     GetReadContext,
     GetWalkthrough,
     GetWalkthroughSummary,
+    HandOverUnsent,
     ListDiagrams,
     ListDiagramsReply,
     ListWalkthroughs,
@@ -312,6 +313,12 @@ class SessionActor(Actor[SessionState, SessionRequest]):
     async def _resend(self, message: ResendToPersister) -> None:
         await self._link.resend()
         self._note_deletes_persisted()
+
+    @on(HandOverUnsent)
+    async def _hand_over(self, message: HandOverUnsent) -> bool:
+        done = await self._link.hand_over()
+        self._note_deletes_persisted()
+        return done
 
     # -- diagrams --------------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from nereid.actors.diagram import DiagramActorState, DiagramLoads, diagram_actor
 from nereid.actors.persist_export import no_offload
 from nereid.actors.persist_link import IndexActor, IndexState, PersistConfig, store_timeout
 from nereid.actors.persister import DEFAULT_DEBOUNCE, Flush, PersisterState, spawn_persister
+from nereid.actors.protocol import HandOverUnsent
 from nereid.actors.session import DirectoryEntry, SessionActor, SessionState
 from nereid.actors.session_runtime import SESSION_INTENSITY, open_session_runtime
 from nereid.actors.walkthrough import walkthrough_actor_name
@@ -123,7 +124,27 @@ class SessionHandle:
                 f"cannot save the session: the persister is not running ({persister.status.value})",
                 actor=persister.name,
             )
+        await self._hand_over_unsent(timeout)
         await persister.call(Flush(), timeout=timeout)
+
+    async def _hand_over_unsent(self, timeout: float) -> None:  # noqa: ASYNC109
+        """Have every running actor that persists hand over what the persister could not
+        take yet (default mode keeps it for a retry timer that may not fire before exit)."""
+        registry = self.registry
+        names = [
+            *registry.names(diagram_actor_name("")),
+            *registry.names(walkthrough_actor_name("")),
+            "session",
+            "index",
+        ]
+        for name in names:
+            address = registry.running(name)
+            if address is None or address.status in (ActorStatus.STOPPED, ActorStatus.FAILED):
+                continue
+            try:
+                await address.call(HandOverUnsent(), timeout=timeout)
+            except NereidError as err:
+                _log.warning("%s did not hand over its unsaved changes: %s", name, err)
 
 
 @asynccontextmanager
