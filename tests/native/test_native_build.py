@@ -136,3 +136,24 @@ def test_a_build_that_cannot_compile_gives_a_pure_wheel(tmp_path: Path, why: str
     names = zipfile.ZipFile(wheel).namelist()
     assert "nereid/render/glyphs.py" in names
     assert not [n for n in names if n.startswith("_nereid_native/")], names
+
+
+def test_compiled_modules_define_no_msgspec_struct() -> None:
+    """mypyc compiles a msgspec Struct without its class options: a frozen Struct becomes
+    mutable and unhashable (GlyphSet did). Modules that define Structs stay pure."""
+    import importlib
+
+    import msgspec
+
+    finder = _require_native()
+    found = []
+    for name in finder.native_modules():
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, msgspec.Struct)
+                and value.__module__ == name
+            ):
+                found.append(f"{name}.{value.__qualname__}")
+    assert not found, f"Structs in compiled modules: {found}"
