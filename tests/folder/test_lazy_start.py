@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -35,13 +35,20 @@ from nereid.actors.protocol import (
 )
 from nereid.actors.session_runtime import open_session_runtime
 from nereid.actors.tree import SessionHandle
-from nereid.commands.session import _run_loaded, list_probed, open_session_handle, probe_folder
+from nereid.commands.session import (
+    Listed,
+    _run_loaded,
+    list_probed,
+    open_session_handle,
+    probe_folder,
+)
 from nereid.commands.started_now import StartedNow
 from nereid.errors import InvalidRequest
 from nereid.mermaid import parse_mermaid
 from nereid.model import Diagram, FlowchartAst, ObjectRef, Session, empty_ast
 from nereid.model.refs import FLOW_NODE, SEQ_PARTICIPANT
 from nereid.ops import FlowAddNode
+from nereid.runtime import Runtime
 from nereid.store.files import FolderFiles
 from nereid.store.parse_cache import CACHE_DIR_ENV
 from nereid.store.recording import RecordingFiles
@@ -92,6 +99,31 @@ async def _lazy(folder: Path, *, background: bool = False) -> AsyncIterator[Sess
         folder, demo=False, durable_writes=False, watch=False, lazy=True, background=background
     ) as handle:
         yield handle
+
+
+def _watched(
+    folder: Path,
+    files: RecordingFiles,
+    listed: Listed,
+    runtime: Runtime,
+    *,
+    background: bool,
+    events: FolderEvents | None = None,
+) -> AbstractAsyncContextManager[SessionHandle]:
+    """The session `nereid --mcp` runs on a listed folder, watched, in `runtime`."""
+    return _run_loaded(
+        folder,
+        files,
+        listed.result,
+        False,
+        durable_writes=False,
+        tracer=None,
+        watch=True,
+        runtime=runtime,
+        listed=listed,
+        background=background,
+        events=events,
+    )
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -264,20 +296,9 @@ async def test_an_edit_made_after_the_watch_began_is_taken_in_once_the_session_r
     edited = FLOW + "  c --> z[Edited before the session ran]\n"
     (folder / "diagrams" / "flow.mmd").write_text(edited, encoding="utf-8")
     async with open_session_runtime() as runtime:
-        opening = _run_loaded(
-            folder,
-            files,
-            listed.result,
-            False,
-            durable_writes=False,
-            tracer=None,
-            watch=True,
-            runtime=runtime,
-            listed=listed,
-            background=False,
-            events=events,
-        )
-        async with opening as handle:
+        async with _watched(
+            folder, files, listed, runtime, background=False, events=events
+        ) as handle:
             with trio.fail_after(30):
                 while True:
                     diagram = await handle.diagram("flow").call(GetDiagram())
@@ -354,19 +375,7 @@ async def test_a_rewrite_that_changes_nothing_leaves_a_diagram_without_an_actor(
     listed = list_probed(folder, files, probe_folder(folder, files))
     seq = folder / "diagrams" / "seq.mmd"
     async with open_session_runtime() as runtime:
-        opening = _run_loaded(
-            folder,
-            files,
-            listed.result,
-            False,
-            durable_writes=False,
-            tracer=None,
-            watch=True,
-            runtime=runtime,
-            listed=listed,
-            background=True,
-        )
-        async with opening as handle:
+        async with _watched(folder, files, listed, runtime, background=True) as handle:
             with trio.fail_after(120):
                 while True:  # the background has loaded it and taken it in
                     if files.is_own("diagrams/seq.mmd", seq.read_bytes()):
