@@ -264,14 +264,18 @@ class PackedSpans(Mapping[ObjectRef, tuple[Span, ...]]):
         keys: array[int],
         layout: SpanLayout,
         row_index: tuple[array[int], array[int]] | None = None,
+        *,
+        index: dict[ObjectRef, int] | None = None,
+        replaced: dict[ObjectRef, tuple[Span, ...]] | None = None,
     ) -> None:
+        """`index` (refs' positions) and `replaced` are for `replaced`, which shares them."""
         self._refs = refs
-        self._index = dict(zip(refs, range(len(refs)), strict=True))
+        self._index = dict(zip(refs, range(len(refs)), strict=True)) if index is None else index
         self._starts = starts  # first key of each object, and the total at the end
         self._keys = keys
         self._layout = layout
         self._row_index = row_index
-        self._replaced: dict[ObjectRef, tuple[Span, ...]] = {}
+        self._replaced: dict[ObjectRef, tuple[Span, ...]] = {} if replaced is None else replaced
 
     @classmethod
     def from_mapping(cls, spans: Mapping[ObjectRef, Iterable[Span]]) -> PackedSpans:
@@ -344,11 +348,17 @@ class PackedSpans(Mapping[ObjectRef, tuple[Span, ...]]):
 
     def replaced(self, ref: ObjectRef, spans: tuple[Span, ...]) -> PackedSpans:
         """This map with `ref`'s spans replaced by `spans` (or added)."""
-        made = PackedSpans.__new__(PackedSpans)
-        made._refs, made._index, made._starts = self._refs, self._index, self._starts
-        made._keys, made._layout, made._row_index = self._keys, self._layout, self._row_index
-        made._replaced = {**self._replaced, ref: spans}
-        return made
+        # Through __init__, not __new__ and slot stores: a compiled class (docs/native.md)
+        # cannot be made without its constructor's arguments.
+        return PackedSpans(
+            self._refs,
+            self._starts,
+            self._keys,
+            self._layout,
+            self._row_index,
+            index=self._index,
+            replaced={**self._replaced, ref: spans},
+        )
 
     def regrouped(self, owner_of: Callable[[ObjectRef], ObjectRef]) -> PackedSpans:
         """The map with each object's spans given to `owner_of(ref)`: the spans of objects

@@ -256,7 +256,8 @@ def test_stats_match_an_independent_count(
         actor: tuple(counted[event, actor] for event in ("receive", "error", "crash", "restart"))
         for actor in actors
     }
-    assert shown["diagram:auth"] == (3, 2, 0, 0)  # three applies, two refused
+    # Three applies (two refused) and the final save's HandOverUnsent.
+    assert shown["diagram:auth"] == (4, 2, 0, 0)
 
 
 def test_the_mermaid_export_of_the_apply_is_a_valid_diagram(

@@ -95,7 +95,8 @@ async def test_a_real_session_trace_reads_filters_and_exports(
     assert run([str(path), "--stats"]) == 0
     table = {row.split()[0]: row.split()[1:] for row in capsys.readouterr().out.splitlines()[1:]}
     messages, _p50, _p99, errors, crashes, restarts = table["diagram:auth"]
-    assert (messages, errors, crashes, restarts) == ("3", "1", "1", "1")
+    # Its messages and the final save's HandOverUnsent.
+    assert (messages, errors, crashes, restarts) == ("4", "1", "1", "1")
     assert {"session", "persister", "xref"} <= set(table)
 
     for flags in ([], ["--corr", "mcp-create"]):
