@@ -60,6 +60,7 @@ __all__ = ["SessionHandle", "open_session", "open_session_runtime"]
 _log = logging.getLogger(__name__)
 
 _FINAL_FLUSH_TIMEOUT = 10.0
+_NOT_RUNNING = (ActorStatus.STOPPED, ActorStatus.FAILED)
 
 
 @final
@@ -110,7 +111,7 @@ class SessionHandle:
         return self.registry.lookup(walkthrough_actor_name(walkthrough_id))
 
     async def flush(self, *, timeout: float = _FINAL_FLUSH_TIMEOUT) -> None:  # noqa: ASYNC109
-        """Write everything pending now (no-op in memory-only mode).
+        """Write everything pending now (no-op in memory-only mode), within `timeout` in all.
 
         Raises what the persister's `Flush` raises (PersistFailed, CallTimeout), or at once
         `ActorDown` when no persister instance runs (its supervisor gave up): its mailbox
@@ -119,15 +120,16 @@ class SessionHandle:
         persister = self.persister
         if persister is None:
             return
-        if persister.status in (ActorStatus.STOPPED, ActorStatus.FAILED):
+        if persister.status in _NOT_RUNNING:
             raise ActorDown(
                 f"cannot save the session: the persister is not running ({persister.status.value})",
                 actor=persister.name,
             )
-        await self._hand_over_unsent(timeout)
-        await persister.call(Flush(), timeout=timeout)
+        deadline = trio.current_time() + timeout
+        await self._hand_over_unsent(deadline)
+        await persister.call(Flush(), timeout=max(0.0, deadline - trio.current_time()))
 
-    async def _hand_over_unsent(self, timeout: float) -> None:  # noqa: ASYNC109
+    async def _hand_over_unsent(self, deadline: float) -> None:
         """Have every running actor that persists hand over what the persister could not
         take yet (default mode keeps it for a retry timer that may not fire before exit)."""
         registry = self.registry
@@ -139,10 +141,11 @@ class SessionHandle:
         ]
         for name in names:
             address = registry.running(name)
-            if address is None or address.status in (ActorStatus.STOPPED, ActorStatus.FAILED):
+            if address is None or address.status in _NOT_RUNNING:
                 continue
             try:
-                await address.call(HandOverUnsent(), timeout=timeout)
+                left = max(0.0, deadline - trio.current_time())
+                await address.call(HandOverUnsent(), timeout=left)
             except NereidError as err:
                 _log.warning("%s did not hand over its unsaved changes: %s", name, err)
 
